@@ -1,0 +1,35 @@
+"""API plumbing shared by every app: error shape and permissions.
+
+Services raise Django's ``ValidationError``/``PermissionDenied``; the handler
+turns them into DRF-style responses: 400 ``{"field": ["message"]}``.
+"""
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import exceptions, permissions
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from matches.services import user_can_submit, user_can_void
+
+
+def exception_handler(exc, context):
+    if isinstance(exc, DjangoValidationError):
+        detail = exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
+        exc = exceptions.ValidationError(detail=detail)
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied(detail=str(exc) or None)
+    return drf_exception_handler(exc, context)
+
+
+class IsReferee(permissions.BasePermission):
+    message = "Only referees can submit results."
+
+    def has_permission(self, request, view):
+        return user_can_submit(request.user)
+
+
+class IsMatchAdmin(permissions.BasePermission):
+    message = "Only admins can void matches."
+
+    def has_permission(self, request, view):
+        return user_can_void(request.user)

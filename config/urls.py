@@ -1,0 +1,41 @@
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from leagues import apis as league_apis
+from leagues import views as league_views
+from matches import apis as match_apis
+from matches import views as match_views
+from ratings import apis as rating_apis
+from ratings import views as rating_views
+
+api = [
+    path("games/", league_apis.GameListApi.as_view(), name="api-games"),
+    path("leagues/", league_apis.LeagueListApi.as_view(), name="api-leagues"),
+    path("leagues/<slug:slug>/leaderboard/", league_apis.LeaderboardApi.as_view(), name="api-leaderboard"),
+    path("players/", league_apis.PlayerCreateApi.as_view(), name="api-players"),
+    path("players/<int:pk>/", league_apis.PlayerDetailApi.as_view(), name="api-player"),
+    path("players/<int:pk>/history/", league_apis.PlayerHistoryApi.as_view(), name="api-player-history"),
+    path("matches/", match_apis.MatchCreateApi.as_view(), name="api-matches"),
+    path("matches/<int:pk>/", match_apis.MatchDetailApi.as_view(), name="api-match"),
+    path("matches/<int:pk>/void/", match_apis.MatchVoidApi.as_view(), name="api-match-void"),
+    path("calculator/elo/", rating_apis.EloCalculatorApi.as_view(), name="api-calculator-elo"),
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+]
+
+urlpatterns = [
+    path("", league_views.home, name="home"),
+    path("leagues/<slug:slug>/", league_views.league_leaderboard, name="league-leaderboard"),
+    path("players/<int:pk>/", league_views.player_profile, name="player-profile"),
+    path("matches/", match_views.recent_matches_page, name="matches-recent"),
+    path("matches/<int:pk>/", match_views.match_page, name="match-detail"),
+    path("results/slaps/", match_views.slaps_result_entry, name="slaps-entry"),
+    path("results/players/", match_views.player_quick_create, name="player-quick-create"),
+    path("calculator/elo/", rating_views.elo_calculator, name="calculator-elo"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("admin/", admin.site.urls),
+    path("api/", include(api)),
+]

@@ -1,0 +1,110 @@
+"""Games, their leagues, and the people who play them.
+
+Vocabulary:
+    game         a card game and the rating system that rates it (``slaps``
+                 uses ISF Elo, ``preferans`` SmartPref's per-deal rating,
+                 ``bridge`` a pairs Elo); ``parameters`` overrides the
+                 engine's defaults for this game.
+    league       a tier inside a game. Every game has an amateur and a pro
+                 league; players start in amateur and are promoted when their
+                 rating reaches the amateur league's threshold. The pro
+                 league's floor is the lowest rating a pro can fall to.
+    player       a person, optionally linked to a login.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+
+class RatingSystemChoice(models.TextChoices):
+    ELO = "elo", "ISF Elo (1 v 1)"
+    PREFERANS = "preferans", "SmartPref per-deal rating"
+    BRIDGE = "bridge", "Pairs Elo (bridge)"
+
+
+class Game(models.Model):
+    slug = models.SlugField(unique=True)
+    name = models.CharField(max_length=100)
+    rating_system = models.CharField(max_length=20, choices=RatingSystemChoice.choices)
+    parameters = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Overrides of the rating engine's defaults, e.g. {\"k_provisional\": 32}.",
+    )
+    start_rating = models.DecimalField(max_digits=9, decimal_places=2, default=1000)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self):
+        # Reject parameters the engine would not understand before they are saved.
+        from ratings.services import rating_parameters_validate
+
+        rating_parameters_validate(game=self)
+
+
+class League(models.Model):
+    class Tier(models.TextChoices):
+        AMATEUR = "amateur", "Amateur"
+        PRO = "pro", "Pro"
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="leagues")
+    slug = models.SlugField(unique=True)
+    name = models.CharField(max_length=100)
+    tier = models.CharField(max_length=10, choices=Tier.choices)
+    promotion_threshold = models.DecimalField(
+        max_digits=9,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text="Reaching this rating moves a player up to the game's pro league (amateur leagues).",
+    )
+    rating_floor = models.DecimalField(
+        max_digits=9,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text="The lowest rating a player in this league can fall to; empty for none.",
+    )
+
+    class Meta:
+        ordering = ["game__name", "tier"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "tier"], name="league_one_per_tier"),
+            models.CheckConstraint(
+                condition=Q(promotion_threshold__isnull=True) | Q(promotion_threshold__gt=0),
+                name="league_threshold_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("league-leaderboard", args=[self.slug])
+
+
+class Player(models.Model):
+    name = models.CharField(max_length=100)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        indexes = [models.Index(fields=["name"], name="player_name_idx")]
+        constraints = [
+            models.CheckConstraint(condition=~Q(name=""), name="player_name_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("player-profile", args=[self.pk])

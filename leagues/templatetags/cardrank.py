@@ -1,0 +1,41 @@
+"""Display helpers: ratings are kept to two decimals and shown as whole numbers."""
+
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
+from django import template
+
+register = template.Library()
+
+
+def _whole(value) -> int | None:
+    try:
+        return int(Decimal(str(value)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    except (InvalidOperation, ValueError, TypeError):
+        return None
+
+
+@register.filter
+def rating(value) -> str:
+    whole = _whole(value)
+    return "" if whole is None else str(whole)
+
+
+@register.filter
+def signed(value) -> str:
+    """A rating delta with its sign: +12, −4, ±0."""
+    whole = _whole(value)
+    if whole is None:
+        return ""
+    if whole > 0:
+        return f"+{whole}"
+    if whole < 0:
+        return f"\u2212{abs(whole)}"
+    return "\u00b10"
+
+
+@register.filter
+def percent(value) -> str:
+    try:
+        return f"{float(value) * 100:.0f}%"
+    except (TypeError, ValueError):
+        return ""

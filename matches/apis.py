@@ -1,0 +1,115 @@
+"""Match APIs: submit a result, read it back, void it. Thin: the service decides."""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api import IsMatchAdmin, IsReferee
+from matches import selectors
+from matches.models import Match
+from matches.services import match_submit, match_void
+from ratings.selectors import rating_decimals, rating_number
+
+
+class RatingChangeOutSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    rating_before = serializers.FloatField()
+    rating_after = serializers.FloatField()
+    delta = serializers.FloatField()
+
+
+class MatchOutSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    game = serializers.CharField()
+    played_at = serializers.DateTimeField()
+    rated = serializers.BooleanField()
+    status = serializers.ChoiceField(choices=Match.Status.choices)
+    referee = serializers.CharField(allow_null=True)
+    players = serializers.ListField(child=serializers.DictField())
+    winner = serializers.IntegerField(allow_null=True)
+    rating_changes = RatingChangeOutSerializer(many=True)
+
+
+def match_data(match: Match) -> dict:
+    """The API's view of a match (API.md). ``match`` comes from ``matches.selectors.match_detail``."""
+    decimals = rating_decimals(match.game)
+    seats = list(match.seats.all())
+    winner = match.winner_seat
+    totals: dict[int, dict] = {}
+    for change in match.rating_changes.all():
+        row = totals.get(change.player_id)
+        if row is None:
+            totals[change.player_id] = {
+                "player": change.player_id,
+                "rating_before": change.rating_before,
+                "rating_after": change.rating_after,
+            }
+        else:
+            row["rating_after"] = change.rating_after
+    changes = [
+        {
+            "player": row["player"],
+            "rating_before": rating_number(row["rating_before"], decimals=decimals),
+            "rating_after": rating_number(row["rating_after"], decimals=decimals),
+            "delta": rating_number(row["rating_after"] - row["rating_before"], decimals=decimals),
+        }
+        for row in totals.values()
+    ]
+    return {
+        "id": match.pk,
+        "game": match.game.slug,
+        "played_at": match.played_at,
+        "rated": match.rated,
+        "status": match.status,
+        "referee": match.referee.get_username() if match.referee else None,
+        "players": [{"id": seat.player_id, "name": seat.player.name, "result": float(seat.result)} for seat in seats],
+        "winner": winner.player_id if winner else None,
+        "rating_changes": changes,
+    }
+
+
+class MatchCreateApi(APIView):
+    permission_classes = [IsReferee]
+
+    @extend_schema(
+        request=inline_serializer(
+            "MatchSubmit",
+            {
+                "game": serializers.CharField(),
+                "played_at": serializers.DateTimeField(),
+                "rated": serializers.BooleanField(default=True),
+                "players": serializers.ListField(child=serializers.IntegerField(), required=False),
+                "winner": serializers.IntegerField(required=False),
+            },
+        ),
+        responses={201: MatchOutSerializer},
+        examples=[
+            OpenApiExample(
+                "Slaps",
+                value={"game": "slaps", "played_at": "2026-11-01T18:00:00Z", "rated": True, "players": [12, 13], "winner": 12},
+                request_only=True,
+            )
+        ],
+    )
+    def post(self, request):
+        match = match_submit(referee=request.user, data=request.data)
+        return Response(match_data(selectors.match_detail(match_id=match.pk)), status=status.HTTP_201_CREATED)
+
+
+class MatchDetailApi(APIView):
+    @extend_schema(responses=MatchOutSerializer)
+    def get(self, request, pk):
+        match = get_object_or_404(selectors.match_detail_queryset(), pk=pk)
+        return Response(match_data(match))
+
+
+class MatchVoidApi(APIView):
+    permission_classes = [IsMatchAdmin]
+
+    @extend_schema(request=None, responses=MatchOutSerializer)
+    def post(self, request, pk):
+        get_object_or_404(Match, pk=pk)
+        match_void(match_id=pk, by=request.user)
+        return Response(match_data(selectors.match_detail(match_id=pk)))

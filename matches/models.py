@@ -1,0 +1,91 @@
+"""Matches: what was played, by whom, and the result.
+
+Vocabulary:
+    match     one played unit of a game with a ``played_at`` time. Rated
+              matches count for ratings; friendlies (``rated=False``) are
+              stored and shown but never rated (seed 000).
+    seat      a participant of a match, in seat order, with the points the
+              seat scored (Slaps: 1 for the winner, 0 for the loser).
+    status    ``submitted`` until the rating task has applied the match,
+              then ``rated``; ``friendly`` for unrated matches; ``void`` once
+              an admin voided it.
+
+Results are only written by ``matches.services``; admin and views call it.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        SUBMITTED = "submitted", "Submitted"
+        RATED = "rated", "Rated"
+        FRIENDLY = "friendly", "Friendly"
+        VOID = "void", "Void"
+
+    game = models.ForeignKey("leagues.Game", on_delete=models.PROTECT, related_name="matches")
+    played_at = models.DateTimeField()
+    rated = models.BooleanField(default=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SUBMITTED)
+    referee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="refereed_matches"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    voided_at = models.DateTimeField(null=True, blank=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="voided_matches"
+    )
+
+    class Meta:
+        ordering = ["-played_at", "-id"]
+        verbose_name_plural = "matches"
+        permissions = [
+            ("submit_result", "Can submit match results (referee)"),
+            ("void_match", "Can void matches (admin)"),
+        ]
+        indexes = [
+            models.Index(fields=["game", "played_at", "id"], name="match_game_order_idx"),
+            models.Index(fields=["status", "created_at"], name="match_status_idx"),
+        ]
+        constraints = [
+            # A friendly is never rated, and only friendlies carry that status.
+            models.CheckConstraint(
+                condition=(Q(rated=True) & ~Q(status="friendly")) | (Q(rated=False) & Q(status__in=["friendly", "void"])),
+                name="match_status_matches_rated",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["submitted", "rated", "friendly", "void"]), name="match_status_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.pk} ({self.played_at:%Y-%m-%d})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("match-detail", args=[self.pk])
+
+    @property
+    def winner_seat(self):
+        seats = sorted(self.seats.all(), key=lambda seat: seat.result, reverse=True)
+        return seats[0] if seats and seats[0].result > 0 else None
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    player = models.ForeignKey("leagues.Player", on_delete=models.PROTECT, related_name="seats")
+    result = models.DecimalField(max_digits=9, decimal_places=2, help_text="Points the seat scored (Slaps: 1 win, 0 loss).")
+
+    class Meta:
+        ordering = ["match", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "position"], name="seat_unique_position"),
+            models.UniqueConstraint(fields=["match", "player"], name="seat_player_once_per_match"),
+        ]
+        indexes = [models.Index(fields=["player", "match"], name="seat_player_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.match_id}"

@@ -1,0 +1,28 @@
+"""Rating engines: pure functions over plain data, and their registry.
+
+``get_rating_system(slug)`` returns the engine a game's ``rating_system``
+names. Services are the only callers; nothing here touches Django.
+"""
+
+from .base import Change, EngineInputError, PlayerState, RatingSystem, parameters_from_mapping
+from .elo import SYSTEM as ELO
+
+REGISTRY: dict[str, RatingSystem] = {ELO.slug: ELO}
+
+
+def get_rating_system(slug: str) -> RatingSystem:
+    try:
+        return REGISTRY[slug]
+    except KeyError:
+        raise EngineInputError(f"Unknown rating system {slug!r}.") from None
+
+
+__all__ = [
+    "REGISTRY",
+    "Change",
+    "EngineInputError",
+    "PlayerState",
+    "RatingSystem",
+    "get_rating_system",
+    "parameters_from_mapping",
+]

@@ -1,0 +1,123 @@
+"""ISF Elo for Slaps (seed 000).
+
+    expected score   E_A = 1 / (1 + 10^((R_B - R_A) / 400))
+    new rating       R'_A = R_A + K * (S_A - E_A), rounded to a whole number,
+                     halves away from zero
+    K                32 until the player has completed 32 rated matches,
+                     16 from their 33rd rated match on; each player uses
+                     their own K
+    S                1 for a win, 0 for a loss
+
+A pro league's floor, when given, is the lowest rating the update may leave.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+
+from .base import Change, EngineInputError, PlayerState, round_half_away_from_zero
+
+
+@dataclass(frozen=True, slots=True)
+class EloParameters:
+    k_provisional: float = 32.0
+    k_established: float = 16.0
+    # K drops once a player has *completed* this many rated matches.
+    provisional_matches: int = 32
+    scale: float = 400.0
+
+
+@dataclass(frozen=True, slots=True)
+class EloMatch:
+    """A rated 1-v-1 match: two distinct players and the winner among them."""
+
+    players: tuple[Hashable, Hashable]
+    winner: Hashable
+
+
+@dataclass(frozen=True, slots=True)
+class EloUpdate:
+    expected: float
+    k: float
+    score: float
+    rating_after: float
+    floor_applied: bool
+
+    def delta_from(self, rating: float) -> float:
+        return self.rating_after - rating
+
+
+def expected_score(rating: float, opponent_rating: float, scale: float = 400.0) -> float:
+    return 1.0 / (1.0 + 10.0 ** ((opponent_rating - rating) / scale))
+
+
+def k_factor(rated_matches: int, parameters: EloParameters) -> float:
+    if rated_matches < parameters.provisional_matches:
+        return parameters.k_provisional
+    return parameters.k_established
+
+
+def elo_update(
+    *,
+    rating: float,
+    opponent_rating: float,
+    score: float,
+    rated_matches: int,
+    parameters: EloParameters = EloParameters(),
+    floor: float | None = None,
+) -> EloUpdate:
+    if score not in (0, 0.5, 1):
+        raise EngineInputError("score must be 0, 0.5 or 1")
+    expected = expected_score(rating, opponent_rating, parameters.scale)
+    k = k_factor(rated_matches, parameters)
+    after = round_half_away_from_zero(rating + k * (score - expected))
+    floor_applied = floor is not None and after < floor
+    if floor_applied:
+        after = float(floor)
+    return EloUpdate(expected=expected, k=k, score=score, rating_after=after, floor_applied=floor_applied)
+
+
+class EloSystem:
+    slug = "elo"
+    label = "ISF Elo (1 v 1)"
+    start_rating = 1000.0
+    decimals = 0
+    parameters_class = EloParameters
+
+    def rate(
+        self, match: EloMatch, states: Mapping[Hashable, PlayerState], parameters: EloParameters
+    ) -> list[Change]:
+        first, second = match.players
+        if first == second or match.winner not in match.players:
+            raise EngineInputError("an Elo match needs two distinct players and a winner among them")
+        changes = []
+        for player, opponent in ((first, second), (second, first)):
+            state, opponent_state = states[player], states[opponent]
+            update = elo_update(
+                rating=state.rating,
+                opponent_rating=opponent_state.rating,
+                score=1.0 if match.winner == player else 0.0,
+                rated_matches=state.rated_matches,
+                parameters=parameters,
+                floor=state.floor,
+            )
+            changes.append(
+                Change(
+                    unit=0,
+                    player=player,
+                    rating_before=state.rating,
+                    rating_after=update.rating_after,
+                    details={
+                        "opponent_rating": opponent_state.rating,
+                        "expected": round(update.expected, 4),
+                        "k": update.k,
+                        "score": update.score,
+                        "floor_applied": update.floor_applied,
+                    },
+                )
+            )
+        return changes
+
+
+SYSTEM = EloSystem()

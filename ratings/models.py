@@ -1,0 +1,131 @@
+"""The rating ledger and the per-game rating state.
+
+Vocabulary:
+    player rating   one rating per player per game (the rating pool): the
+                    current rating, the peak, the rated matches completed and
+                    the league the player is in. Maintained only by
+                    ``ratings.services``.
+    rating change   an immutable ledger row per player per rated unit (a
+                    Slaps match, later a Preferans deal or bridge board):
+                    rating before and after, and the formula's inputs in
+                    ``details``. It also carries the player's peak, count and
+                    league after the unit, so a replay can restore the state
+                    at any point from the last row before it.
+    promotion       a recorded move from the amateur to the pro league.
+    rating state    one row per game: the lock that serialises rating work
+                    for the game, how far the ledger reaches
+                    (``applied_until``), and where a pending replay must
+                    start (``replay_from``), both as (played_at, match id).
+"""
+
+from django.db import models
+from django.db.models import Q
+
+
+class PlayerRating(models.Model):
+    player = models.ForeignKey("leagues.Player", on_delete=models.CASCADE, related_name="ratings")
+    game = models.ForeignKey("leagues.Game", on_delete=models.PROTECT, related_name="player_ratings")
+    league = models.ForeignKey("leagues.League", on_delete=models.PROTECT, related_name="player_ratings")
+    rating = models.DecimalField(max_digits=9, decimal_places=2)
+    peak_rating = models.DecimalField(max_digits=9, decimal_places=2)
+    rated_matches = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-rating"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "game"], name="player_rating_one_per_game"),
+            models.CheckConstraint(condition=Q(peak_rating__gte=models.F("rating")), name="player_rating_peak_gte_rating"),
+        ]
+        indexes = [
+            models.Index(fields=["league", "-rating"], name="player_rating_current_idx"),
+            models.Index(fields=["league", "-peak_rating"], name="player_rating_peak_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.game}: {self.rating}"
+
+
+class RatingChange(models.Model):
+    game = models.ForeignKey("leagues.Game", on_delete=models.PROTECT, related_name="rating_changes")
+    match = models.ForeignKey("matches.Match", on_delete=models.PROTECT, related_name="rating_changes")
+    player = models.ForeignKey("leagues.Player", on_delete=models.PROTECT, related_name="rating_changes")
+    unit = models.PositiveIntegerField(default=0, help_text="The rated unit inside the match (deal or board); 0 for Slaps.")
+    played_at = models.DateTimeField(help_text="Copied from the match: the ledger's order is (played_at, match, unit).")
+    rating_before = models.DecimalField(max_digits=9, decimal_places=2)
+    rating_after = models.DecimalField(max_digits=9, decimal_places=2)
+    delta = models.DecimalField(max_digits=9, decimal_places=2)
+    peak_after = models.DecimalField(max_digits=9, decimal_places=2)
+    rated_matches_after = models.PositiveIntegerField()
+    league_after = models.ForeignKey("leagues.League", on_delete=models.PROTECT, related_name="+")
+    details = models.JSONField(default=dict, help_text="The formula's inputs: expected score, K, ...")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "played_at", "match_id", "unit"]
+        constraints = [
+            # Applying a match twice can never write a second row.
+            models.UniqueConstraint(fields=["match", "unit", "player"], name="rating_change_once_per_unit"),
+            models.CheckConstraint(
+                condition=Q(delta=models.F("rating_after") - models.F("rating_before")), name="rating_change_delta_consistent"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["game", "played_at", "match"], name="rating_change_order_idx"),
+            models.Index(fields=["player", "game", "played_at", "match", "unit"], name="rating_change_player_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.delta:+} in match {self.match_id}"
+
+    def save(self, *args, **kwargs):
+        # The ledger is append-only: a replay deletes rows from its start and
+        # writes new ones; no row is ever edited in place.
+        if self.pk is not None and not self._state.adding:
+            raise ValueError("Rating changes are immutable.")
+        super().save(*args, **kwargs)
+
+
+class Promotion(models.Model):
+    player = models.ForeignKey("leagues.Player", on_delete=models.CASCADE, related_name="promotions")
+    game = models.ForeignKey("leagues.Game", on_delete=models.PROTECT, related_name="+")
+    from_league = models.ForeignKey("leagues.League", on_delete=models.PROTECT, related_name="+")
+    to_league = models.ForeignKey("leagues.League", on_delete=models.PROTECT, related_name="+")
+    match = models.ForeignKey("matches.Match", on_delete=models.PROTECT, related_name="promotions")
+    played_at = models.DateTimeField()
+    rating = models.DecimalField(max_digits=9, decimal_places=2)
+
+    class Meta:
+        ordering = ["-played_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "match", "to_league"], name="promotion_once_per_match"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.from_league} -> {self.to_league}"
+
+
+class RatingState(models.Model):
+    game = models.OneToOneField("leagues.Game", on_delete=models.CASCADE, related_name="rating_state")
+    applied_until_played_at = models.DateTimeField(null=True, blank=True)
+    applied_until_match_id = models.BigIntegerField(null=True, blank=True)
+    replay_from_played_at = models.DateTimeField(null=True, blank=True)
+    replay_from_match_id = models.BigIntegerField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(applied_until_played_at__isnull=True, applied_until_match_id__isnull=True)
+                | Q(applied_until_played_at__isnull=False, applied_until_match_id__isnull=False),
+                name="rating_state_applied_pair",
+            ),
+            models.CheckConstraint(
+                condition=Q(replay_from_played_at__isnull=True, replay_from_match_id__isnull=True)
+                | Q(replay_from_played_at__isnull=False, replay_from_match_id__isnull=False),
+                name="rating_state_replay_pair",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Rating state of {self.game}"

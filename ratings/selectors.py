@@ -1,0 +1,150 @@
+"""Reading ratings: leaderboards, ranks, profiles and histories.
+
+Every selector returns querysets or plain data with its related rows already
+joined or prefetched, so a page costs a fixed number of queries whatever the
+size of the league.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db.models import Count, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
+
+from leagues.models import Game, League, Player
+from matches.models import Match, Seat
+from ratings.engines import REGISTRY
+from ratings.models import PlayerRating, Promotion, RatingChange
+
+
+class Sort:
+    CURRENT = "current"
+    PEAK = "peak"
+    CHOICES = (CURRENT, PEAK)
+    FIELDS = {CURRENT: "rating", PEAK: "peak_rating"}
+
+    @classmethod
+    def clean(cls, value: str | None) -> str:
+        return value if value in cls.CHOICES else cls.CURRENT
+
+
+def rating_decimals(game: Game) -> int:
+    system = REGISTRY.get(game.rating_system)
+    return system.decimals if system else 2
+
+
+def rating_number(value: Decimal | None, *, decimals: int) -> int | float | None:
+    """A rating as a JSON number: whole numbers for Elo games, two decimals otherwise."""
+    if value is None:
+        return None
+    return int(value) if decimals == 0 else float(value)
+
+
+def provisional_matches(game: Game) -> int:
+    """How many rated matches a player needs before their rating is established."""
+    return int((game.parameters or {}).get("provisional_matches", 32))
+
+
+def leaderboard(*, league: League, sort: str = Sort.CURRENT, search: str = "") -> QuerySet[PlayerRating]:
+    """Ratings of a league, best first; ties broken by name (then id, for a total order)."""
+    field = Sort.FIELDS[Sort.clean(sort)]
+    queryset = (
+        PlayerRating.objects.filter(league=league)
+        .select_related("player")
+        .order_by(f"-{field}", "player__name", "player_id")
+    )
+    if search:
+        queryset = queryset.filter(player__name__icontains=search).annotate(rank=rank_expression(sort))
+    return queryset
+
+
+def rank_expression(sort: str):
+    """1 + the number of league members ordered before this row (by rating, then name, then id)."""
+    field = Sort.FIELDS[Sort.clean(sort)]
+    ahead = (
+        PlayerRating.objects.filter(league=OuterRef("league"))
+        .filter(
+            Q(**{f"{field}__gt": OuterRef(field)})
+            | Q(**{field: OuterRef(field), "player__name__lt": OuterRef("player__name")})
+            | Q(**{field: OuterRef(field), "player__name": OuterRef("player__name"), "player_id__lt": OuterRef("player_id")})
+        )
+        .order_by()
+        .values("league")
+        .annotate(ahead=Count("pk"))
+        .values("ahead")
+    )
+    return Coalesce(Subquery(ahead, output_field=IntegerField()), Value(0)) + 1
+
+
+def player_ratings(*, player: Player) -> list[PlayerRating]:
+    """The player's rating in every game they played, each with its league rank."""
+    return list(
+        PlayerRating.objects.filter(player=player)
+        .select_related("game", "league")
+        .annotate(rank=rank_expression(Sort.CURRENT))
+        .order_by("game__name")
+    )
+
+
+def player_history(*, player: Player, game: Game | None = None) -> QuerySet[RatingChange]:
+    """One row per rated unit, oldest first."""
+    queryset = RatingChange.objects.filter(player=player).select_related("game", "match")
+    if game is not None:
+        queryset = queryset.filter(game=game)
+    return queryset.order_by("played_at", "match_id", "unit")
+
+
+@dataclass(frozen=True)
+class RecentMatch:
+    match: Match
+    seat: Seat
+    opponents: list[Seat]
+    changes: list[RatingChange]
+
+    @property
+    def delta(self) -> Decimal | None:
+        return sum((change.delta for change in self.changes), Decimal(0)) if self.changes else None
+
+
+def player_recent_matches(*, player: Player, limit: int = 20) -> list[RecentMatch]:
+    """The player's latest matches, each with the other seats and the player's rating changes."""
+    matches = (
+        Match.objects.filter(seats__player=player)
+        .select_related("game")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
+            Prefetch(
+                "rating_changes",
+                queryset=RatingChange.objects.filter(player=player).order_by("unit"),
+                to_attr="player_changes",
+            ),
+        )
+        .order_by("-played_at", "-id")[:limit]
+    )
+    recent = []
+    for match in matches:
+        seats = list(match.seats.all())
+        own = next(seat for seat in seats if seat.player_id == player.pk)
+        recent.append(
+            RecentMatch(match=match, seat=own, opponents=[s for s in seats if s is not own], changes=match.player_changes)
+        )
+    return recent
+
+
+def player_promotions(*, player: Player) -> list[Promotion]:
+    return list(Promotion.objects.filter(player=player).select_related("game", "from_league", "to_league", "match"))
+
+
+def player_chart_series(*, player: Player) -> dict[str, list[dict]]:
+    """Rating after every rated unit, per game slug: the data behind the history chart."""
+    series: dict[str, list[dict]] = {}
+    rows = (
+        RatingChange.objects.filter(player=player)
+        .order_by("game__slug", "played_at", "match_id", "unit")
+        .values_list("game__slug", "played_at", "rating_after")
+    )
+    for slug, played_at, rating_after in rows:
+        series.setdefault(slug, []).append({"x": played_at.isoformat(), "y": float(rating_after)})
+    return series

@@ -1,0 +1,445 @@
+"""Load -> engine -> save: the only caller of the rating engines.
+
+Ratings are a pure function of the rated results of a game in
+``(played_at, match id)`` order. ``ratings_process_game`` keeps the ledger
+equal to that function:
+
+* the *pending start* is the earliest of the game's ``submitted`` matches and
+  the state's ``replay_from`` mark (set when a rated match is voided or
+  corrected);
+* if it lies after everything already applied, the pending matches are
+  simply applied on top: a result that arrives in order costs one update;
+* otherwise the ledger is rolled back to just before the start (rows at or
+  after it are deleted, every affected player is restored from their last
+  remaining row) and every rated match from the start on is applied again.
+  Only that part of the history is recomputed.
+
+Locking: all rating work for a game happens inside one transaction that holds
+a row lock on the game's ``RatingState`` (``SELECT ... FOR UPDATE``), so two
+workers, or a worker and a void, never interleave on the same game. Games are
+independent rating pools and are processed concurrently. Processing a game
+that has nothing pending changes nothing, which makes every task idempotent;
+the ledger's unique (match, unit, player) constraint backs that up.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import ROUND_HALF_UP, Decimal
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import OuterRef, Q, Subquery
+from django.utils import timezone
+
+from leagues.models import Game, League
+from matches.models import Match
+from ratings.engines import EngineInputError, PlayerState, get_rating_system, parameters_from_mapping
+from ratings.engines.elo import EloMatch
+from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
+
+logger = logging.getLogger(__name__)
+
+CENT = Decimal("0.01")
+# Matches read per query while replaying, and ledger rows written per INSERT.
+REPLAY_CHUNK = 1000
+WRITE_BATCH = 2000
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class LedgerKey:
+    """A position in a game's history: results are ordered by (played_at, match id)."""
+
+    played_at: datetime
+    match_id: int
+
+
+def _at_or_after(key: LedgerKey, *, played_at_field: str = "played_at", id_field: str = "match_id") -> Q:
+    return Q(**{f"{played_at_field}__gt": key.played_at}) | Q(
+        **{played_at_field: key.played_at, f"{id_field}__gte": key.match_id}
+    )
+
+
+def to_decimal(value: float) -> Decimal:
+    return Decimal(repr(float(value))).quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+# --- parameters ---------------------------------------------------------------------------
+
+
+def rating_parameters(*, game: Game):
+    system = get_rating_system(game.rating_system)
+    return parameters_from_mapping(system.parameters_class, game.parameters)
+
+
+def rating_parameters_validate(*, game: Game) -> None:
+    """Raise a ValidationError on ``parameters`` the game's engine would reject."""
+    try:
+        system = get_rating_system(game.rating_system)
+    except EngineInputError:
+        return  # The engine arrives with its game's issue; nothing to check yet.
+    if not isinstance(game.parameters, dict):
+        raise ValidationError({"parameters": ["Parameters must be a JSON object."]})
+    try:
+        parameters_from_mapping(system.parameters_class, game.parameters)
+    except (EngineInputError, TypeError) as error:
+        raise ValidationError({"parameters": [str(error)]}) from error
+
+
+# --- engine inputs, one loader per rating system -------------------------------------------
+
+
+def _elo_match_input(match: Match) -> EloMatch:
+    seats = list(match.seats.all())
+    winner = max(seats, key=lambda seat: seat.result)
+    return EloMatch(players=(seats[0].player_id, seats[1].player_id), winner=winner.player_id)
+
+
+MATCH_LOADERS: dict[str, Callable[[Match], object]] = {"elo": _elo_match_input}
+
+
+# --- the state lock and the pending start ---------------------------------------------------
+
+
+def rating_state_lock(*, game_id: int) -> RatingState:
+    """Lock the game's rating state row for the rest of the current transaction."""
+    RatingState.objects.get_or_create(game_id=game_id)
+    return RatingState.objects.select_for_update().get(game_id=game_id)
+
+
+def rating_replay_mark(*, state: RatingState, played_at: datetime, match_id: int) -> None:
+    """Ask for a replay from (played_at, match_id). The caller holds the state lock."""
+    key = LedgerKey(played_at, match_id)
+    if state.replay_from_played_at is not None:
+        key = min(key, LedgerKey(state.replay_from_played_at, state.replay_from_match_id))
+    state.replay_from_played_at, state.replay_from_match_id = key.played_at, key.match_id
+    state.save(update_fields=["replay_from_played_at", "replay_from_match_id", "updated_at"])
+
+
+def _pending_start(state: RatingState) -> LedgerKey | None:
+    candidates = []
+    first_submitted = (
+        Match.objects.filter(game_id=state.game_id, status=Match.Status.SUBMITTED)
+        .order_by("played_at", "id")
+        .values_list("played_at", "id")
+        .first()
+    )
+    if first_submitted:
+        candidates.append(LedgerKey(*first_submitted))
+    if state.replay_from_played_at is not None:
+        candidates.append(LedgerKey(state.replay_from_played_at, state.replay_from_match_id))
+    return min(candidates) if candidates else None
+
+
+def _ledger_end(game_id: int) -> LedgerKey | None:
+    last = (
+        RatingChange.objects.filter(game_id=game_id)
+        .order_by("-played_at", "-match_id")
+        .values_list("played_at", "match_id")
+        .first()
+    )
+    return LedgerKey(*last) if last else None
+
+
+# --- processing ------------------------------------------------------------------------------
+
+
+def ratings_process_game(*, game_id: int) -> int:
+    """Bring the game's ratings up to date with its rated results.
+
+    Returns the number of matches applied (0 when nothing was pending).
+    Safe to call any number of times, from any number of processes.
+    """
+    with transaction.atomic():
+        state = rating_state_lock(game_id=game_id)
+        start = _pending_start(state)
+        if start is None:
+            return 0
+        game = Game.objects.get(pk=game_id)
+        applied_until = (
+            LedgerKey(state.applied_until_played_at, state.applied_until_match_id)
+            if state.applied_until_played_at is not None
+            else None
+        )
+        if applied_until is not None and start <= applied_until:
+            _ledger_rollback(game=game, start=start)
+        applied = _ledger_apply(game=game, start=start)
+        end = _ledger_end(game_id)
+        state.applied_until_played_at = end.played_at if end else None
+        state.applied_until_match_id = end.match_id if end else None
+        state.replay_from_played_at = state.replay_from_match_id = None
+        state.save()
+    return applied
+
+
+def ratings_replay_all(*, game_id: int) -> int:
+    """Recompute a game's whole history from its first result (admin tool, benchmarks)."""
+    with transaction.atomic():
+        state = rating_state_lock(game_id=game_id)
+        first = (
+            Match.objects.filter(game_id=game_id, status__in=[Match.Status.SUBMITTED, Match.Status.RATED])
+            .order_by("played_at", "id")
+            .values_list("played_at", "id")
+            .first()
+        )
+        if first is None:
+            first_change = RatingChange.objects.filter(game_id=game_id).order_by("played_at", "match_id").first()
+            if first_change is None:
+                return 0
+            first = (first_change.played_at, first_change.match_id)
+        rating_replay_mark(state=state, played_at=first[0], match_id=first[1])
+        return ratings_process_game(game_id=game_id)
+
+
+def _ledger_rollback(*, game: Game, start: LedgerKey) -> None:
+    """Delete the ledger from ``start`` on and restore every affected player."""
+    later = RatingChange.objects.filter(game=game).filter(_at_or_after(start))
+    player_ids = set(later.values_list("player_id", flat=True).distinct())
+    Promotion.objects.filter(game=game).filter(_at_or_after(start)).delete()
+    later.delete()
+    if not player_ids:
+        return
+    last_row = RatingChange.objects.filter(game=game, player_id=OuterRef("player_id")).order_by(
+        "-played_at", "-match_id", "-unit"
+    )
+    ratings = PlayerRating.objects.filter(game=game, player_id__in=player_ids).annotate(
+        last_rating=Subquery(last_row.values("rating_after")[:1]),
+        last_peak=Subquery(last_row.values("peak_after")[:1]),
+        last_count=Subquery(last_row.values("rated_matches_after")[:1]),
+        last_league=Subquery(last_row.values("league_after")[:1]),
+    )
+    restored, unrated = [], []
+    for rating in ratings:
+        if rating.last_rating is None:
+            unrated.append(rating.pk)
+            continue
+        rating.rating = rating.last_rating
+        rating.peak_rating = rating.last_peak
+        rating.rated_matches = rating.last_count
+        rating.league_id = rating.last_league
+        restored.append(rating)
+    PlayerRating.objects.bulk_update(
+        restored, ["rating", "peak_rating", "rated_matches", "league"], batch_size=WRITE_BATCH
+    )
+    PlayerRating.objects.filter(pk__in=unrated).delete()
+
+
+class _LedgerWriter:
+    """Buffers ledger rows, promotions and status flips; writes them in batches."""
+
+    def __init__(self) -> None:
+        self.changes: list[RatingChange] = []
+        self.promotions: list[Promotion] = []
+        self.rated_match_ids: list[int] = []
+
+    def flush(self, *, force: bool = False) -> None:
+        if self.changes and (force or len(self.changes) >= WRITE_BATCH):
+            RatingChange.objects.bulk_create(self.changes, batch_size=WRITE_BATCH)
+            self.changes = []
+        if self.promotions and force:
+            Promotion.objects.bulk_create(self.promotions)
+            self.promotions = []
+        if self.rated_match_ids and (force or len(self.rated_match_ids) >= WRITE_BATCH):
+            Match.objects.filter(pk__in=self.rated_match_ids, status=Match.Status.SUBMITTED).update(
+                status=Match.Status.RATED
+            )
+            self.rated_match_ids = []
+
+
+def _chunks(queryset, size: int) -> Iterable[list[Match]]:
+    chunk: list[Match] = []
+    for match in queryset.iterator(chunk_size=size):
+        chunk.append(match)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _ledger_apply(*, game: Game, start: LedgerKey) -> int:
+    """Apply every rated match of the game from ``start`` on, in ledger order."""
+    system = get_rating_system(game.rating_system)
+    parameters = rating_parameters(game=game)
+    load = MATCH_LOADERS[system.slug]
+    leagues = {league.pk: league for league in League.objects.filter(game=game)}
+    by_tier = {league.tier: league for league in leagues.values()}
+    entry_league = by_tier.get(League.Tier.AMATEUR) or next(iter(leagues.values()), None)
+    if entry_league is None:
+        raise ValidationError(f"The game {game} has no league to place players in.")
+    pro_league = by_tier.get(League.Tier.PRO)
+    start_rating = Decimal(game.start_rating).quantize(CENT)
+
+    matches = (
+        Match.objects.filter(game=game, status__in=[Match.Status.SUBMITTED, Match.Status.RATED])
+        .filter(_at_or_after(start, id_field="id"))
+        .order_by("played_at", "id")
+        .prefetch_related("seats")
+    )
+    pool: dict[int, PlayerRating] = {}
+    writer = _LedgerWriter()
+    applied = 0
+    for chunk in _chunks(matches, REPLAY_CHUNK):
+        needed = {seat.player_id for match in chunk for seat in match.seats.all()} - pool.keys()
+        if needed:
+            for rating in PlayerRating.objects.filter(game=game, player_id__in=needed):
+                pool[rating.player_id] = rating
+            for player_id in needed - pool.keys():
+                pool[player_id] = PlayerRating(
+                    player_id=player_id,
+                    game=game,
+                    league=entry_league,
+                    rating=start_rating,
+                    peak_rating=start_rating,
+                    rated_matches=0,
+                )
+        for match in chunk:
+            _match_apply(match, system, parameters, load, pool, leagues, pro_league, writer)
+            applied += 1
+        writer.flush()
+    writer.flush(force=True)
+    new = [rating for rating in pool.values() if rating.pk is None]
+    old = [rating for rating in pool.values() if rating.pk is not None]
+    PlayerRating.objects.bulk_create(new, batch_size=WRITE_BATCH)
+    PlayerRating.objects.bulk_update(old, ["rating", "peak_rating", "rated_matches", "league"], batch_size=WRITE_BATCH)
+    return applied
+
+
+def _match_apply(match, system, parameters, load, pool, leagues, pro_league, writer: _LedgerWriter) -> None:
+    states = {}
+    for seat in match.seats.all():
+        rating = pool[seat.player_id]
+        floor = leagues[rating.league_id].rating_floor
+        states[seat.player_id] = PlayerState(
+            rating=float(rating.rating),
+            rated_matches=rating.rated_matches,
+            floor=float(floor) if floor is not None else None,
+        )
+    changes = system.rate(load(match), states, parameters)
+    for player_id in states:
+        pool[player_id].rated_matches += 1
+    for change in changes:
+        rating = pool[change.player]
+        before, after = to_decimal(change.rating_before), to_decimal(change.rating_after)
+        rating.rating = after
+        rating.peak_rating = max(rating.peak_rating, after)
+        league = leagues[rating.league_id]
+        if (
+            pro_league is not None
+            and league.tier == League.Tier.AMATEUR
+            and league.promotion_threshold is not None
+            and after >= league.promotion_threshold
+        ):
+            rating.league_id = pro_league.pk
+            writer.promotions.append(
+                Promotion(
+                    player_id=change.player,
+                    game_id=match.game_id,
+                    from_league_id=league.pk,
+                    to_league_id=pro_league.pk,
+                    match_id=match.pk,
+                    played_at=match.played_at,
+                    rating=after,
+                )
+            )
+        writer.changes.append(
+            RatingChange(
+                game_id=match.game_id,
+                match_id=match.pk,
+                player_id=change.player,
+                unit=change.unit,
+                played_at=match.played_at,
+                rating_before=before,
+                rating_after=after,
+                delta=after - before,
+                peak_after=rating.peak_rating,
+                rated_matches_after=rating.rated_matches,
+                league_after_id=rating.league_id,
+                details=dict(change.details),
+            )
+        )
+    if match.status == Match.Status.SUBMITTED:
+        writer.rated_match_ids.append(match.pk)
+
+
+# --- queueing -------------------------------------------------------------------------------
+
+
+def ratings_enqueue(*, match_id: int) -> None:
+    """Queue the rating task for a committed match; never fail the caller.
+
+    If the broker cannot be reached the match stays ``submitted`` and the
+    periodic sweeper (``ratings_sweep``) rates it later.
+    """
+    from ratings.tasks import ratings_apply_match
+
+    try:
+        ratings_apply_match.delay(match_id)
+    except Exception:
+        logger.warning("Could not queue rating of match %s; the sweeper will pick it up.", match_id, exc_info=True)
+
+
+def ratings_sweep() -> int:
+    """Process every game with results left ``submitted`` for a while, or a replay pending."""
+    cutoff = timezone.now() - settings.CARDRANK_SWEEP_AFTER
+    game_ids = set(
+        Match.objects.filter(status=Match.Status.SUBMITTED, created_at__lte=cutoff).values_list("game_id", flat=True)
+    )
+    game_ids |= set(
+        RatingState.objects.filter(replay_from_played_at__isnull=False).values_list("game_id", flat=True)
+    )
+    return sum(ratings_process_game(game_id=game_id) for game_id in sorted(game_ids))
+
+
+# --- calculators ----------------------------------------------------------------------------
+
+CALCULATOR_RATING_LIMIT = 100_000
+
+
+def _calculator_number(data, field: str, errors: dict, *, default=None, minimum=0.0, maximum=CALCULATOR_RATING_LIMIT):
+    raw = data.get(field)
+    if raw in (None, ""):
+        if default is None:
+            errors.setdefault(field, []).append("This field is required.")
+        return default
+    try:
+        value = float(raw)
+    except (TypeError, ValueError):
+        errors.setdefault(field, []).append("Enter a number.")
+        return None
+    if value != value or value in (float("inf"), float("-inf")) or not minimum <= value <= maximum:
+        errors.setdefault(field, []).append(f"Enter a number between {minimum:g} and {maximum:g}.")
+        return None
+    return value
+
+
+def rating_calculate_elo(*, data, game: Game | None = None) -> dict:
+    """What one Slaps match would do to a rating: the calculator page and API."""
+    from ratings.engines.elo import elo_update
+
+    errors: dict[str, list[str]] = {}
+    rating = _calculator_number(data, "rating", errors)
+    opponent = _calculator_number(data, "opponent", errors)
+    score = _calculator_number(data, "score", errors, default=1.0, maximum=1)
+    rated_matches = _calculator_number(data, "rated_matches", errors, default=0.0, maximum=10**9)
+    if score is not None and score not in (0.0, 0.5, 1.0):
+        errors.setdefault("score", []).append("Score is 1 (win), 0 (loss) or 0.5 (draw).")
+    if rated_matches is not None and rated_matches != int(rated_matches):
+        errors.setdefault("rated_matches", []).append("Enter a whole number.")
+    if errors:
+        raise ValidationError(errors)
+    game = game or Game.objects.filter(rating_system="elo").order_by("pk").first()
+    parameters = rating_parameters(game=game) if game else get_rating_system("elo").parameters_class()
+    update = elo_update(
+        rating=rating, opponent_rating=opponent, score=score, rated_matches=int(rated_matches), parameters=parameters
+    )
+    return {
+        "expected": round(update.expected, 4),
+        "k": update.k,
+        "delta": int(update.delta_from(rating)) if rating == int(rating) else update.delta_from(rating),
+        "new_rating": int(update.rating_after),
+    }

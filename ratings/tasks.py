@@ -1,0 +1,29 @@
+"""Celery entry points. Thin: they take ids and call ``ratings.services``.
+
+Every task is idempotent (processing a game with nothing pending changes
+nothing), so late acknowledgement and redelivery are safe.
+"""
+
+from celery import shared_task
+from django.db import OperationalError
+
+from matches.models import Match
+from ratings import services
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def ratings_apply_match(match_id: int) -> int:
+    game_id = Match.objects.filter(pk=match_id).values_list("game_id", flat=True).first()
+    if game_id is None:
+        return 0
+    return services.ratings_process_game(game_id=game_id)
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def ratings_process(game_id: int) -> int:
+    return services.ratings_process_game(game_id=game_id)
+
+
+@shared_task
+def ratings_sweep() -> int:
+    return services.ratings_sweep()

@@ -1,0 +1,42 @@
+// Draws the profile's rating history: one line per game, a point per rated unit.
+(function () {
+  "use strict";
+  var source = document.getElementById("rating-series");
+  var canvas = document.getElementById("rating-chart");
+  if (!source || !canvas || typeof Chart === "undefined") return;
+  var series = JSON.parse(source.textContent);
+  var colours = ["#1f6feb", "#d1242f", "#1a7f37", "#9a6700"];
+  var longest = 0;
+  Object.keys(series).forEach(function (slug) { longest = Math.max(longest, series[slug].length); });
+  var datasets = Object.keys(series).map(function (slug, index) {
+    return {
+      label: slug,
+      data: series[slug].map(function (point) { return point.y; }),
+      borderColor: colours[index % colours.length],
+      pointRadius: series[slug].length > 200 ? 0 : 2,
+      tension: 0.1,
+    };
+  });
+  var labels = [];
+  for (var i = 1; i <= longest; i++) labels.push(i);
+  new Chart(canvas, {
+    type: "line",
+    data: { labels: labels, datasets: datasets },
+    options: {
+      animation: false,
+      maintainAspectRatio: false,
+      scales: { x: { title: { display: true, text: "Rated matches" } }, y: { title: { display: true, text: "Rating" } } },
+      plugins: {
+        tooltip: {
+          callbacks: {
+            title: function (items) {
+              var item = items[0];
+              var point = series[Object.keys(series)[item.datasetIndex]][item.dataIndex];
+              return point ? point.x.slice(0, 16).replace("T", " ") : "";
+            },
+          },
+        },
+      },
+    },
+  });
+})();
