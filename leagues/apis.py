@@ -207,5 +207,3 @@ class PlayerHistoryApi(APIView):
                 }
             )
         return Response(rows)
-
-

@@ -31,7 +31,7 @@ class Game(models.Model):
     parameters = models.JSONField(
         default=dict,
         blank=True,
-        help_text="Overrides of the rating engine's defaults, e.g. {\"k_provisional\": 32}.",
+        help_text='Overrides of the rating engine\'s defaults, e.g. {"k_provisional": 32}.',
     )
     start_rating = models.DecimalField(max_digits=9, decimal_places=2, default=1000)
 

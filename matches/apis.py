@@ -88,7 +88,13 @@ class MatchCreateApi(APIView):
         examples=[
             OpenApiExample(
                 "Slaps",
-                value={"game": "slaps", "played_at": "2026-11-01T18:00:00Z", "rated": True, "players": [12, 13], "winner": 12},
+                value={
+                    "game": "slaps",
+                    "played_at": "2026-11-01T18:00:00Z",
+                    "rated": True,
+                    "players": [12, 13],
+                    "winner": 12,
+                },
                 request_only=True,
             )
         ],

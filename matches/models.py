@@ -53,7 +53,8 @@ class Match(models.Model):
         constraints = [
             # A friendly is never rated, and only friendlies carry that status.
             models.CheckConstraint(
-                condition=(Q(rated=True) & ~Q(status="friendly")) | (Q(rated=False) & Q(status__in=["friendly", "void"])),
+                condition=(Q(rated=True) & ~Q(status="friendly"))
+                | (Q(rated=False) & Q(status__in=["friendly", "void"])),
                 name="match_status_matches_rated",
             ),
             models.CheckConstraint(
@@ -77,7 +78,9 @@ class Seat(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()
     player = models.ForeignKey("leagues.Player", on_delete=models.PROTECT, related_name="seats")
-    result = models.DecimalField(max_digits=9, decimal_places=2, help_text="Points the seat scored (Slaps: 1 win, 0 loss).")
+    result = models.DecimalField(
+        max_digits=9, decimal_places=2, help_text="Points the seat scored (Slaps: 1 win, 0 loss)."
+    )
 
     class Meta:
         ordering = ["match", "position"]

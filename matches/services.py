@@ -69,7 +69,7 @@ def _clean_game(value: Any, errors: _Errors) -> Game | None:
         errors.add("game", "This field is required.")
         return None
     if not isinstance(value, str):
-        errors.add("game", "Give the game's slug, e.g. \"slaps\".")
+        errors.add("game", 'Give the game\'s slug, e.g. "slaps".')
         return None
     game = Game.objects.filter(slug=value).first()
     if game is None:

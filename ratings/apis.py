@@ -14,7 +14,9 @@ class EloCalculatorApi(APIView):
             OpenApiParameter("rating", float, required=True),
             OpenApiParameter("opponent", float, required=True),
             OpenApiParameter("score", float, description="1 win (default), 0 loss"),
-            OpenApiParameter("rated_matches", int, description="Rated matches completed before this one (K drops after 32)."),
+            OpenApiParameter(
+                "rated_matches", int, description="Rated matches completed before this one (K drops after 32)."
+            ),
         ],
         responses=inline_serializer(
             "EloCalculation",

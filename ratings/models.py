@@ -35,7 +35,9 @@ class PlayerRating(models.Model):
         ordering = ["-rating"]
         constraints = [
             models.UniqueConstraint(fields=["player", "game"], name="player_rating_one_per_game"),
-            models.CheckConstraint(condition=Q(peak_rating__gte=models.F("rating")), name="player_rating_peak_gte_rating"),
+            models.CheckConstraint(
+                condition=Q(peak_rating__gte=models.F("rating")), name="player_rating_peak_gte_rating"
+            ),
         ]
         indexes = [
             models.Index(fields=["league", "-rating"], name="player_rating_current_idx"),
@@ -50,7 +52,9 @@ class RatingChange(models.Model):
     game = models.ForeignKey("leagues.Game", on_delete=models.PROTECT, related_name="rating_changes")
     match = models.ForeignKey("matches.Match", on_delete=models.PROTECT, related_name="rating_changes")
     player = models.ForeignKey("leagues.Player", on_delete=models.PROTECT, related_name="rating_changes")
-    unit = models.PositiveIntegerField(default=0, help_text="The rated unit inside the match (deal or board); 0 for Slaps.")
+    unit = models.PositiveIntegerField(
+        default=0, help_text="The rated unit inside the match (deal or board); 0 for Slaps."
+    )
     played_at = models.DateTimeField(help_text="Copied from the match: the ledger's order is (played_at, match, unit).")
     rating_before = models.DecimalField(max_digits=9, decimal_places=2)
     rating_after = models.DecimalField(max_digits=9, decimal_places=2)
@@ -67,7 +71,8 @@ class RatingChange(models.Model):
             # Applying a match twice can never write a second row.
             models.UniqueConstraint(fields=["match", "unit", "player"], name="rating_change_once_per_unit"),
             models.CheckConstraint(
-                condition=Q(delta=models.F("rating_after") - models.F("rating_before")), name="rating_change_delta_consistent"
+                condition=Q(delta=models.F("rating_after") - models.F("rating_before")),
+                name="rating_change_delta_consistent",
             ),
         ]
         indexes = [

@@ -68,7 +68,13 @@ def rank_expression(sort: str):
         .filter(
             Q(**{f"{field}__gt": OuterRef(field)})
             | Q(**{field: OuterRef(field), "player__name__lt": OuterRef("player__name")})
-            | Q(**{field: OuterRef(field), "player__name": OuterRef("player__name"), "player_id__lt": OuterRef("player_id")})
+            | Q(
+                **{
+                    field: OuterRef(field),
+                    "player__name": OuterRef("player__name"),
+                    "player_id__lt": OuterRef("player_id"),
+                }
+            )
         )
         .order_by()
         .values("league")
@@ -128,7 +134,9 @@ def player_recent_matches(*, player: Player, limit: int = 20) -> list[RecentMatc
         seats = list(match.seats.all())
         own = next(seat for seat in seats if seat.player_id == player.pk)
         recent.append(
-            RecentMatch(match=match, seat=own, opponents=[s for s in seats if s is not own], changes=match.player_changes)
+            RecentMatch(
+                match=match, seat=own, opponents=[s for s in seats if s is not own], changes=match.player_changes
+            )
         )
     return recent
 
@@ -138,13 +146,18 @@ def player_promotions(*, player: Player) -> list[Promotion]:
 
 
 def player_chart_series(*, player: Player) -> dict[str, list[dict]]:
-    """Rating after every rated unit, per game slug: the data behind the history chart."""
+    """Rating after every rated unit, per game name, starting from the rating before the first.
+
+    The data behind the profile's history chart.
+    """
     series: dict[str, list[dict]] = {}
     rows = (
         RatingChange.objects.filter(player=player)
-        .order_by("game__slug", "played_at", "match_id", "unit")
-        .values_list("game__slug", "played_at", "rating_after")
+        .order_by("game__name", "played_at", "match_id", "unit")
+        .values_list("game__name", "played_at", "rating_before", "rating_after")
     )
-    for slug, played_at, rating_after in rows:
-        series.setdefault(slug, []).append({"x": played_at.isoformat(), "y": float(rating_after)})
+    for name, played_at, rating_before, rating_after in rows:
+        if name not in series:
+            series[name] = [{"x": played_at.isoformat(), "y": float(rating_before)}]
+        series[name].append({"x": played_at.isoformat(), "y": float(rating_after)})
     return series

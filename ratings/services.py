@@ -389,9 +389,7 @@ def ratings_sweep() -> int:
     game_ids = set(
         Match.objects.filter(status=Match.Status.SUBMITTED, created_at__lte=cutoff).values_list("game_id", flat=True)
     )
-    game_ids |= set(
-        RatingState.objects.filter(replay_from_played_at__isnull=False).values_list("game_id", flat=True)
-    )
+    game_ids |= set(RatingState.objects.filter(replay_from_played_at__isnull=False).values_list("game_id", flat=True))
     return sum(ratings_process_game(game_id=game_id) for game_id in sorted(game_ids))
 
 

@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,47 +14,108 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('slug', models.SlugField(unique=True)),
-                ('name', models.CharField(max_length=100)),
-                ('rating_system', models.CharField(choices=[('elo', 'ISF Elo (1 v 1)'), ('preferans', 'SmartPref per-deal rating'), ('bridge', 'Pairs Elo (bridge)')], max_length=20)),
-                ('parameters', models.JSONField(blank=True, default=dict, help_text='Overrides of the rating engine\'s defaults, e.g. {"k_provisional": 32}.')),
-                ('start_rating', models.DecimalField(decimal_places=2, default=1000, max_digits=9)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("slug", models.SlugField(unique=True)),
+                ("name", models.CharField(max_length=100)),
+                (
+                    "rating_system",
+                    models.CharField(
+                        choices=[
+                            ("elo", "ISF Elo (1 v 1)"),
+                            ("preferans", "SmartPref per-deal rating"),
+                            ("bridge", "Pairs Elo (bridge)"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "parameters",
+                    models.JSONField(
+                        blank=True,
+                        default=dict,
+                        help_text='Overrides of the rating engine\'s defaults, e.g. {"k_provisional": 32}.',
+                    ),
+                ),
+                ("start_rating", models.DecimalField(decimal_places=2, default=1000, max_digits=9)),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='League',
+            name="League",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('slug', models.SlugField(unique=True)),
-                ('name', models.CharField(max_length=100)),
-                ('tier', models.CharField(choices=[('amateur', 'Amateur'), ('pro', 'Pro')], max_length=10)),
-                ('promotion_threshold', models.DecimalField(blank=True, decimal_places=2, help_text="Reaching this rating moves a player up to the game's pro league (amateur leagues).", max_digits=9, null=True)),
-                ('rating_floor', models.DecimalField(blank=True, decimal_places=2, help_text='The lowest rating a player in this league can fall to; empty for none.', max_digits=9, null=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='leagues', to='leagues.game')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("slug", models.SlugField(unique=True)),
+                ("name", models.CharField(max_length=100)),
+                ("tier", models.CharField(choices=[("amateur", "Amateur"), ("pro", "Pro")], max_length=10)),
+                (
+                    "promotion_threshold",
+                    models.DecimalField(
+                        blank=True,
+                        decimal_places=2,
+                        help_text="Reaching this rating moves a player up to the game's pro league (amateur leagues).",
+                        max_digits=9,
+                        null=True,
+                    ),
+                ),
+                (
+                    "rating_floor",
+                    models.DecimalField(
+                        blank=True,
+                        decimal_places=2,
+                        help_text="The lowest rating a player in this league can fall to; empty for none.",
+                        max_digits=9,
+                        null=True,
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="leagues", to="leagues.game"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game__name', 'tier'],
-                'constraints': [models.UniqueConstraint(fields=('game', 'tier'), name='league_one_per_tier'), models.CheckConstraint(condition=models.Q(('promotion_threshold__isnull', True), ('promotion_threshold__gt', 0), _connector='OR'), name='league_threshold_positive')],
+                "ordering": ["game__name", "tier"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("game", "tier"), name="league_one_per_tier"),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("promotion_threshold__isnull", True), ("promotion_threshold__gt", 0), _connector="OR"
+                        ),
+                        name="league_threshold_positive",
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Player',
+            name="Player",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('user', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='player', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=100)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "user",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="player",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name', 'id'],
-                'indexes': [models.Index(fields=['name'], name='player_name_idx')],
-                'constraints': [models.CheckConstraint(condition=models.Q(('name', ''), _negated=True), name='player_name_not_empty')],
+                "ordering": ["name", "id"],
+                "indexes": [models.Index(fields=["name"], name="player_name_idx")],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("name", ""), _negated=True), name="player_name_not_empty"
+                    )
+                ],
             },
         ),
     ]

@@ -22,7 +22,7 @@ def rating(value) -> str:
 
 @register.filter
 def signed(value) -> str:
-    """A rating delta with its sign: +12, −4, ±0."""
+    """A rating delta with its sign: +12, a true minus sign for -4, and a plus-minus for 0."""
     whole = _whole(value)
     if whole is None:
         return ""

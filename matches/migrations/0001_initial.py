@@ -6,73 +6,135 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('leagues', '0001_initial'),
+        ("leagues", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Match',
+            name="Match",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('played_at', models.DateTimeField()),
-                ('rated', models.BooleanField(default=True)),
-                ('status', models.CharField(choices=[('submitted', 'Submitted'), ('rated', 'Rated'), ('friendly', 'Friendly'), ('void', 'Void')], default='submitted', max_length=10)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('voided_at', models.DateTimeField(blank=True, null=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='matches', to='leagues.game')),
-                ('referee', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='refereed_matches', to=settings.AUTH_USER_MODEL)),
-                ('voided_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='voided_matches', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("played_at", models.DateTimeField()),
+                ("rated", models.BooleanField(default=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("submitted", "Submitted"),
+                            ("rated", "Rated"),
+                            ("friendly", "Friendly"),
+                            ("void", "Void"),
+                        ],
+                        default="submitted",
+                        max_length=10,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("voided_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="matches", to="leagues.game"
+                    ),
+                ),
+                (
+                    "referee",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="refereed_matches",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "voided_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="voided_matches",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'matches',
-                'ordering': ['-played_at', '-id'],
-                'permissions': [('submit_result', 'Can submit match results (referee)'), ('void_match', 'Can void matches (admin)')],
+                "verbose_name_plural": "matches",
+                "ordering": ["-played_at", "-id"],
+                "permissions": [
+                    ("submit_result", "Can submit match results (referee)"),
+                    ("void_match", "Can void matches (admin)"),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField()),
-                ('result', models.DecimalField(decimal_places=2, help_text='Points the seat scored (Slaps: 1 win, 0 loss).', max_digits=9)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='matches.match')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seats', to='leagues.player')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("position", models.PositiveSmallIntegerField()),
+                (
+                    "result",
+                    models.DecimalField(
+                        decimal_places=2, help_text="Points the seat scored (Slaps: 1 win, 0 loss).", max_digits=9
+                    ),
+                ),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="seats", to="matches.match"
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="seats", to="leagues.player"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['match', 'position'],
+                "ordering": ["match", "position"],
             },
         ),
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(fields=['game', 'played_at', 'id'], name='match_game_order_idx'),
+            model_name="match",
+            index=models.Index(fields=["game", "played_at", "id"], name="match_game_order_idx"),
         ),
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(fields=['status', 'created_at'], name='match_status_idx'),
+            model_name="match",
+            index=models.Index(fields=["status", "created_at"], name="match_status_idx"),
         ),
         migrations.AddConstraint(
-            model_name='match',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('rated', True), models.Q(('status', 'friendly'), _negated=True)), models.Q(('rated', False), ('status__in', ['friendly', 'void'])), _connector='OR'), name='match_status_matches_rated'),
+            model_name="match",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("rated", True), models.Q(("status", "friendly"), _negated=True)),
+                    models.Q(("rated", False), ("status__in", ["friendly", "void"])),
+                    _connector="OR",
+                ),
+                name="match_status_matches_rated",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='match',
-            constraint=models.CheckConstraint(condition=models.Q(('status__in', ['submitted', 'rated', 'friendly', 'void'])), name='match_status_valid'),
+            model_name="match",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("status__in", ["submitted", "rated", "friendly", "void"])),
+                name="match_status_valid",
+            ),
         ),
         migrations.AddIndex(
-            model_name='seat',
-            index=models.Index(fields=['player', 'match'], name='seat_player_idx'),
+            model_name="seat",
+            index=models.Index(fields=["player", "match"], name="seat_player_idx"),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('match', 'position'), name='seat_unique_position'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(fields=("match", "position"), name="seat_unique_position"),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('match', 'player'), name='seat_player_once_per_match'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(fields=("match", "player"), name="seat_player_once_per_match"),
         ),
     ]

@@ -59,9 +59,7 @@ class RatingSystem(Protocol):
     decimals: int
     parameters_class: type
 
-    def rate(
-        self, match: Any, states: Mapping[Hashable, PlayerState], parameters: Any
-    ) -> list[Change]: ...
+    def rate(self, match: Any, states: Mapping[Hashable, PlayerState], parameters: Any) -> list[Change]: ...
 
 
 def round_half_away_from_zero(value: float, decimals: int = 0) -> float:

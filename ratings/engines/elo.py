@@ -85,9 +85,7 @@ class EloSystem:
     decimals = 0
     parameters_class = EloParameters
 
-    def rate(
-        self, match: EloMatch, states: Mapping[Hashable, PlayerState], parameters: EloParameters
-    ) -> list[Change]:
+    def rate(self, match: EloMatch, states: Mapping[Hashable, PlayerState], parameters: EloParameters) -> list[Change]:
         first, second = match.players
         if first == second or match.winner not in match.players:
             raise EngineInputError("an Elo match needs two distinct players and a winner among them")

@@ -6,87 +6,209 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('leagues', '0001_initial'),
-        ('matches', '0001_initial'),
+        ("leagues", "0001_initial"),
+        ("matches", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='PlayerRating',
+            name="PlayerRating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('rating', models.DecimalField(decimal_places=2, max_digits=9)),
-                ('peak_rating', models.DecimalField(decimal_places=2, max_digits=9)),
-                ('rated_matches', models.PositiveIntegerField(default=0)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='player_ratings', to='leagues.game')),
-                ('league', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='player_ratings', to='leagues.league')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to='leagues.player')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("rating", models.DecimalField(decimal_places=2, max_digits=9)),
+                ("peak_rating", models.DecimalField(decimal_places=2, max_digits=9)),
+                ("rated_matches", models.PositiveIntegerField(default=0)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="player_ratings", to="leagues.game"
+                    ),
+                ),
+                (
+                    "league",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="player_ratings", to="leagues.league"
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="ratings", to="leagues.player"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-rating'],
-                'indexes': [models.Index(fields=['league', '-rating'], name='player_rating_current_idx'), models.Index(fields=['league', '-peak_rating'], name='player_rating_peak_idx')],
-                'constraints': [models.UniqueConstraint(fields=('player', 'game'), name='player_rating_one_per_game'), models.CheckConstraint(condition=models.Q(('peak_rating__gte', models.F('rating'))), name='player_rating_peak_gte_rating')],
+                "ordering": ["-rating"],
+                "indexes": [
+                    models.Index(fields=["league", "-rating"], name="player_rating_current_idx"),
+                    models.Index(fields=["league", "-peak_rating"], name="player_rating_peak_idx"),
+                ],
+                "constraints": [
+                    models.UniqueConstraint(fields=("player", "game"), name="player_rating_one_per_game"),
+                    models.CheckConstraint(
+                        condition=models.Q(("peak_rating__gte", models.F("rating"))),
+                        name="player_rating_peak_gte_rating",
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Promotion',
+            name="Promotion",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('played_at', models.DateTimeField()),
-                ('rating', models.DecimalField(decimal_places=2, max_digits=9)),
-                ('from_league', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='leagues.league')),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='leagues.game')),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='promotions', to='matches.match')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='promotions', to='leagues.player')),
-                ('to_league', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='leagues.league')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("played_at", models.DateTimeField()),
+                ("rating", models.DecimalField(decimal_places=2, max_digits=9)),
+                (
+                    "from_league",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="leagues.league"
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name="+", to="leagues.game"),
+                ),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="promotions", to="matches.match"
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="promotions", to="leagues.player"
+                    ),
+                ),
+                (
+                    "to_league",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="leagues.league"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-played_at'],
-                'constraints': [models.UniqueConstraint(fields=('player', 'match', 'to_league'), name='promotion_once_per_match')],
+                "ordering": ["-played_at"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("player", "match", "to_league"), name="promotion_once_per_match")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='RatingChange',
+            name="RatingChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('unit', models.PositiveIntegerField(default=0, help_text='The rated unit inside the match (deal or board); 0 for Slaps.')),
-                ('played_at', models.DateTimeField(help_text="Copied from the match: the ledger's order is (played_at, match, unit).")),
-                ('rating_before', models.DecimalField(decimal_places=2, max_digits=9)),
-                ('rating_after', models.DecimalField(decimal_places=2, max_digits=9)),
-                ('delta', models.DecimalField(decimal_places=2, max_digits=9)),
-                ('peak_after', models.DecimalField(decimal_places=2, max_digits=9)),
-                ('rated_matches_after', models.PositiveIntegerField()),
-                ('details', models.JSONField(default=dict, help_text="The formula's inputs: expected score, K, ...")),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='rating_changes', to='leagues.game')),
-                ('league_after', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='leagues.league')),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='rating_changes', to='matches.match')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='rating_changes', to='leagues.player')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "unit",
+                    models.PositiveIntegerField(
+                        default=0, help_text="The rated unit inside the match (deal or board); 0 for Slaps."
+                    ),
+                ),
+                (
+                    "played_at",
+                    models.DateTimeField(
+                        help_text="Copied from the match: the ledger's order is (played_at, match, unit)."
+                    ),
+                ),
+                ("rating_before", models.DecimalField(decimal_places=2, max_digits=9)),
+                ("rating_after", models.DecimalField(decimal_places=2, max_digits=9)),
+                ("delta", models.DecimalField(decimal_places=2, max_digits=9)),
+                ("peak_after", models.DecimalField(decimal_places=2, max_digits=9)),
+                ("rated_matches_after", models.PositiveIntegerField()),
+                ("details", models.JSONField(default=dict, help_text="The formula's inputs: expected score, K, ...")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="rating_changes", to="leagues.game"
+                    ),
+                ),
+                (
+                    "league_after",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="leagues.league"
+                    ),
+                ),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="rating_changes", to="matches.match"
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="rating_changes", to="leagues.player"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'played_at', 'match_id', 'unit'],
-                'indexes': [models.Index(fields=['game', 'played_at', 'match'], name='rating_change_order_idx'), models.Index(fields=['player', 'game', 'played_at', 'match', 'unit'], name='rating_change_player_idx')],
-                'constraints': [models.UniqueConstraint(fields=('match', 'unit', 'player'), name='rating_change_once_per_unit'), models.CheckConstraint(condition=models.Q(('delta', django.db.models.expressions.CombinedExpression(models.F('rating_after'), '-', models.F('rating_before')))), name='rating_change_delta_consistent')],
+                "ordering": ["game", "played_at", "match_id", "unit"],
+                "indexes": [
+                    models.Index(fields=["game", "played_at", "match"], name="rating_change_order_idx"),
+                    models.Index(
+                        fields=["player", "game", "played_at", "match", "unit"], name="rating_change_player_idx"
+                    ),
+                ],
+                "constraints": [
+                    models.UniqueConstraint(fields=("match", "unit", "player"), name="rating_change_once_per_unit"),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            (
+                                "delta",
+                                django.db.models.expressions.CombinedExpression(
+                                    models.F("rating_after"), "-", models.F("rating_before")
+                                ),
+                            )
+                        ),
+                        name="rating_change_delta_consistent",
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='RatingState',
+            name="RatingState",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('applied_until_played_at', models.DateTimeField(blank=True, null=True)),
-                ('applied_until_match_id', models.BigIntegerField(blank=True, null=True)),
-                ('replay_from_played_at', models.DateTimeField(blank=True, null=True)),
-                ('replay_from_match_id', models.BigIntegerField(blank=True, null=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('game', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='rating_state', to='leagues.game')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("applied_until_played_at", models.DateTimeField(blank=True, null=True)),
+                ("applied_until_match_id", models.BigIntegerField(blank=True, null=True)),
+                ("replay_from_played_at", models.DateTimeField(blank=True, null=True)),
+                ("replay_from_match_id", models.BigIntegerField(blank=True, null=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "game",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="rating_state", to="leagues.game"
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.CheckConstraint(condition=models.Q(models.Q(('applied_until_match_id__isnull', True), ('applied_until_played_at__isnull', True)), models.Q(('applied_until_match_id__isnull', False), ('applied_until_played_at__isnull', False)), _connector='OR'), name='rating_state_applied_pair'), models.CheckConstraint(condition=models.Q(models.Q(('replay_from_match_id__isnull', True), ('replay_from_played_at__isnull', True)), models.Q(('replay_from_match_id__isnull', False), ('replay_from_played_at__isnull', False)), _connector='OR'), name='rating_state_replay_pair')],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            models.Q(
+                                ("applied_until_match_id__isnull", True), ("applied_until_played_at__isnull", True)
+                            ),
+                            models.Q(
+                                ("applied_until_match_id__isnull", False), ("applied_until_played_at__isnull", False)
+                            ),
+                            _connector="OR",
+                        ),
+                        name="rating_state_applied_pair",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            models.Q(("replay_from_match_id__isnull", True), ("replay_from_played_at__isnull", True)),
+                            models.Q(("replay_from_match_id__isnull", False), ("replay_from_played_at__isnull", False)),
+                            _connector="OR",
+                        ),
+                        name="rating_state_replay_pair",
+                    ),
+                ],
             },
         ),
     ]

@@ -18,7 +18,7 @@
     };
   });
   var labels = [];
-  for (var i = 1; i <= longest; i++) labels.push(i);
+  for (var i = 0; i < longest; i++) labels.push(i);
   new Chart(canvas, {
     type: "line",
     data: { labels: labels, datasets: datasets },

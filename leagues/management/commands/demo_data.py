@@ -18,8 +18,54 @@ from leagues.models import Game, Player
 from matches.models import Match, Seat
 from ratings.services import ratings_process_game
 
-FIRST = "Ada Ben Cleo Dmitri Elif Farah Goran Hana Ivo Jonas Kaja Lev Mira Nils Olga Pavel Quinn Rosa Sven Tara Ugo Vera Wen Xenia Yusuf Zora Anton Bea Cyril Dana Emil Freya".split()
-LAST = "Novak Ivanova Berg Costa Okafor Lindqvist Moreau Petrov Sato Walsh Kovac Haddad".split()
+FIRST = [
+    "Ada",
+    "Ben",
+    "Cleo",
+    "Dmitri",
+    "Elif",
+    "Farah",
+    "Goran",
+    "Hana",
+    "Ivo",
+    "Jonas",
+    "Kaja",
+    "Lev",
+    "Mira",
+    "Nils",
+    "Olga",
+    "Pavel",
+    "Quinn",
+    "Rosa",
+    "Sven",
+    "Tara",
+    "Ugo",
+    "Vera",
+    "Wen",
+    "Xenia",
+    "Yusuf",
+    "Zora",
+    "Anton",
+    "Bea",
+    "Cyril",
+    "Dana",
+    "Emil",
+    "Freya",
+]
+LAST = [
+    "Novak",
+    "Ivanova",
+    "Berg",
+    "Costa",
+    "Okafor",
+    "Lindqvist",
+    "Moreau",
+    "Petrov",
+    "Sato",
+    "Walsh",
+    "Kovac",
+    "Haddad",
+]
 DEMO_PASSWORD = "cardrank-demo"  # noqa: S105 - demo accounts on a local SQLite file only
 
 

@@ -1,0 +1,106 @@
+"""Shared fixtures.
+
+Unit tests run on whatever ``DATABASE_URL`` names (SQLite by default) with
+Celery tasks run eagerly. Tests of real services (PostgreSQL, Redis, a Celery
+worker, gunicorn, Chromium) skip with a reason when a service is missing, and
+fail instead when ``CARDRANK_REQUIRE_SERVICES=1`` (CI sets it).
+"""
+
+import os
+import shutil
+import socket
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from config.celery import app as celery_app
+from tests import factories
+
+# The test process itself always runs tasks eagerly; integration tests start
+# real worker processes that talk to Redis.
+celery_app.conf.update(task_always_eager=True, task_eager_propagates=True)
+
+REPO = Path(__file__).resolve().parent.parent
+REQUIRE_SERVICES = os.environ.get("CARDRANK_REQUIRE_SERVICES") == "1"
+TEST_REDIS_URL = os.environ.get("CARDRANK_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+CHROMIUM = os.environ.get("CARDRANK_CHROMIUM", "/usr/bin/chromium")
+
+
+def service_missing(reason: str):
+    """Skip on a laptop without the service; fail where services are required (CI)."""
+    if REQUIRE_SERVICES:
+        pytest.fail(f"Required service missing: {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def port_open(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+@pytest.fixture
+def require_postgres():
+    if connection.vendor != "postgresql":
+        service_missing("PostgreSQL: set DATABASE_URL=postgres://postgres@127.0.0.1:5432/cardrank")
+
+
+@pytest.fixture
+def require_redis():
+    from urllib.parse import urlparse
+
+    url = urlparse(TEST_REDIS_URL)
+    if not port_open(url.hostname or "127.0.0.1", url.port or 6379):
+        service_missing(f"Redis at {TEST_REDIS_URL}")
+    return TEST_REDIS_URL
+
+
+@pytest.fixture
+def require_chromium():
+    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+        service_missing(f"Chromium at {CHROMIUM} (apt-get install -y chromium)")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        service_missing("the playwright package")
+    return CHROMIUM
+
+
+@pytest.fixture
+def reference_data(db):
+    factories.reference_data_ensure()
+
+
+@pytest.fixture
+def slaps(reference_data):
+    from leagues.models import Game
+
+    return Game.objects.get(slug="slaps")
+
+
+@pytest.fixture
+def referee(reference_data):
+    return factories.RefereeFactory()
+
+
+@pytest.fixture
+def admin_user(reference_data):
+    return factories.AdminFactory()
+
+
+@pytest.fixture
+def referee_client(referee):
+    client = APIClient()
+    token, _ = Token.objects.get_or_create(user=referee)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+@pytest.fixture
+def anon_client():
+    return APIClient()

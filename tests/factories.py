@@ -1,0 +1,79 @@
+"""factory-boy factories for the project's models."""
+
+from datetime import timedelta
+
+import factory
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.utils import timezone
+
+from leagues.models import Game, League, Player
+from matches.models import Match, Seat
+
+
+def reference_data_ensure() -> None:
+    """The rows the data migrations create; transactional tests flush them, so re-create."""
+    for slug, name, system in [
+        ("slaps", "Slaps", "elo"),
+        ("preferans", "Preferans", "preferans"),
+        ("bridge", "Bridge", "bridge"),
+    ]:
+        game, _ = Game.objects.get_or_create(slug=slug, defaults={"name": name, "rating_system": system})
+        League.objects.get_or_create(
+            game=game,
+            tier="amateur",
+            defaults={"slug": f"{slug}-amateur", "name": f"{name} Amateur", "promotion_threshold": 1800},
+        )
+        League.objects.get_or_create(
+            game=game, tier="pro", defaults={"slug": f"{slug}-pro", "name": f"{name} Pro", "rating_floor": 1800}
+        )
+    from django.contrib.auth.models import Permission
+
+    group, _ = Group.objects.get_or_create(name="referees")
+    group.permissions.add(Permission.objects.get(codename="submit_result", content_type__app_label="matches"))
+
+
+class PlayerFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Player
+
+    name = factory.Sequence(lambda n: f"Player {n:04d}")
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    password = factory.django.Password("correct horse battery")
+
+
+class RefereeFactory(UserFactory):
+    username = factory.Sequence(lambda n: f"referee{n}")
+
+    @factory.post_generation
+    def referee_group(self, create, extracted, **kwargs):
+        if create:
+            self.groups.add(Group.objects.get(name="referees"))
+
+
+class AdminFactory(UserFactory):
+    username = factory.Sequence(lambda n: f"admin{n}")
+    is_staff = True
+    is_superuser = True
+
+
+def slaps_match(*, winner: Player, loser: Player, played_at=None, rated=True, referee=None) -> Match:
+    """A stored Slaps result, as ``match_submit`` would store it, not yet rated."""
+    match = Match.objects.create(
+        game=Game.objects.get(slug="slaps"),
+        played_at=played_at or timezone.now() - timedelta(hours=1),
+        rated=rated,
+        status=Match.Status.SUBMITTED if rated else Match.Status.FRIENDLY,
+        referee=referee,
+    )
+    Seat.objects.create(match=match, position=1, player=winner, result=1)
+    Seat.objects.create(match=match, position=2, player=loser, result=0)
+    return match

@@ -1,0 +1,80 @@
+"""Submit through the real API (gunicorn) and see a real Celery worker rate it."""
+
+import json
+import time
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+
+from matches.models import Match
+from ratings.engines import PlayerState, get_rating_system
+from ratings.engines.elo import EloMatch, EloParameters
+from tests.factories import PlayerFactory, RefereeFactory
+
+pytestmark = [pytest.mark.postgres, pytest.mark.services]
+
+
+def poll_until_rated(stack, match_id: int, timeout: float = 30) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        _status, body = stack.request("GET", f"/api/matches/{match_id}/")
+        data = json.loads(body)
+        if data["status"] == "rated":
+            return data
+        time.sleep(0.1)
+    raise AssertionError(f"match {match_id} not rated in {timeout}s: {data}\n{stack.log('worker')}")
+
+
+def test_worker_rates_results_submitted_through_the_api(stack):
+    token = Token.objects.create(user=RefereeFactory()).key
+    players = PlayerFactory.create_batch(4)
+    headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
+    base = timezone.now() - timedelta(days=1)
+    # Submitted out of played order: the third arrives late and forces a replay.
+    plan = [(0, 1, 0, 10), (2, 3, 2, 20), (1, 2, 1, 5), (3, 0, 0, 30)]
+    ids = []
+    for a, b, winner, minutes in plan:
+        body = {
+            "game": "slaps",
+            "played_at": (base + timedelta(minutes=minutes)).isoformat(),
+            "players": [players[a].pk, players[b].pk],
+            "winner": players[winner].pk,
+        }
+        status, response = stack.request("POST", "/api/matches/", json.dumps(body).encode(), headers)
+        assert status == 201, response
+        created = json.loads(response)
+        assert created["status"] in ("submitted", "rated")
+        ids.append(created["id"])
+    rated = [poll_until_rated(stack, match_id) for match_id in ids]
+    assert "ratings.tasks.ratings_apply_match" in stack.log("worker")
+
+    # The ratings equal the engine replaying the same results in played order.
+    engine = get_rating_system("elo")
+    states = {player.pk: PlayerState(rating=1000.0) for player in players}
+    for a, b, winner, _ in sorted(plan, key=lambda row: row[3]):
+        match = EloMatch(players=(players[a].pk, players[b].pk), winner=players[winner].pk)
+        for change in engine.rate(match, states, EloParameters()):
+            previous = states[change.player]
+            states[change.player] = PlayerState(rating=change.rating_after, rated_matches=previous.rated_matches + 1)
+    for player in players:
+        status, body = stack.request("GET", f"/api/players/{player.pk}/")
+        [rating] = json.loads(body)["ratings"]
+        assert rating["rating"] == states[player.pk].rating
+        assert rating["rated_matches"] == states[player.pk].rated_matches
+    assert all(row["rating_changes"] for row in rated)
+    assert Match.objects.filter(status="rated").count() == 4
+
+
+def test_bad_input_through_the_real_server_stores_nothing(stack):
+    token = Token.objects.create(user=RefereeFactory()).key
+    ann = PlayerFactory()
+    headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
+    body = {"game": "slaps", "played_at": "2026-01-01T10:00:00Z", "players": [ann.pk, ann.pk], "winner": ann.pk}
+    status, response = stack.request("POST", "/api/matches/", json.dumps(body).encode(), headers)
+    assert status == 400
+    assert "players" in json.loads(response)
+    status, _ = stack.request("POST", "/api/matches/", b"{", headers)
+    assert status == 400
+    assert not Match.objects.exists()
