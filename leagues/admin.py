@@ -2,6 +2,10 @@ from django.contrib import admin
 
 from leagues.models import Game, League, Player
 from ratings.models import PlayerRating
+from ratings.services import ratings_request_full_replay
+
+# Changing any of these changes every rating computed from them: replay the game.
+RULE_FIELDS = {"parameters", "start_rating", "rating_system", "promotion_threshold", "rating_floor"}
 
 
 class LeagueInline(admin.TabularInline):
@@ -16,12 +20,26 @@ class GameAdmin(admin.ModelAdmin):
     inlines = [LeagueInline]
     prepopulated_fields = {"slug": ["name"]}
 
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        changed = set(form.changed_data)
+        for formset in formsets:
+            for inline_form in formset.forms:
+                changed |= set(inline_form.changed_data)
+        if change and changed & RULE_FIELDS and ratings_request_full_replay(game_id=form.instance.pk):
+            self.message_user(request, "The rules changed: this game's ratings are being replayed.")
+
 
 @admin.register(League)
 class LeagueAdmin(admin.ModelAdmin):
     list_display = ["name", "game", "tier", "promotion_threshold", "rating_floor"]
     list_filter = ["game", "tier"]
     list_select_related = ["game"]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and set(form.changed_data) & RULE_FIELDS and ratings_request_full_replay(game_id=obj.game_id):
+            self.message_user(request, "The league's rules changed: this game's ratings are being replayed.")
 
 
 class PlayerRatingInline(admin.TabularInline):

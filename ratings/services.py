@@ -177,7 +177,19 @@ def ratings_process_game(*, game_id: int) -> int:
 
 
 def ratings_replay_all(*, game_id: int) -> int:
-    """Recompute a game's whole history from its first result (admin tool, benchmarks)."""
+    """Recompute a game's whole history from its first result, now (admin tool, tests, benchmarks)."""
+    with transaction.atomic():
+        ratings_request_full_replay(game_id=game_id)
+        return ratings_process_game(game_id=game_id)
+
+
+def ratings_request_full_replay(*, game_id: int) -> bool:
+    """Mark the whole history of a game for replay and queue it (after a rule change).
+
+    Used when admins change a game's parameters or a league's threshold or
+    floor: every rating must then be recomputed under the new rules.
+    Returns False when the game has no results yet.
+    """
     with transaction.atomic():
         state = rating_state_lock(game_id=game_id)
         first = (
@@ -186,13 +198,16 @@ def ratings_replay_all(*, game_id: int) -> int:
             .values_list("played_at", "id")
             .first()
         )
-        if first is None:
-            first_change = RatingChange.objects.filter(game_id=game_id).order_by("played_at", "match_id").first()
-            if first_change is None:
-                return 0
-            first = (first_change.played_at, first_change.match_id)
-        rating_replay_mark(state=state, played_at=first[0], match_id=first[1])
-        return ratings_process_game(game_id=game_id)
+        first_change = RatingChange.objects.filter(game_id=game_id).order_by("played_at", "match_id").first()
+        keys = [LedgerKey(*first)] if first else []
+        if first_change is not None:
+            keys.append(LedgerKey(first_change.played_at, first_change.match_id))
+        if not keys:
+            return False
+        start = min(keys)
+        rating_replay_mark(state=state, played_at=start.played_at, match_id=start.match_id)
+        transaction.on_commit(lambda: ratings_enqueue_game(game_id=game_id))
+    return True
 
 
 def _ledger_rollback(*, game: Game, start: LedgerKey) -> None:
@@ -381,6 +396,16 @@ def ratings_enqueue(*, match_id: int) -> None:
         ratings_apply_match.delay(match_id)
     except Exception:
         logger.warning("Could not queue rating of match %s; the sweeper will pick it up.", match_id, exc_info=True)
+
+
+def ratings_enqueue_game(*, game_id: int) -> None:
+    """Queue processing of a whole game (replays); like ``ratings_enqueue``, never fails the caller."""
+    from ratings.tasks import ratings_process
+
+    try:
+        ratings_process.delay(game_id)
+    except Exception:
+        logger.warning("Could not queue rating of game %s; the sweeper will pick it up.", game_id, exc_info=True)
 
 
 def ratings_sweep() -> int:

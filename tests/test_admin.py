@@ -1,0 +1,109 @@
+"""Django admin: every page loads, results cannot be edited, voiding replays."""
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from matches.models import Match
+from ratings.models import PlayerRating, RatingChange
+from ratings.services import ratings_process_game
+from tests.factories import PlayerFactory, slaps_match
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def admin_browser(admin_user):
+    browser = Client()
+    browser.force_login(admin_user)
+    return browser
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        "leagues/game",
+        "leagues/league",
+        "leagues/player",
+        "matches/match",
+        "ratings/playerrating",
+        "ratings/ratingchange",
+        "ratings/promotion",
+        "ratings/ratingstate",
+        "auth/user",
+        "auth/group",
+    ],
+)
+def test_changelists_load(admin_browser, slaps, model):
+    ann, bob = PlayerFactory(), PlayerFactory()
+    slaps_match(winner=ann, loser=bob)
+    ratings_process_game(game_id=slaps.pk)
+    assert admin_browser.get(f"/admin/{model}/").status_code == 200
+
+
+def test_ledger_and_results_are_read_only(admin_browser, slaps):
+    ann, bob = PlayerFactory(), PlayerFactory()
+    match = slaps_match(winner=ann, loser=bob)
+    ratings_process_game(game_id=slaps.pk)
+    change = RatingChange.objects.first()
+    assert admin_browser.get("/admin/matches/match/add/").status_code == 403
+    assert admin_browser.get("/admin/ratings/ratingchange/add/").status_code == 403
+    page = admin_browser.get(f"/admin/ratings/ratingchange/{change.pk}/change/")
+    assert page.status_code == 200
+    assert b'name="rating_after"' not in page.content
+    response = admin_browser.post(f"/admin/matches/match/{match.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 403
+    assert Match.objects.filter(pk=match.pk).exists()
+
+
+def test_void_action_replays(admin_browser, slaps, django_capture_on_commit_callbacks):
+    ann, bob = PlayerFactory(), PlayerFactory()
+    match = slaps_match(winner=ann, loser=bob, played_at=timezone.now() - timedelta(hours=1))
+    ratings_process_game(game_id=slaps.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_browser.post(
+            "/admin/matches/match/", {"action": "void_matches", "_selected_action": [match.pk]}, follow=True
+        )
+    assert response.status_code == 200
+    assert b"Voided 1 match" in response.content
+    match.refresh_from_db()
+    assert match.status == Match.Status.VOID
+    assert not PlayerRating.objects.exists()
+
+
+def test_game_parameters_are_validated(admin_browser, slaps):
+    data = {
+        "name": "Slaps",
+        "slug": "slaps",
+        "rating_system": "elo",
+        "start_rating": "1000",
+        "parameters": '{"k_provisonal": 40}',
+        "leagues-TOTAL_FORMS": "0",
+        "leagues-INITIAL_FORMS": "0",
+    }
+    response = admin_browser.post(f"/admin/leagues/game/{slaps.pk}/change/", data)
+    assert response.status_code == 200
+    assert b"Unknown parameter(s): k_provisonal" in response.content
+    slaps.refresh_from_db()
+    assert slaps.parameters == {}
+
+
+def test_changing_a_threshold_in_admin_replays_the_game(admin_browser, slaps, django_capture_on_commit_callbacks):
+    ann, bob = PlayerFactory(), PlayerFactory()
+    slaps_match(winner=ann, loser=bob)
+    ratings_process_game(game_id=slaps.pk)
+    assert PlayerRating.objects.get(player=ann).league.tier == "amateur"
+    league = slaps.leagues.get(tier="amateur")
+    data = {
+        "game": slaps.pk,
+        "slug": league.slug,
+        "name": league.name,
+        "tier": "amateur",
+        "promotion_threshold": "1010",
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_browser.post(f"/admin/leagues/league/{league.pk}/change/", data)
+    assert response.status_code == 302
+    assert PlayerRating.objects.get(player=ann).league.tier == "pro"
