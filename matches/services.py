@@ -236,3 +236,39 @@ def match_void(*, match_id: int, by) -> Match:
             rating_replay_mark(state=state, played_at=match.played_at, match_id=match.pk)
             transaction.on_commit(lambda: ratings_enqueue(match_id=match.pk))
     return match
+
+
+def match_correct(*, match_id: int, by, data: Mapping[str, Any]) -> Match:
+    """Replace a match's result (players, winner, time, rated) with a corrected one.
+
+    The body has the same shape and the same validation as a submission, and
+    the game cannot change. Ratings are replayed from the earlier of the old
+    and the new place of the match in the history. Takes the game's rating
+    lock first, like ``match_void``.
+    """
+    if not user_can_void(by):
+        raise PermissionDenied("Only admins can correct results.")
+    match = Match.objects.select_related("game").filter(pk=match_id).first()
+    if match is None:
+        raise Match.DoesNotExist(f"No match {match_id}.")
+    cleaned = match_clean(data=data)
+    if cleaned.game != match.game:
+        raise ValidationError({"game": [f"A correction cannot move the match to another game ({match.game.slug})."]})
+    with transaction.atomic():
+        state = rating_state_lock(game_id=match.game_id)
+        match = Match.objects.select_for_update().get(pk=match_id)
+        if match.status == Match.Status.VOID:
+            raise ValidationError({"non_field_errors": ["A voided match cannot be corrected."]})
+        if match.status == Match.Status.RATED:
+            rating_replay_mark(state=state, played_at=match.played_at, match_id=match.pk)
+        match.played_at = cleaned.played_at
+        match.rated = cleaned.rated
+        match.status = Match.Status.SUBMITTED if cleaned.rated else Match.Status.FRIENDLY
+        match.save(update_fields=["played_at", "rated", "status"])
+        match.seats.all().delete()
+        Seat.objects.bulk_create(
+            Seat(match=match, position=position, player=seat.player, result=seat.result)
+            for position, seat in enumerate(cleaned.seats, start=1)
+        )
+        transaction.on_commit(lambda: ratings_enqueue(match_id=match.pk))
+    return match

@@ -233,3 +233,53 @@ def test_ledger_rows_are_immutable(slaps):
     change.rating_after = 5000
     with pytest.raises(ValueError, match="immutable"):
         change.save()
+
+
+def test_correction_replays_from_the_earlier_place(slaps, admin_user):
+    from matches.services import match_correct
+
+    ann, bob, cid = PlayerFactory(), PlayerFactory(), PlayerFactory()
+    slaps_match(winner=ann, loser=bob, played_at=T0)
+    wrong = slaps_match(winner=bob, loser=cid, played_at=T0 + timedelta(hours=3))
+    slaps_match(winner=cid, loser=ann, played_at=T0 + timedelta(hours=2))
+    ratings_process_game(game_id=slaps.pk)
+
+    # The referee swapped the winner and the time: cid won, an hour in.
+    match_correct(
+        match_id=wrong.pk,
+        by=admin_user,
+        data={
+            "game": "slaps",
+            "played_at": (T0 + timedelta(hours=1)).isoformat(),
+            "players": [bob.pk, cid.pk],
+            "winner": cid.pk,
+        },
+    )
+    ratings_process_game(game_id=slaps.pk)
+    wrong.refresh_from_db()
+    assert wrong.status == Match.Status.RATED
+    assert wrong.winner_seat.player == cid
+    corrected = snapshot(slaps)
+    ratings_replay_all(game_id=slaps.pk)
+    assert snapshot(slaps) == corrected
+    cid_rows = RatingChange.objects.filter(player=cid).order_by("played_at")
+    assert cid_rows.first().match_id == wrong.pk
+
+
+def test_correction_validates_like_a_submission_and_changes_nothing_when_wrong(slaps, admin_user, referee):
+    from django.core.exceptions import PermissionDenied, ValidationError
+
+    from matches.services import match_correct
+
+    ann, bob = PlayerFactory(), PlayerFactory()
+    match = slaps_match(winner=ann, loser=bob, played_at=T0)
+    ratings_process_game(game_id=slaps.pk)
+    before = snapshot(slaps)
+    bad = {"game": "slaps", "played_at": T0.isoformat(), "players": [ann.pk, ann.pk], "winner": ann.pk}
+    with pytest.raises(ValidationError) as error:
+        match_correct(match_id=match.pk, by=admin_user, data=bad)
+    assert "players" in error.value.message_dict
+    with pytest.raises(PermissionDenied):
+        match_correct(match_id=match.pk, by=referee, data=bad)
+    assert snapshot(slaps) == before
+    assert match.seats.count() == 2
