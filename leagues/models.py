@@ -10,6 +10,9 @@ Vocabulary:
                  rating reaches the amateur league's threshold. The pro
                  league's floor is the lowest rating a pro can fall to.
     player       a person, optionally linked to a login.
+    bot          a computer opponent of a difficulty (Preferans, seed 001): a
+                 fixed rating, never rated itself, and a maximum rating that
+                 no deal played with it can lift a player above.
 """
 
 from django.conf import settings
@@ -108,3 +111,27 @@ class Player(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("player-profile", args=[self.pk])
+
+
+class Bot(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="bots")
+    slug = models.SlugField(help_text="The difficulty, e.g. normal; API bodies name bots by it.")
+    name = models.CharField(max_length=100)
+    rating = models.DecimalField(max_digits=9, decimal_places=2, help_text="The bot's fixed rating.")
+    max_rating = models.DecimalField(
+        max_digits=9,
+        decimal_places=2,
+        help_text="No deal played with this bot lifts a player above this rating (anti-farming).",
+    )
+    active = models.BooleanField(default=True, help_text="Inactive bots cannot be seated in new games.")
+
+    class Meta:
+        ordering = ["game", "rating"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "slug"], name="bot_unique_slug_per_game"),
+            models.CheckConstraint(condition=Q(rating__gt=0), name="bot_rating_positive"),
+            models.CheckConstraint(condition=Q(max_rating__gte=models.F("rating")), name="bot_max_gte_rating"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.rating:.0f})"

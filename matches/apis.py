@@ -27,7 +27,9 @@ class MatchOutSerializer(serializers.Serializer):
     rated = serializers.BooleanField()
     status = serializers.ChoiceField(choices=Match.Status.choices)
     referee = serializers.CharField(allow_null=True)
+    seats = serializers.ListField(child=serializers.DictField())
     players = serializers.ListField(child=serializers.DictField())
+    deals = serializers.ListField(child=serializers.ListField(child=serializers.FloatField()), required=False)
     winner = serializers.IntegerField(allow_null=True)
     rating_changes = RatingChangeOutSerializer(many=True)
 
@@ -57,17 +59,36 @@ def match_data(match: Match) -> dict:
         }
         for row in totals.values()
     ]
-    return {
+    seats_out = [
+        {
+            "position": seat.position,
+            "player": seat.player_id,
+            "bot": seat.bot.slug if seat.bot_id else None,
+            "name": seat.occupant.name,
+            "result": float(seat.result),
+        }
+        for seat in seats
+    ]
+    data = {
         "id": match.pk,
         "game": match.game.slug,
         "played_at": match.played_at,
         "rated": match.rated,
         "status": match.status,
         "referee": match.referee.get_username() if match.referee else None,
-        "players": [{"id": seat.player_id, "name": seat.player.name, "result": float(seat.result)} for seat in seats],
-        "winner": winner.player_id if winner else None,
+        "seats": seats_out,
+        "players": [
+            {"id": seat.player_id, "name": seat.player.name, "result": float(seat.result)}
+            for seat in seats
+            if seat.player_id
+        ],
+        "winner": winner.player_id if winner and match.game.rating_system == "elo" else None,
         "rating_changes": changes,
     }
+    deals = list(match.deals.all())
+    if deals:
+        data["deals"] = [deal.whists for deal in deals]
+    return data
 
 
 class MatchCreateApi(APIView):
@@ -80,8 +101,20 @@ class MatchCreateApi(APIView):
                 "game": serializers.CharField(),
                 "played_at": serializers.DateTimeField(),
                 "rated": serializers.BooleanField(default=True),
-                "players": serializers.ListField(child=serializers.IntegerField(), required=False),
-                "winner": serializers.IntegerField(required=False),
+                "players": serializers.ListField(
+                    child=serializers.IntegerField(), required=False, help_text="Slaps: the two players' ids."
+                ),
+                "winner": serializers.IntegerField(required=False, help_text="Slaps: the winner's id."),
+                "seats": serializers.ListField(
+                    child=serializers.DictField(),
+                    required=False,
+                    help_text='Preferans: 2-4 seats in order, each {"player": id} or {"bot": "normal"}.',
+                ),
+                "deals": serializers.ListField(
+                    child=serializers.ListField(child=serializers.FloatField()),
+                    required=False,
+                    help_text="Preferans: each deal's whists in seat order, summing to zero.",
+                ),
             },
         ),
         responses={201: MatchOutSerializer},
@@ -96,7 +129,17 @@ class MatchCreateApi(APIView):
                     "winner": 12,
                 },
                 request_only=True,
-            )
+            ),
+            OpenApiExample(
+                "Preferans",
+                value={
+                    "game": "preferans",
+                    "played_at": "2026-11-01T18:00:00Z",
+                    "seats": [{"player": 12}, {"player": 13}, {"bot": "normal"}],
+                    "deals": [[4, -2, -2], [-6, 3, 3]],
+                },
+                request_only=True,
+            ),
         ],
     )
     def post(self, request):

@@ -4,8 +4,11 @@ Vocabulary:
     match     one played unit of a game with a ``played_at`` time. Rated
               matches count for ratings; friendlies (``rated=False``) are
               stored and shown but never rated (seed 000).
-    seat      a participant of a match, in seat order, with the points the
-              seat scored (Slaps: 1 for the winner, 0 for the loser).
+    seat      a participant of a match, in seat order: a player or (Preferans)
+              a bot, with the points the seat scored (Slaps: 1 for the
+              winner, 0 for the loser; Preferans: the game's total whists).
+    deal      a Preferans deal: the whists of every seat, in seat order,
+              summing to zero. Each deal is a rated unit.
     status    ``submitted`` until the rating task has applied the match,
               then ``rated``; ``friendly`` for unrated matches; ``void`` once
               an admin voided it.
@@ -77,9 +80,10 @@ class Match(models.Model):
 class Seat(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()
-    player = models.ForeignKey("leagues.Player", on_delete=models.PROTECT, related_name="seats")
+    player = models.ForeignKey("leagues.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="seats")
+    bot = models.ForeignKey("leagues.Bot", null=True, blank=True, on_delete=models.PROTECT, related_name="seats")
     result = models.DecimalField(
-        max_digits=9, decimal_places=2, help_text="Points the seat scored (Slaps: 1 win, 0 loss)."
+        max_digits=12, decimal_places=2, help_text="Points the seat scored (Slaps: 1 win, 0 loss; Preferans: whists)."
     )
 
     class Meta:
@@ -87,8 +91,36 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "position"], name="seat_unique_position"),
             models.UniqueConstraint(fields=["match", "player"], name="seat_player_once_per_match"),
+            models.CheckConstraint(
+                condition=Q(player__isnull=False, bot__isnull=True) | Q(player__isnull=True, bot__isnull=False),
+                name="seat_player_xor_bot",
+            ),
         ]
         indexes = [models.Index(fields=["player", "match"], name="seat_player_idx")]
 
     def __str__(self) -> str:
-        return f"{self.player} in {self.match_id}"
+        return f"{self.occupant} in {self.match_id}"
+
+    @property
+    def occupant(self):
+        return self.player if self.player_id else self.bot
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot_id is not None
+
+
+class Deal(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveIntegerField(help_text="1 for the first deal of the game.")
+    whists = models.JSONField(help_text="Whists of every seat, in seat order; they sum to zero.")
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="deal_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="deal_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Deal {self.number} of match {self.match_id}"

@@ -2,14 +2,15 @@
 
 from django.db.models import Prefetch, QuerySet
 
-from matches.models import Match, Seat
+from matches.models import Deal, Match, Seat
 from ratings.models import RatingChange
 
 
 def match_detail_queryset() -> QuerySet[Match]:
     return Match.objects.select_related("game", "referee").prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
+        Prefetch("seats", queryset=Seat.objects.select_related("player", "bot").order_by("position")),
         Prefetch("rating_changes", queryset=RatingChange.objects.order_by("unit", "player_id")),
+        Prefetch("deals", queryset=Deal.objects.order_by("number")),
     )
 
 
@@ -22,3 +23,25 @@ def matches_recent(*, game=None, limit: int = 20) -> list[Match]:
     if game is not None:
         queryset = queryset.filter(game=game)
     return list(queryset[:limit])
+
+
+def match_deal_rows(match: Match) -> list[dict]:
+    """A Preferans game as rows: each deal's whists and each player's rating change, by seat.
+
+    Works on a match from ``match_detail_queryset`` (everything prefetched).
+    """
+    seats = list(match.seats.all())
+    changes = {(change.unit, change.player_id): change for change in match.rating_changes.all()}
+    rows = []
+    for deal in match.deals.all():
+        unit = deal.number - 1
+        rows.append(
+            {
+                "number": deal.number,
+                "cells": [
+                    {"whists": whists, "change": changes.get((unit, seat.player_id)) if seat.player_id else None}
+                    for seat, whists in zip(seats, deal.whists, strict=True)
+                ],
+            }
+        )
+    return rows

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -25,8 +26,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from leagues.models import Game, Player
-from matches.models import Match, Seat
+from leagues.models import Bot, Game, Player
+from matches.models import Deal, Match, Seat
 from ratings.services import rating_replay_mark, rating_state_lock, ratings_enqueue
 
 MAX_ID = 2**63 - 1
@@ -44,8 +45,9 @@ def user_can_void(user) -> bool:
 
 @dataclass(frozen=True)
 class SeatInput:
-    player: Player
-    result: int
+    player: Player | None
+    result: Decimal
+    bot: Bot | None = None
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,15 @@ class MatchInput:
     played_at: datetime
     rated: bool
     seats: tuple[SeatInput, ...]
+    deals: tuple[tuple[Decimal, ...], ...] = ()
+
+
+@dataclass(frozen=True)
+class GameInput:
+    """What a game-specific cleaner returns: the seats and, for Preferans, the deals."""
+
+    seats: tuple[SeatInput, ...] = ()
+    deals: tuple[tuple[Decimal, ...], ...] = ()
 
 
 class _Errors(dict):
@@ -131,41 +142,173 @@ def _parse_id(value: Any) -> int | None:
     return number if 1 <= number <= MAX_ID else None
 
 
-def _clean_slaps(data: Mapping[str, Any], errors: _Errors) -> tuple[SeatInput, ...]:
+def _clean_slaps(data: Mapping[str, Any], errors: _Errors, game: Game) -> GameInput:
     raw_players = data.get("players")
     if raw_players in (None, "", []):
         errors.add("players", "This field is required: the two players' ids.")
-        return ()
+        return GameInput()
     if not isinstance(raw_players, list | tuple):
         errors.add("players", "Give a list of two player ids.")
-        return ()
+        return GameInput()
     if len(raw_players) != 2:
         errors.add("players", f"A Slaps match has exactly two players, not {len(raw_players)}.")
-        return ()
+        return GameInput()
     ids = [_parse_id(value) for value in raw_players]
     if None in ids:
         errors.add("players", "Player ids must be positive whole numbers.")
-        return ()
+        return GameInput()
     if ids[0] == ids[1]:
         errors.add("players", "The same player cannot play both sides of a match.")
-        return ()
+        return GameInput()
     players = Player.objects.in_bulk(ids)
     missing = [str(player_id) for player_id in ids if player_id not in players]
     if missing:
         errors.add("players", f"Unknown player id(s): {', '.join(missing)}.")
-        return ()
+        return GameInput()
     raw_winner = data.get("winner")
     if raw_winner in (None, ""):
         errors.add("winner", "This field is required: the id of the player who won.")
-        return ()
+        return GameInput()
     winner = _parse_id(raw_winner)
     if winner not in ids:
         errors.add("winner", "The winner must be one of the match's two players.")
+        return GameInput()
+    return GameInput(
+        seats=tuple(
+            SeatInput(player=players[player_id], result=Decimal(1 if player_id == winner else 0)) for player_id in ids
+        )
+    )
+
+
+PREFERANS_SEATS = (2, 4)
+PREFERANS_MAX_DEALS = 500
+WHIST_LIMIT = Decimal(10_000)
+CENT = Decimal("0.01")
+
+
+def _clean_whist(value: Any) -> Decimal | None:
+    """A finite number with at most two decimals within +-10,000, or None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        text = repr(value)
+    elif isinstance(value, str):
+        text = value.strip()
+    else:
+        return None
+    try:
+        number = Decimal(text)
+    except (InvalidOperation, ValueError):
+        return None
+    if not number.is_finite() or abs(number) > WHIST_LIMIT or number != number.quantize(CENT):
+        return None
+    return number.quantize(CENT)
+
+
+def _clean_preferans_seats(raw_seats: Any, errors: _Errors, game: Game) -> tuple[SeatInput, ...]:
+    low, high = PREFERANS_SEATS
+    if raw_seats in (None, "", []):
+        errors.add("seats", f'This field is required: {low} to {high} seats, each {{"player": id}} or {{"bot": slug}}.')
         return ()
-    return tuple(SeatInput(player=players[player_id], result=1 if player_id == winner else 0) for player_id in ids)
+    if not isinstance(raw_seats, list | tuple):
+        errors.add("seats", "Give a list of seats.")
+        return ()
+    if not low <= len(raw_seats) <= high:
+        errors.add("seats", f"A Preferans table has {low} to {high} seats, not {len(raw_seats)}.")
+        return ()
+    player_ids: list[int] = []
+    bot_slugs: list[str] = []
+    shapes: list[tuple[str, Any]] = []
+    for number, seat in enumerate(raw_seats, start=1):
+        if not isinstance(seat, Mapping) or len(seat) != 1 or next(iter(seat)) not in ("player", "bot"):
+            errors.add("seats", f'Seat {number}: give either {{"player": id}} or {{"bot": slug}}.')
+            return ()
+        kind, value = next(iter(seat.items()))
+        if kind == "player":
+            player_id = _parse_id(value)
+            if player_id is None:
+                errors.add("seats", f"Seat {number}: player ids are positive whole numbers.")
+                return ()
+            player_ids.append(player_id)
+            shapes.append(("player", player_id))
+        else:
+            if not isinstance(value, str) or not value.strip():
+                errors.add("seats", f'Seat {number}: a bot is named by its difficulty, e.g. "normal".')
+                return ()
+            bot_slugs.append(value.strip())
+            shapes.append(("bot", value.strip()))
+    if not player_ids:
+        errors.add("seats", "At least one seat must be a player: bots are never rated.")
+        return ()
+    if len(set(player_ids)) != len(player_ids):
+        errors.add("seats", "The same player cannot hold two seats.")
+        return ()
+    players = Player.objects.in_bulk(player_ids)
+    missing = [str(player_id) for player_id in player_ids if player_id not in players]
+    if missing:
+        errors.add("seats", f"Unknown player id(s): {', '.join(missing)}.")
+        return ()
+    bots = {bot.slug: bot for bot in Bot.objects.filter(game=game, slug__in=bot_slugs, active=True)}
+    unknown = sorted({slug for slug in bot_slugs if slug not in bots})
+    if unknown:
+        known = ", ".join(Bot.objects.filter(game=game, active=True).values_list("slug", flat=True))
+        shown = ", ".join(repr(slug[:30]) for slug in unknown)
+        errors.add("seats", f"Unknown bot(s): {shown}. Bots: {known}.")
+        return ()
+    return tuple(
+        SeatInput(player=players[value], result=Decimal(0))
+        if kind == "player"
+        else SeatInput(player=None, bot=bots[value], result=Decimal(0))
+        for kind, value in shapes
+    )
 
 
-SEAT_CLEANERS: dict[str, Callable[[Mapping[str, Any], _Errors], tuple[SeatInput, ...]]] = {"elo": _clean_slaps}
+def _clean_preferans(data: Mapping[str, Any], errors: _Errors, game: Game) -> GameInput:
+    seats = _clean_preferans_seats(data.get("seats"), errors, game)
+    raw_deals = data.get("deals")
+    if raw_deals in (None, "", []):
+        errors.add("deals", "This field is required: at least one deal, each the whists of every seat.")
+        return GameInput()
+    if not isinstance(raw_deals, list | tuple):
+        errors.add("deals", "Give a list of deals, each a list of whists in seat order.")
+        return GameInput()
+    if len(raw_deals) > PREFERANS_MAX_DEALS:
+        errors.add("deals", f"At most {PREFERANS_MAX_DEALS} deals in one game.")
+        return GameInput()
+    deals: list[tuple[Decimal, ...]] = []
+    for number, raw in enumerate(raw_deals, start=1):
+        if not isinstance(raw, list | tuple):
+            errors.add("deals", f"Deal {number}: give a list of whists, one per seat.")
+            continue
+        if seats and len(raw) != len(seats):
+            errors.add("deals", f"Deal {number}: {len(raw)} scores for {len(seats)} seats.")
+            continue
+        whists = tuple(_clean_whist(value) for value in raw)
+        if None in whists:
+            errors.add(
+                "deals", f"Deal {number}: whists are numbers with at most two decimals, each within \u00b110,000."
+            )
+            continue
+        total = sum(whists, Decimal(0))
+        if total != 0:
+            errors.add("deals", f"Deal {number}: the whists sum to {total:+}, not 0 (each deal is zero-sum).")
+            continue
+        deals.append(whists)
+    if not seats or "deals" in errors:
+        return GameInput()
+    totals = [sum((deal[index] for deal in deals), Decimal(0)) for index in range(len(seats))]
+    return GameInput(
+        seats=tuple(
+            SeatInput(player=seat.player, bot=seat.bot, result=total) for seat, total in zip(seats, totals, strict=True)
+        ),
+        deals=tuple(deals),
+    )
+
+
+GAME_CLEANERS: dict[str, Callable[[Mapping[str, Any], _Errors, Game], GameInput]] = {
+    "elo": _clean_slaps,
+    "preferans": _clean_preferans,
+}
 
 
 def match_clean(*, data: Mapping[str, Any]) -> MatchInput:
@@ -176,16 +319,27 @@ def match_clean(*, data: Mapping[str, Any]) -> MatchInput:
     game = _clean_game(data.get("game"), errors)
     played_at = _clean_played_at(data.get("played_at"), errors)
     rated = _clean_rated(data.get("rated"), errors)
-    seats: tuple[SeatInput, ...] = ()
+    result = GameInput()
     if game is not None:
-        cleaner = SEAT_CLEANERS.get(game.rating_system)
+        cleaner = GAME_CLEANERS.get(game.rating_system)
         if cleaner is None:
             errors.add("game", f"Results for {game.name} cannot be entered yet.")
         else:
-            seats = cleaner(data, errors)
+            result = cleaner(data, errors, game)
     if errors:
         raise ValidationError(dict(errors))
-    return MatchInput(game=game, played_at=played_at, rated=rated, seats=seats)
+    return MatchInput(game=game, played_at=played_at, rated=rated, seats=result.seats, deals=result.deals)
+
+
+def _match_store_result(match: Match, cleaned: MatchInput) -> None:
+    Seat.objects.bulk_create(
+        Seat(match=match, position=position, player=seat.player, bot=seat.bot, result=seat.result)
+        for position, seat in enumerate(cleaned.seats, start=1)
+    )
+    Deal.objects.bulk_create(
+        Deal(match=match, number=number, whists=[float(whist) for whist in whists])
+        for number, whists in enumerate(cleaned.deals, start=1)
+    )
 
 
 def match_submit(*, referee, data: Mapping[str, Any]) -> Match:
@@ -201,10 +355,7 @@ def match_submit(*, referee, data: Mapping[str, Any]) -> Match:
             status=Match.Status.SUBMITTED if cleaned.rated else Match.Status.FRIENDLY,
             referee=referee,
         )
-        Seat.objects.bulk_create(
-            Seat(match=match, position=position, player=seat.player, result=seat.result)
-            for position, seat in enumerate(cleaned.seats, start=1)
-        )
+        _match_store_result(match, cleaned)
         if cleaned.rated:
             transaction.on_commit(lambda: ratings_enqueue(match_id=match.pk))
     match.refresh_from_db(fields=["status"])
@@ -266,9 +417,34 @@ def match_correct(*, match_id: int, by, data: Mapping[str, Any]) -> Match:
         match.status = Match.Status.SUBMITTED if cleaned.rated else Match.Status.FRIENDLY
         match.save(update_fields=["played_at", "rated", "status"])
         match.seats.all().delete()
-        Seat.objects.bulk_create(
-            Seat(match=match, position=position, player=seat.player, result=seat.result)
-            for position, seat in enumerate(cleaned.seats, start=1)
-        )
+        match.deals.all().delete()
+        _match_store_result(match, cleaned)
         transaction.on_commit(lambda: ratings_enqueue(match_id=match.pk))
     return match
+
+
+@dataclass(frozen=True)
+class DealPreview:
+    number: int
+    total: Decimal | None  # None while a cell is blank or not a number
+    status: str  # "blank", "incomplete", "ok" or "unbalanced"
+
+
+def preferans_deals_preview(*, rows: list[list[str]]) -> tuple[list[DealPreview], list[Decimal]]:
+    """The entry page's live zero-sum check: each row's sum and each seat's running total.
+
+    Only a preview: ``match_clean`` is what decides when the game is saved.
+    """
+    previews, totals = [], [Decimal(0)] * (len(rows[0]) if rows else 0)
+    for number, row in enumerate(rows, start=1):
+        if all(not cell.strip() for cell in row):
+            previews.append(DealPreview(number=number, total=None, status="blank"))
+            continue
+        whists = [_clean_whist(cell) for cell in row]
+        if None in whists:
+            previews.append(DealPreview(number=number, total=None, status="incomplete"))
+            continue
+        total = sum(whists, Decimal(0))
+        previews.append(DealPreview(number=number, total=total, status="ok" if total == 0 else "unbalanced"))
+        totals = [running + whist for running, whist in zip(totals, whists, strict=True)]
+    return previews, totals

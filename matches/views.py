@@ -6,16 +6,18 @@ form partial). Without JavaScript the form posts normally and redirects to the
 new match (post/redirect/get).
 """
 
+from dataclasses import dataclass
+
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
-from leagues.models import Game, Player
+from leagues.models import Bot, Game, Player
 from leagues.services import player_create
 from matches import selectors
-from matches.services import match_submit, user_can_submit
+from matches.services import match_submit, preferans_deals_preview, user_can_submit
 
 
 def _referee_required(request):
@@ -102,8 +104,138 @@ def player_quick_create(request):
 
 def match_page(request, pk):
     match = get_object_or_404(selectors.match_detail_queryset(), pk=pk)
-    return render(request, "matches/match.html", {"match": match})
+    totals = {}
+    for change in match.rating_changes.all():
+        first, _ = totals.get(change.player_id, (change, None))
+        totals[change.player_id] = (first, change)
+    seats = [
+        {"seat": seat, "total": totals.get(seat.player_id) if seat.player_id else None} for seat in match.seats.all()
+    ]
+    return render(
+        request,
+        "matches/match.html",
+        {"match": match, "seats": seats, "deal_rows": selectors.match_deal_rows(match)},
+    )
 
 
 def recent_matches_page(request):
     return render(request, "matches/recent.html", {"matches": selectors.matches_recent(limit=50)})
+
+
+# --- Preferans --------------------------------------------------------------------------------
+
+PREFERANS_SEAT_SLOTS = 4
+PREFERANS_START_ROWS = 4
+PREFERANS_MAX_ROWS = 200
+
+
+@dataclass
+class PreferansForm:
+    """The entry page's state, read from (and written back into) the form's fields."""
+
+    seats: list[str]  # "p:<id>", "b:<slug>" or "" per slot
+    rows: list[list[str]]  # whists per row, one cell per slot
+    played_at: str
+    rated: str
+
+    @classmethod
+    def from_post(cls, post) -> "PreferansForm":
+        try:
+            count = int(post.get("rows", PREFERANS_START_ROWS))
+        except ValueError:
+            count = PREFERANS_START_ROWS
+        count = min(max(count, 1), PREFERANS_MAX_ROWS)
+        slots = range(1, PREFERANS_SEAT_SLOTS + 1)
+        return cls(
+            seats=[post.get(f"seat-{slot}", "") for slot in slots],
+            rows=[[post.get(f"deal-{row}-{slot}", "") for slot in slots] for row in range(1, count + 1)],
+            played_at=post.get("played_at", ""),
+            rated=post.get("rated", "true"),
+        )
+
+    @property
+    def active(self) -> list[int]:
+        """Indexes of the filled seat slots, in order."""
+        return [index for index, value in enumerate(self.seats) if value]
+
+    def body(self) -> dict:
+        """The API's Preferans body: filled seats in order, non-blank rows, one whist per filled seat."""
+        seats = []
+        for index in self.active:
+            kind, _, value = self.seats[index].partition(":")
+            seats.append({"player": value} if kind == "p" else {"bot": value})
+        deals = [
+            [row[index] for index in self.active]
+            for row in self.rows
+            if any(row[index].strip() for index in self.active)
+        ]
+        return {"game": "preferans", "played_at": self.played_at, "rated": self.rated, "seats": seats, "deals": deals}
+
+
+def _preferans_context(form: PreferansForm, *, errors=None, saved=None) -> dict:
+    game = get_object_or_404(Game, slug="preferans")
+    active = form.active
+    previews, totals = preferans_deals_preview(rows=[[row[index] for index in active] for row in form.rows])
+    if not form.played_at:
+        form.played_at = timezone.localtime().replace(second=0, microsecond=0).strftime("%Y-%m-%dT%H:%M")
+    player_options = [(f"p:{pk}", name) for pk, name in Player.objects.order_by("name", "id").values_list("pk", "name")]
+    bot_options = [
+        (f"b:{bot.slug}", f"{bot.name} ({bot.rating:.0f}, max {bot.max_rating:.0f})")
+        for bot in Bot.objects.filter(game=game, active=True).order_by("rating")
+    ]
+    return {
+        "game": game,
+        "form": form,
+        "player_options": player_options,
+        "bot_options": bot_options,
+        "seat_fields": [{"slot": slot, "value": value} for slot, value in enumerate(form.seats, start=1)],
+        "slots": list(range(1, PREFERANS_SEAT_SLOTS + 1)),
+        "rows": [
+            {"number": number, "cells": list(enumerate(row, start=1)), "preview": previews[number - 1]}
+            for number, row in enumerate(form.rows, start=1)
+        ],
+        "active_slots": [index + 1 for index in active],
+        "totals": dict(zip([index + 1 for index in active], totals, strict=True)),
+        "unbalanced": [preview.number for preview in previews if preview.status == "unbalanced"],
+        "errors": errors or {},
+        "saved": saved,
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def preferans_result_entry(request):
+    """Record a Preferans game: 2-4 seats (players or bots) and its deals, row by row.
+
+    POST actions: ``save`` (default) submits through ``match_submit``;
+    ``add_row`` and ``refresh`` re-render the form (a new deal row, or new
+    seats); ``check`` answers the live zero-sum check only.
+    """
+    _referee_required(request)
+    if request.method == "GET":
+        form = PreferansForm.from_post({})
+        return render(request, "matches/preferans_entry.html", _preferans_context(form))
+    form = PreferansForm.from_post(request.POST)
+    action = request.POST.get("action", "save")
+    if action == "check":
+        return render(request, "matches/preferans_entry.html#check-response", _preferans_context(form))
+    if action in ("add_row", "refresh"):
+        if action == "add_row" and len(form.rows) < PREFERANS_MAX_ROWS:
+            form.rows.append([""] * PREFERANS_SEAT_SLOTS)
+        template = "matches/preferans_entry.html#entry-form" if request.htmx else "matches/preferans_entry.html"
+        return render(request, template, _preferans_context(form))
+    try:
+        match = match_submit(referee=request.user, data=form.body())
+    except ValidationError as error:
+        context = _preferans_context(form, errors=error.message_dict)
+        if request.htmx:
+            return render(request, "matches/preferans_entry.html#entry-form", context)
+        return render(request, "matches/preferans_entry.html", context, status=400)
+    if not request.htmx:
+        return redirect(match)
+    fresh = PreferansForm.from_post({"played_at": form.played_at, "rated": form.rated})
+    fresh.seats = form.seats  # the same table usually plays on
+    context = _preferans_context(fresh, saved=selectors.match_detail(match_id=match.pk))
+    response = render(request, "matches/preferans_entry.html#entry-form", context)
+    response["HX-Trigger"] = "result-saved"
+    return response

@@ -18,6 +18,8 @@ Vocabulary:
                     start (``replay_from``), both as (played_at, match id).
 """
 
+from decimal import Decimal
+
 from django.db import models
 from django.db.models import Q
 
@@ -70,8 +72,10 @@ class RatingChange(models.Model):
         constraints = [
             # Applying a match twice can never write a second row.
             models.UniqueConstraint(fields=["match", "unit", "player"], name="rating_change_once_per_unit"),
+            # Within half a cent: SQLite stores decimals as floating point.
             models.CheckConstraint(
-                condition=Q(delta=models.F("rating_after") - models.F("rating_before")),
+                condition=Q(delta__gte=models.F("rating_after") - models.F("rating_before") - Decimal("0.005"))
+                & Q(delta__lte=models.F("rating_after") - models.F("rating_before") + Decimal("0.005")),
                 name="rating_change_delta_consistent",
             ),
         ]

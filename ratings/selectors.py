@@ -113,6 +113,18 @@ class RecentMatch:
     def delta(self) -> Decimal | None:
         return sum((change.delta for change in self.changes), Decimal(0)) if self.changes else None
 
+    @property
+    def first_change(self) -> RatingChange | None:
+        return self.changes[0] if self.changes else None
+
+    @property
+    def last_change(self) -> RatingChange | None:
+        return self.changes[-1] if self.changes else None
+
+    @property
+    def has_bots(self) -> bool:
+        return any(seat.bot_id for seat in self.opponents)
+
 
 def player_recent_matches(*, player: Player, limit: int = 20) -> list[RecentMatch]:
     """The player's latest matches, each with the other seats and the player's rating changes."""
@@ -120,7 +132,7 @@ def player_recent_matches(*, player: Player, limit: int = 20) -> list[RecentMatc
         Match.objects.filter(seats__player=player)
         .select_related("game")
         .prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
+            Prefetch("seats", queryset=Seat.objects.select_related("player", "bot").order_by("position")),
             Prefetch(
                 "rating_changes",
                 queryset=RatingChange.objects.filter(player=player).order_by("unit"),

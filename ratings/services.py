@@ -40,6 +40,7 @@ from leagues.models import Game, League
 from matches.models import Match
 from ratings.engines import EngineInputError, PlayerState, get_rating_system, parameters_from_mapping
 from ratings.engines.elo import EloMatch
+from ratings.engines.preferans import BotSeat, PreferansGame
 from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
 
 logger = logging.getLogger(__name__)
@@ -99,7 +100,29 @@ def _elo_match_input(match: Match) -> EloMatch:
     return EloMatch(players=(seats[0].player_id, seats[1].player_id), winner=winner.player_id)
 
 
-MATCH_LOADERS: dict[str, Callable[[Match], object]] = {"elo": _elo_match_input}
+def _preferans_match_input(match: Match) -> PreferansGame:
+    seats = tuple(
+        BotSeat(slug=seat.bot.slug, rating=float(seat.bot.rating), max_rating=float(seat.bot.max_rating))
+        if seat.bot_id
+        else seat.player_id
+        for seat in match.seats.all()
+    )
+    deals = tuple(tuple(float(whist) for whist in deal.whists) for deal in match.deals.all())
+    return PreferansGame(seats=seats, deals=deals)
+
+
+@dataclass(frozen=True)
+class MatchLoader:
+    """How to read a stored match into its engine's input, and what to prefetch for it."""
+
+    load: Callable[[Match], object]
+    prefetch: tuple[str, ...] = ("seats",)
+
+
+MATCH_LOADERS: dict[str, MatchLoader] = {
+    "elo": MatchLoader(_elo_match_input),
+    "preferans": MatchLoader(_preferans_match_input, prefetch=("seats", "seats__bot", "deals")),
+}
 
 
 # --- the state lock and the pending start ---------------------------------------------------
@@ -280,7 +303,7 @@ def _ledger_apply(*, game: Game, start: LedgerKey) -> int:
     """Apply every rated match of the game from ``start`` on, in ledger order."""
     system = get_rating_system(game.rating_system)
     parameters = rating_parameters(game=game)
-    load = MATCH_LOADERS[system.slug]
+    loader = MATCH_LOADERS[system.slug]
     leagues = {league.pk: league for league in League.objects.filter(game=game)}
     by_tier = {league.tier: league for league in leagues.values()}
     entry_league = by_tier.get(League.Tier.AMATEUR) or next(iter(leagues.values()), None)
@@ -293,13 +316,13 @@ def _ledger_apply(*, game: Game, start: LedgerKey) -> int:
         Match.objects.filter(game=game, status__in=[Match.Status.SUBMITTED, Match.Status.RATED])
         .filter(_at_or_after(start, id_field="id"))
         .order_by("played_at", "id")
-        .prefetch_related("seats")
+        .prefetch_related(*loader.prefetch)
     )
     pool: dict[int, PlayerRating] = {}
     writer = _LedgerWriter()
     applied = 0
     for chunk in _chunks(matches, REPLAY_CHUNK):
-        needed = {seat.player_id for match in chunk for seat in match.seats.all()} - pool.keys()
+        needed = {seat.player_id for match in chunk for seat in match.seats.all() if seat.player_id} - pool.keys()
         if needed:
             for rating in PlayerRating.objects.filter(game=game, player_id__in=needed):
                 pool[rating.player_id] = rating
@@ -313,7 +336,7 @@ def _ledger_apply(*, game: Game, start: LedgerKey) -> int:
                     rated_matches=0,
                 )
         for match in chunk:
-            _match_apply(match, system, parameters, load, pool, leagues, pro_league, writer)
+            _match_apply(match, system, parameters, loader.load, pool, leagues, pro_league, writer)
             applied += 1
         writer.flush()
     writer.flush(force=True)
@@ -327,6 +350,8 @@ def _ledger_apply(*, game: Game, start: LedgerKey) -> int:
 def _match_apply(match, system, parameters, load, pool, leagues, pro_league, writer: _LedgerWriter) -> None:
     states = {}
     for seat in match.seats.all():
+        if not seat.player_id:
+            continue  # Bots are never rated.
         rating = pool[seat.player_id]
         floor = leagues[rating.league_id].rating_floor
         states[seat.player_id] = PlayerState(
@@ -466,3 +491,75 @@ def rating_calculate_elo(*, data, game: Game | None = None) -> dict:
         "delta": int(update.delta_from(rating)) if rating == int(rating) else update.delta_from(rating),
         "new_rating": int(update.rating_after),
     }
+
+
+CALCULATOR_GRID_RATINGS = (1000, 1250, 1500, 1750, 2000, 2250, 2500, 2750, 3000, 4500)
+CALCULATOR_GRID_TABLES = (1000, 1250, 1500, 1750, 2000, 2250, 2500, 2750, 3000)
+
+
+def _calculator_opponents(data, errors: dict) -> list[float] | None:
+    raw = data.get("opponents")
+    if raw in (None, ""):
+        errors.setdefault("opponents", []).append("This field is required: one to three ratings, comma-separated.")
+        return None
+    parts = raw if isinstance(raw, list | tuple) else str(raw).split(",")
+    parts = [part for part in (str(p).strip() for p in parts) if part]
+    if not 1 <= len(parts) <= 3:
+        errors.setdefault("opponents", []).append("Give one to three opponents' ratings.")
+        return None
+    values = []
+    for part in parts:
+        value = _calculator_number({"opponents": part}, "opponents", errors)
+        if value is None:
+            return None
+        values.append(value)
+    return values
+
+
+def rating_calculate_preferans(*, data, game: Game | None = None, grid: bool = False) -> dict:
+    """What one Preferans deal would do to a rating (seed 001's calculator), and optionally its grid.
+
+    The grid shows, for the whists entered, the delta for each of your ratings
+    (rows) against a table whose opponents all have one average rating (columns).
+    """
+    from ratings.engines.preferans import deal_update
+
+    errors: dict[str, list[str]] = {}
+    rating = _calculator_number(data, "rating", errors)
+    opponents = _calculator_opponents(data, errors)
+    whists = _calculator_number(data, "whists", errors, minimum=-10_000, maximum=10_000)
+    if errors:
+        raise ValidationError(errors)
+    game = game or Game.objects.filter(rating_system="preferans").order_by("pk").first()
+    parameters = rating_parameters(game=game) if game else get_rating_system("preferans").parameters_class()
+    update = deal_update(rating=rating, opponents=opponents, whists=whists, parameters=parameters)
+    result = {
+        "table_rating": round(update.table_rating, 2),
+        "kv": round(update.kv, 4),
+        "expected_whists": round(update.expected_whists, 4),
+        "kd": round(update.kd, 4),
+        "smoothing": round(update.smoothing, 4),
+        "delta": round(update.rating_after - rating, 2),
+        "new_rating": update.rating_after,
+    }
+    if grid:
+        result["grid"] = {
+            "tables": list(CALCULATOR_GRID_TABLES),
+            "rows": [
+                {
+                    "rating": row,
+                    "deltas": [
+                        round(
+                            deal_update(
+                                rating=row, opponents=[table] * len(opponents), whists=whists, parameters=parameters
+                            ).rating_after
+                            - row,
+                            2,
+                        )
+                        for table in CALCULATOR_GRID_TABLES
+                    ],
+                }
+                for row in CALCULATOR_GRID_RATINGS
+            ],
+        }
+    return result

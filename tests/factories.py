@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.utils import timezone
 
-from leagues.models import Game, League, Player
+from leagues.models import Bot, Game, League, Player
 from matches.models import Match, Seat
 
 
@@ -26,6 +26,15 @@ def reference_data_ensure() -> None:
         )
         League.objects.get_or_create(
             game=game, tier="pro", defaults={"slug": f"{slug}-pro", "name": f"{name} Pro", "rating_floor": 1800}
+        )
+    preferans = Game.objects.get(slug="preferans")
+    for slug, name, rating, max_rating in [
+        ("easy", "Easy bot", 1200, 1600),
+        ("normal", "Normal bot", 1800, 2400),
+        ("hard", "Hard bot", 2400, 3200),
+    ]:
+        Bot.objects.get_or_create(
+            game=preferans, slug=slug, defaults={"name": name, "rating": rating, "max_rating": max_rating}
         )
     from django.contrib.auth.models import Permission
 

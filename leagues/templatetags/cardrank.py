@@ -39,3 +39,11 @@ def percent(value) -> str:
         return f"{float(value) * 100:.0f}%"
     except (TypeError, ValueError):
         return ""
+
+
+@register.filter
+def subtract(value, arg):
+    try:
+        return Decimal(str(value)) - Decimal(str(arg))
+    except (InvalidOperation, ValueError, TypeError):
+        return ""

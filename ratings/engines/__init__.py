@@ -6,8 +6,9 @@ names. Services are the only callers; nothing here touches Django.
 
 from .base import Change, EngineInputError, PlayerState, RatingSystem, parameters_from_mapping
 from .elo import SYSTEM as ELO
+from .preferans import SYSTEM as PREFERANS
 
-REGISTRY: dict[str, RatingSystem] = {ELO.slug: ELO}
+REGISTRY: dict[str, RatingSystem] = {system.slug: system for system in (ELO, PREFERANS)}
 
 
 def get_rating_system(slug: str) -> RatingSystem:

@@ -1,0 +1,235 @@
+"""SmartPref's per-deal Preferans rating (seed 001).
+
+Vocabulary (the seed's letters, kept because players read them on the
+calculator page):
+
+    Rs   the player's current rating, before the deal
+    Rt   the table rating, from the opponents' current ratings sorted high
+         to low (Rr1 >= Rr2 >= Rr3):
+             one opponent      Rt = Rr1
+             two opponents     Rt = (2*Rr1 + Rr2) / 3
+             three opponents   Rt = (3*Rr1 + 2*Rr2 + Rr3) / 6
+    Kv   expected-whist factor: 60 + (Rs - Rt)/X if Rs > Rt, else
+         60 + (Rt - Rs)/Y, with X = 6 and Y = 22
+    Vf   expected whists: min((Rs - Rt) / Kv, 4)
+    Vs   whists the player scored in the deal (each deal is zero-sum)
+    Kd   dynamic deal coefficient: clamp(2.0 / (1 + log10(1 + |Rs - Rt|/100)),
+         0.3, 2.0)
+    Rd   the deal's rating delta: +Kd*sqrt(Vs - Vf) when Vs > Vf,
+         -Kd*sqrt(Vf - Vs) when Vs < Vf, 0 when equal
+    Rn   the new rating, Rs + Rd, kept to two decimals
+
+Where the seed's prose and formula disagree (its "-5 whists against the 1800
+bot" sentence), the formula wins.
+
+Choices the seed leaves open, all parameters of ``PreferansParameters``:
+
+* Smoothing above 4000 ("after rating 4000, smoothing is applied"): a gain
+  Rd > 0 earned at Rs > 4000 is multiplied by
+  ``1 / (1 + (Rs - 4000) / smoothing_scale)``: 1 at 4000 (continuous), 1/2 at
+  5000 with the default scale of 1000, shrinking as the rating grows. Losses
+  are not smoothed.
+* Bots: a bot seat has a fixed rating (used as an opponent's rating) and a
+  maximum rating. A deal never lifts a player above the highest bot maximum
+  at the table; a player already above it gains nothing there; losses apply
+  normally. Bots are never rated.
+* Within one deal every seat's delta is computed from the ratings at the
+  deal's start; the next deal starts from the ratings this one left.
+* A floor (a pro league's) is applied after each deal.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+
+from .base import Change, EngineInputError, PlayerState, round_half_away_from_zero
+
+
+@dataclass(frozen=True, slots=True)
+class PreferansParameters:
+    kv_base: float = 60.0
+    kv_above: float = 6.0  # X: Kv divisor when the player is rated above the table
+    kv_below: float = 22.0  # Y: Kv divisor when the player is rated at or below the table
+    expected_whists_cap: float = 4.0
+    kd_base: float = 2.0
+    kd_min: float = 0.3
+    kd_max: float = 2.0
+    kd_scale: float = 100.0
+    smoothing_start: float = 4000.0
+    smoothing_scale: float = 1000.0
+
+
+@dataclass(frozen=True, slots=True)
+class BotSeat:
+    """A bot at the table: a fixed rating and the cap it puts on players' gains."""
+
+    slug: str
+    rating: float
+    max_rating: float
+
+
+@dataclass(frozen=True, slots=True)
+class PreferansGame:
+    """Seats in order (a player key or a BotSeat) and deals: whists per seat, in seat order."""
+
+    seats: tuple[Hashable | BotSeat, ...]
+    deals: tuple[tuple[float, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DealUpdate:
+    table_rating: float
+    kv: float
+    expected_whists: float
+    kd: float
+    raw_delta: float
+    smoothing: float
+    rating_after: float
+    bot_cap_applied: bool
+    floor_applied: bool
+
+    def delta_from(self, rating: float) -> float:
+        return self.rating_after - rating
+
+
+def table_rating(opponents: Sequence[float]) -> float:
+    """Rt: the opponents' ratings weighted high to low (3-2-1, 2-1 or 1)."""
+    if not 1 <= len(opponents) <= 3:
+        raise EngineInputError("a Preferans table has one to three opponents")
+    ordered = sorted(opponents, reverse=True)
+    weights = range(len(ordered), 0, -1)
+    return sum(w * r for w, r in zip(weights, ordered, strict=True)) / sum(weights)
+
+
+def expected_whist_factor(rating: float, table: float, p: PreferansParameters) -> float:
+    """Kv."""
+    if rating > table:
+        return p.kv_base + (rating - table) / p.kv_above
+    return p.kv_base + (table - rating) / p.kv_below
+
+
+def expected_whists(rating: float, table: float, p: PreferansParameters) -> float:
+    """Vf, capped at +4 (four whists, the smallest win of a six-game, is never penalised)."""
+    return min((rating - table) / expected_whist_factor(rating, table, p), p.expected_whists_cap)
+
+
+def deal_coefficient(rating: float, table: float, p: PreferansParameters) -> float:
+    """Kd: smaller as the gap between the player and the table grows."""
+    diff = abs(rating - table)
+    return min(max(p.kd_base / (1.0 + math.log10(1.0 + diff / p.kd_scale)), p.kd_min), p.kd_max)
+
+
+def smoothing_factor(rating: float, p: PreferansParameters) -> float:
+    if rating <= p.smoothing_start:
+        return 1.0
+    return 1.0 / (1.0 + (rating - p.smoothing_start) / p.smoothing_scale)
+
+
+def deal_update(
+    *,
+    rating: float,
+    opponents: Sequence[float],
+    whists: float,
+    parameters: PreferansParameters = PreferansParameters(),
+    bot_cap: float | None = None,
+    floor: float | None = None,
+) -> DealUpdate:
+    """One player's rating change for one deal."""
+    if not all(math.isfinite(x) for x in (rating, whists, *opponents)):
+        raise EngineInputError("ratings and whists must be finite numbers")
+    p = parameters
+    table = table_rating(opponents)
+    kv = expected_whist_factor(rating, table, p)
+    vf = expected_whists(rating, table, p)
+    kd = deal_coefficient(rating, table, p)
+    if whists > vf:
+        raw = kd * math.sqrt(whists - vf)
+    elif whists < vf:
+        raw = -kd * math.sqrt(vf - whists)
+    else:
+        raw = 0.0
+    smoothing = smoothing_factor(rating, p) if raw > 0 else 1.0
+    after = rating + raw * smoothing
+    capped = False
+    if bot_cap is not None and raw > 0 and after > max(bot_cap, rating):
+        after, capped = max(bot_cap, rating), True
+    after = round_half_away_from_zero(after, 2)
+    floor_applied = floor is not None and after < floor
+    if floor_applied:
+        after = float(floor)
+    return DealUpdate(
+        table_rating=table,
+        kv=kv,
+        expected_whists=vf,
+        kd=kd,
+        raw_delta=raw,
+        smoothing=smoothing,
+        rating_after=after,
+        bot_cap_applied=capped,
+        floor_applied=floor_applied,
+    )
+
+
+class PreferansSystem:
+    slug = "preferans"
+    label = "SmartPref per-deal rating"
+    start_rating = 1000.0
+    decimals = 2
+    parameters_class = PreferansParameters
+
+    def rate(
+        self, match: PreferansGame, states: Mapping[Hashable, PlayerState], parameters: PreferansParameters
+    ) -> list[Change]:
+        seats = match.seats
+        if not 2 <= len(seats) <= 4:
+            raise EngineInputError("a Preferans table has 2 to 4 seats")
+        players = [seat for seat in seats if not isinstance(seat, BotSeat)]
+        if len(set(players)) != len(players):
+            raise EngineInputError("a player cannot hold two seats")
+        bots = [seat for seat in seats if isinstance(seat, BotSeat)]
+        bot_cap = max((bot.max_rating for bot in bots), default=None)
+        current = {player: float(states[player].rating) for player in players}
+        changes: list[Change] = []
+        for unit, whists in enumerate(match.deals):
+            if len(whists) != len(seats):
+                raise EngineInputError(f"deal {unit + 1} has {len(whists)} scores for {len(seats)} seats")
+            ratings = [seat.rating if isinstance(seat, BotSeat) else current[seat] for seat in seats]
+            after_deal = {}
+            for index, seat in enumerate(seats):
+                if isinstance(seat, BotSeat):
+                    continue
+                opponents = ratings[:index] + ratings[index + 1 :]
+                update = deal_update(
+                    rating=ratings[index],
+                    opponents=opponents,
+                    whists=float(whists[index]),
+                    parameters=parameters,
+                    bot_cap=bot_cap,
+                    floor=states[seat].floor,
+                )
+                after_deal[seat] = update.rating_after
+                changes.append(
+                    Change(
+                        unit=unit,
+                        player=seat,
+                        rating_before=ratings[index],
+                        rating_after=update.rating_after,
+                        details={
+                            "whists": float(whists[index]),
+                            "table_rating": round(update.table_rating, 4),
+                            "kv": round(update.kv, 4),
+                            "expected_whists": round(update.expected_whists, 4),
+                            "kd": round(update.kd, 4),
+                            "smoothing": round(update.smoothing, 4),
+                            "bot_cap": bot_cap if update.bot_cap_applied else None,
+                            "floor_applied": update.floor_applied,
+                        },
+                    )
+                )
+            current.update(after_deal)
+        return changes
+
+
+SYSTEM = PreferansSystem()
