@@ -12,6 +12,8 @@ from tests.factories import PlayerFactory, RefereeFactory, reference_data_ensure
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+SETTLED = "!document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping, .htmx-added')"
+
 
 def board(page) -> list[tuple[str, int, int]]:
     rows = page.locator("#board tbody tr")
@@ -53,6 +55,7 @@ def test_referee_enters_results_and_the_leaderboard_follows(page, club):
     page.evaluate("window.__stillHere = true")
     page.get_by_label("Peak rating").check()
     page.wait_for_selector('#board[data-sort="peak"]')
+    page.wait_for_function(SETTLED)
     peak = board(page)
     assert [name for name, _, _ in peak] == ["Dee", "Ann", "Bob", "Cid"]
     assert [p for _, _, p in peak] == sorted((p for _, _, p in peak), reverse=True)
@@ -74,6 +77,7 @@ def test_referee_enters_results_and_the_leaderboard_follows(page, club):
     page.get_by_role("button", name="Save result").click()
     error = page.locator("#error-players")
     error.wait_for()
+    page.wait_for_function(SETTLED)
     assert "same player" in error.inner_text()
     assert page.evaluate("window.__stillHere") is True
     assert PlayerRating.objects.filter(player=club["cid"]).get().rated_matches == 1

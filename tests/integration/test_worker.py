@@ -78,3 +78,38 @@ def test_bad_input_through_the_real_server_stores_nothing(stack):
     status, _ = stack.request("POST", "/api/matches/", b"{", headers)
     assert status == 400
     assert not Match.objects.exists()
+
+
+def test_worker_rates_a_preferans_game_deal_by_deal(stack):
+    from leagues.models import Bot
+    from ratings.engines.preferans import BotSeat, PreferansGame, PreferansParameters
+    from ratings.models import RatingChange
+
+    token = Token.objects.create(user=RefereeFactory()).key
+    ann, bob, cid = PlayerFactory.create_batch(3)
+    headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
+    deals = [[4, -2, -2, 0], [-6, 3, 3, 0], [1.5, 2.5, -1, -3], [-10, 4, 4, 2], [0, 0, 0, 0]]
+    body = {
+        "game": "preferans",
+        "played_at": (timezone.now() - timedelta(hours=1)).isoformat(),
+        "seats": [{"player": ann.pk}, {"player": bob.pk}, {"bot": "normal"}, {"player": cid.pk}],
+        "deals": deals,
+    }
+    status, response = stack.request("POST", "/api/matches/", json.dumps(body).encode(), headers)
+    assert status == 201, response
+    rated = poll_until_rated(stack, json.loads(response)["id"])
+
+    bot = Bot.objects.get(slug="normal")
+    game = PreferansGame(
+        seats=(ann.pk, bob.pk, BotSeat("normal", float(bot.rating), float(bot.max_rating)), cid.pk),
+        deals=tuple(tuple(deal) for deal in deals),
+    )
+    states = {player.pk: PlayerState(rating=1000.0) for player in (ann, bob, cid)}
+    expected = get_rating_system("preferans").rate(game, states, PreferansParameters())
+    stored = {
+        (unit, player): float(after)
+        for unit, player, after in RatingChange.objects.values_list("unit", "player_id", "rating_after")
+    }
+    assert stored == {(change.unit, change.player): change.rating_after for change in expected}
+    final = {change.player: change.rating_after for change in expected}
+    assert {row["player"]: row["rating_after"] for row in rated["rating_changes"]} == final

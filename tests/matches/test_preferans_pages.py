@@ -1,0 +1,113 @@
+"""The Preferans entry page (HTMX), the game page and the profile's per-deal view."""
+
+import pytest
+from django.test import Client
+
+from matches.models import Match
+from ratings.models import RatingChange
+from tests.factories import PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def browser(referee):
+    client = Client()
+    client.force_login(referee)
+    return client
+
+
+def form(seats, deals, **extra):
+    data = {"played_at": "2026-11-01T18:00", "rated": "true", "rows": str(len(deals))}
+    for slot, seat in enumerate(seats, start=1):
+        data[f"seat-{slot}"] = seat
+    for row, deal in enumerate(deals, start=1):
+        for slot, whists in enumerate(deal, start=1):
+            data[f"deal-{row}-{slot}"] = whists
+    data.update(extra)
+    return data
+
+
+def test_entry_page_lists_players_and_bots(browser, reference_data):
+    PlayerFactory(name="Ann")
+    html = browser.get("/results/preferans/").content.decode()
+    assert ">Ann</option>" in html
+    assert "Normal bot (1800, max 2400)" in html
+
+
+def test_live_zero_sum_check(browser, reference_data):
+    ann, bob = PlayerFactory(), PlayerFactory()
+    data = form([f"p:{ann.pk}", f"p:{bob.pk}", "b:normal"], [["4", "-2", "-1"], ["-6", "3", "3"]], action="check")
+    html = browser.post("/results/preferans/", data, HTTP_HX_REQUEST="true").content.decode()
+    assert html.lstrip().startswith('<div id="deal-check"')
+    assert "Not zero-sum: deal 1." in html
+    assert 'id="deal-sum-1" class="deal-sum zero-sum-bad" hx-swap-oob="true">1 ≠ 0' in html
+    assert 'id="deal-sum-2" class="deal-sum zero-sum-ok" hx-swap-oob="true">0 ✓' in html
+    assert 'id="total-1" class="seat-total" hx-swap-oob="true">-2<' in html
+    assert not Match.objects.exists()
+
+
+def test_add_row_and_refresh_keep_what_was_typed(browser, reference_data):
+    ann, bob = PlayerFactory(), PlayerFactory()
+    data = form([f"p:{ann.pk}", f"p:{bob.pk}"], [["4", "-4"]], action="add_row")
+    html = browser.post("/results/preferans/", data, HTTP_HX_REQUEST="true").content.decode()
+    assert 'name="deal-2-1"' in html
+    assert 'name="deal-1-1" value="4"' in html
+    assert f'<option value="p:{bob.pk}" selected>' in html
+    assert 'name="deal-1-3"' not in html  # seat 3 is empty: no column
+
+
+def test_bad_row_is_reported_inline_and_nothing_is_stored(browser, reference_data):
+    ann, bob = PlayerFactory(), PlayerFactory()
+    data = form([f"p:{ann.pk}", f"p:{bob.pk}", "b:normal"], [["4", "-2", "-1"]], action="save")
+    response = browser.post("/results/preferans/", data, HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert 'id="error-deals"' in html
+    assert "Deal 1: the whists sum to +1.00, not 0" in html
+    assert not Match.objects.exists()
+    assert browser.post("/results/preferans/", data).status_code == 400
+
+
+def test_save_rates_and_the_profile_shows_every_deal(
+    browser, client, reference_data, django_capture_on_commit_callbacks
+):
+    ann, bob = PlayerFactory(name="Ann"), PlayerFactory(name="Bob")
+    data = form([f"p:{ann.pk}", f"p:{bob.pk}", "b:normal"], [["4", "-2", "-2"], ["-6", "3", "3"], ["", "", ""]])
+    with django_capture_on_commit_callbacks(execute=True):
+        response = browser.post("/results/preferans/", data, HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert 'id="saved"' in html, html
+    match = Match.objects.get()
+    assert match.status == Match.Status.RATED
+    assert match.deals.count() == 2  # the blank row is ignored
+    assert RatingChange.objects.filter(match=match).count() == 4
+
+    profile = client.get(f"/players/{ann.pk}/").content.decode()
+    assert "2 deals, total" in profile
+    assert "bot table" in profile
+    assert "Normal bot" in profile
+    first = RatingChange.objects.get(match=match, player=ann, unit=0)
+    assert f"{first.details['kv']:.1f}" in profile
+
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "<h2>Deals</h2>" in page
+    assert "Normal bot" in page
+
+
+def test_without_javascript_save_redirects(browser, reference_data):
+    ann, bob = PlayerFactory(), PlayerFactory()
+    data = form([f"p:{ann.pk}", f"p:{bob.pk}"], [["4", "-4"]])
+    response = browser.post("/results/preferans/", data)
+    assert response.status_code == 302
+    assert response["Location"] == f"/matches/{Match.objects.get().pk}/"
+
+
+def test_calculator_page(client, reference_data):
+    html = client.get("/calculator/preferans/?rating=1500&opponents=1000&whists=10").content.decode()
+    assert '<dd id="calc-rn"><strong>1502.87</strong></dd>' in html
+    assert 'id="calc-grid"' in html
+    assert "Smoothing above 4000" in html
+    partial = client.get("/calculator/preferans/?rating=5000&opponents=5000&whists=9", HTTP_HX_REQUEST="true")
+    text = partial.content.decode()
+    assert text.lstrip().startswith('<div id="result">')
+    assert 'id="calc-smoothing">\u00d7 0.500' in text
