@@ -1,6 +1,10 @@
-from django.contrib import admin
+from dataclasses import asdict
 
-from leagues.models import Game, League, Player
+from django.contrib import admin
+from django.utils.html import format_html_join
+
+from leagues.models import Bot, Game, League, Player
+from ratings.engines import REGISTRY
 from ratings.models import PlayerRating
 from ratings.services import ratings_request_full_replay
 
@@ -19,6 +23,16 @@ class GameAdmin(admin.ModelAdmin):
     list_display = ["name", "slug", "rating_system", "start_rating"]
     inlines = [LeagueInline]
     prepopulated_fields = {"slug": ["name"]}
+    readonly_fields = ["engine_defaults"]
+    fields = ["name", "slug", "rating_system", "start_rating", "parameters", "engine_defaults"]
+
+    @admin.display(description="Engine parameters and their defaults")
+    def engine_defaults(self, obj):
+        system = REGISTRY.get(obj.rating_system) if obj else None
+        if system is None:
+            return "—"
+        defaults = asdict(system.parameters_class())
+        return format_html_join(", ", "<code>{}</code> = {}", sorted(defaults.items()))
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
@@ -59,3 +73,10 @@ class PlayerAdmin(admin.ModelAdmin):
     search_fields = ["name"]
     raw_id_fields = ["user"]
     inlines = [PlayerRatingInline]
+
+
+@admin.register(Bot)
+class BotAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "game", "rating", "max_rating", "active"]
+    list_filter = ["game", "active"]
+    list_editable = ["active"]

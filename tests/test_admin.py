@@ -27,6 +27,7 @@ def admin_browser(admin_user):
         "leagues/game",
         "leagues/league",
         "leagues/player",
+        "leagues/bot",
         "matches/match",
         "ratings/playerrating",
         "ratings/ratingchange",
@@ -107,3 +108,25 @@ def test_changing_a_threshold_in_admin_replays_the_game(admin_browser, slaps, dj
         response = admin_browser.post(f"/admin/leagues/league/{league.pk}/change/", data)
     assert response.status_code == 302
     assert PlayerRating.objects.get(player=ann).league.tier == "pro"
+
+
+def test_game_page_lists_engine_parameters(admin_browser, reference_data):
+    from leagues.models import Game
+
+    preferans = Game.objects.get(slug="preferans")
+    html = admin_browser.get(f"/admin/leagues/game/{preferans.pk}/change/").content.decode()
+    assert "<code>smoothing_scale</code> = 1000.0" in html
+    assert "<code>kv_above</code> = 6.0" in html
+
+
+def test_bots_are_managed_in_admin(admin_browser, reference_data):
+    from leagues.models import Bot, Game
+
+    preferans = Game.objects.get(slug="preferans")
+    data = {"game": preferans.pk, "slug": "shark", "name": "Shark bot", "rating": "2600", "max_rating": "2500"}
+    admin_browser.post("/admin/leagues/bot/add/", data)
+    assert not Bot.objects.filter(slug="shark").exists(), "max below rating is refused"
+    data["max_rating"] = "3400"
+    data["active"] = "on"
+    assert admin_browser.post("/admin/leagues/bot/add/", data).status_code == 302
+    assert Bot.objects.get(slug="shark").max_rating == 3400

@@ -1,8 +1,10 @@
-"""``manage.py demo_data``: a club with a realistic Slaps history, loaded once.
+"""``manage.py demo_data``: a club with realistic Slaps and Preferans histories, loaded once.
 
-Players get a hidden skill; each match's winner is drawn with the Elo
-probability of their skills, so the ratings the engine computes spread out as
-in a real club. Deterministic (seeded), and a no-op when players exist.
+Players get a hidden skill. Slaps winners are drawn with the Elo probability
+of their skills; Preferans deals hand out zero-sum whists tilted by skill,
+at tables of three or four that sometimes seat bots, and a few strong regulars
+play long enough to be promoted to the pro league. Deterministic (seeded),
+and a no-op when players exist.
 """
 
 import random
@@ -14,8 +16,8 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from leagues.models import Game, Player
-from matches.models import Match, Seat
+from leagues.models import Bot, Game, Player
+from matches.models import Deal, Match, Seat
 from ratings.services import ratings_process_game
 
 FIRST = [
@@ -75,9 +77,10 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--players", type=int, default=36)
         parser.add_argument("--matches", type=int, default=700)
+        parser.add_argument("--preferans-games", type=int, default=160)
         parser.add_argument("--seed", type=int, default=7)
 
-    def handle(self, *args, players, matches, seed, **options):
+    def handle(self, *args, players, matches, preferans_games, seed, **options):
         if Player.objects.exists():
             self.stdout.write("Demo data already present; nothing to do.")
             return
@@ -122,8 +125,12 @@ class Command(BaseCommand):
                     ]
                 )
             rated_count = ratings_process_game(game_id=slaps.pk)
+            preferans = Game.objects.get(slug="preferans")
+            _preferans_history(rng, preferans, roster, skill, referee, start, preferans_games)
+            preferans_rated = ratings_process_game(game_id=preferans.pk)
         self.stdout.write(
-            f"Loaded {len(roster)} players and {matches} Slaps matches ({rated_count} rated).\n"
+            f"Loaded {len(roster)} players, {matches} Slaps matches ({rated_count} rated) "
+            f"and {preferans_games} Preferans games ({preferans_rated} rated).\n"
             f"Sign in as referee / {DEMO_PASSWORD} to enter results, admin / {DEMO_PASSWORD} for Django admin."
         )
 
@@ -134,3 +141,56 @@ def _weighted_pair(rng: random.Random, weights: list[int]) -> tuple[int, int]:
     while second == first:
         second = rng.choices(range(len(weights)), weights=weights)[0]
     return first, second
+
+
+def _preferans_history(rng, game, roster, skill, referee, start, games) -> None:
+    """Tables of 3-4 seats; about a third seat a bot. Three "sharks" play often and well."""
+    bots = list(Bot.objects.filter(game=game, active=True).order_by("rating"))
+    club = roster[: max(12, len(roster) * 2 // 3)]
+    sharks = club[:3]
+    pref_skill = {player.pk: skill[player.pk] for player in club}
+    for shark in sharks:
+        pref_skill[shark.pk] = 2300 + rng.gauss(0, 80)
+    for index in range(games):
+        size = rng.choice([3, 3, 4])
+        with_bot = bots and rng.random() < 0.35
+        humans = size - 1 if with_bot else size
+        pool = [shark for shark in sharks if rng.random() < 0.5] + rng.sample(club, k=len(club))
+        seated = list(dict.fromkeys(pool))[:humans]
+        seats = [("player", player) for player in seated]
+        if with_bot:
+            seats.insert(rng.randrange(len(seats) + 1), ("bot", rng.choice(bots[:2])))
+        strengths = [
+            pref_skill[occupant.pk] if kind == "player" else float(occupant.rating) for kind, occupant in seats
+        ]
+        deals = [_deal(rng, strengths) for _ in range(rng.randint(8, 20))]
+        match = Match.objects.create(
+            game=game,
+            played_at=start + timedelta(minutes=int(index * 180 * 24 * 60 / games) + 7),
+            rated=True,
+            status=Match.Status.SUBMITTED,
+            referee=referee,
+        )
+        Seat.objects.bulk_create(
+            Seat(
+                match=match,
+                position=position,
+                player=occupant if kind == "player" else None,
+                bot=occupant if kind == "bot" else None,
+                result=sum(deal[position - 1] for deal in deals),
+            )
+            for position, (kind, occupant) in enumerate(seats, start=1)
+        )
+        Deal.objects.bulk_create(
+            Deal(match=match, number=number, whists=whists) for number, whists in enumerate(deals, start=1)
+        )
+
+
+def _deal(rng, strengths: list[float]) -> list[int]:
+    """Whole whists for one deal, zero-sum, tilted toward the stronger seats."""
+    mean = sum(strengths) / len(strengths)
+    raw = [(strength - mean) / 120 + rng.gauss(0, 4) for strength in strengths]
+    centre = sum(raw) / len(raw)
+    whists = [round(value - centre) for value in raw]
+    whists[-1] -= sum(whists)
+    return whists
