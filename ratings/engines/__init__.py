@@ -5,10 +5,11 @@ names. Services are the only callers; nothing here touches Django.
 """
 
 from .base import Change, EngineInputError, PlayerState, RatingSystem, parameters_from_mapping
+from .bridge import SYSTEM as BRIDGE
 from .elo import SYSTEM as ELO
 from .preferans import SYSTEM as PREFERANS
 
-REGISTRY: dict[str, RatingSystem] = {system.slug: system for system in (ELO, PREFERANS)}
+REGISTRY: dict[str, RatingSystem] = {system.slug: system for system in (ELO, PREFERANS, BRIDGE)}
 
 
 def get_rating_system(slug: str) -> RatingSystem:

@@ -1,0 +1,255 @@
+"""A pairs Elo for bridge (seed 003, a thesis on rating bridge players).
+
+Vocabulary:
+    board       one deal, played at one or more tables by different pairs.
+    pair        two partners sitting North-South (NS) or East-West (EW).
+    IMP         International Match Point: a raw score difference turned
+                into 0-24 points by the WBF IMP scale (``imps``).
+    duel        the unit the ratings are computed on. A board played at
+                tables t and u is the duel {NS(t), EW(u)} against
+                {NS(u), EW(t)}, scored by the IMPs of NS(t) - NS(u): the NS
+                pair at t and the EW pair at u hold the same cards as a team
+                of four would. With T tables every pair of tables is a duel
+                (the "free for all into duels" split of Days of Wonder). A
+                single table entered directly in IMPs is one duel, NS
+                against EW.
+    side        the players on one side of a duel: one or two pairs.
+
+Formulas (seed 003, chapter 4):
+    Rn = Rn-1 + K * (S - E)
+    E  = 1 / (1 + 10^(rd/400)), rd = opponents' side rating - own side
+         rating, clamped to +-400 (the rule of 400: E stays within
+         0.09..0.91)
+    S  = 1 when the side gains more than 1 IMP, 0 when it loses more than
+         1 IMP, 1/2 within the 1-IMP margin (a draw)
+
+Where the thesis leaves a parameter open the project chooses, and each is a
+field of ``BridgeParameters`` (editable per game in admin):
+    pair rating      the mean of the two partners' ratings plus a partnership
+                     bonus ``bonus_max * (1 - exp(-deals / bonus_scale))``:
+                     0 for strangers, growing with the deals the pair has
+                     played together and saturating at ``bonus_max`` (50
+                     rating points by default, reached at about 3x
+                     ``bonus_scale`` = 300 deals)
+    side rating      the mean of its pairs' ratings
+    K by margin      World Football Elo style, one "goal" being
+                     ``imps_per_goal`` IMPs (3): K = k_base for margins of up
+                     to one goal, 1.5 * k_base up to two goals, and
+                     k_base * (11 + goals) / 8 beyond
+    player's change  the mean of K * (S - E) over the duels they played on
+                     the board (so a player's board counts once, however
+                     many tables played it)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+
+from .base import Change, EngineInputError, PlayerState, round_half_away_from_zero
+
+# WBF IMP scale: (lowest score difference, IMPs).
+IMP_SCALE: tuple[tuple[int, int], ...] = (
+    (0, 0), (20, 1), (50, 2), (90, 3), (130, 4), (170, 5), (220, 6), (270, 7), (320, 8), (370, 9),
+    (430, 10), (500, 11), (600, 12), (750, 13), (900, 14), (1100, 15), (1300, 16), (1500, 17),
+    (1750, 18), (2000, 19), (2250, 20), (2500, 21), (3000, 22), (3500, 23), (4000, 24),
+)  # fmt: skip
+
+
+def imps(score_difference: float) -> int:
+    """The WBF IMP scale: 0-10 -> 0 ... 20-40 -> 1 ... 4000 and more -> 24, with the sign kept."""
+    size = abs(score_difference)
+    result = 0
+    for lowest, value in IMP_SCALE:
+        if size >= lowest:
+            result = value
+        else:
+            break
+    return result if score_difference >= 0 else -result
+
+
+@dataclass(frozen=True, slots=True)
+class BridgeParameters:
+    k_base: float = 24.0
+    scale: float = 400.0
+    rating_difference_cap: float = 400.0  # the rule of 400
+    draw_margin_imps: float = 1.0
+    imps_per_goal: float = 3.0
+    bonus_max: float = 50.0
+    bonus_scale: float = 100.0
+
+
+Pair = tuple[Hashable, Hashable]
+
+
+@dataclass(frozen=True, slots=True)
+class BridgeTable:
+    """One table of a board: the NS and EW pairs, and the NS score or (single table) the NS IMPs."""
+
+    ns: Pair
+    ew: Pair
+    ns_score: float | None = None
+    ns_imps: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BridgeBoard:
+    tables: tuple[BridgeTable, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BridgeSession:
+    """The boards of a session, in order; partnership history is read from ``deals_together``."""
+
+    boards: tuple[BridgeBoard, ...]
+    # Deals each pair (as a frozenset of its two players) played together before this session.
+    deals_together: Mapping[frozenset, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Duel:
+    side_a: tuple[Pair, ...]
+    side_b: tuple[Pair, ...]
+    imps_a: float  # IMPs won by side A (negative: lost)
+
+
+def pair_key(pair: Pair) -> frozenset:
+    return frozenset(pair)
+
+
+def partnership_bonus(deals_together: int, p: BridgeParameters) -> float:
+    if deals_together <= 0 or p.bonus_max == 0:
+        return 0.0
+    return p.bonus_max * (1.0 - math.exp(-deals_together / p.bonus_scale))
+
+
+def expected_score(side_rating: float, opponents_rating: float, p: BridgeParameters) -> float:
+    difference = min(max(opponents_rating - side_rating, -p.rating_difference_cap), p.rating_difference_cap)
+    return 1.0 / (1.0 + 10.0 ** (difference / p.scale))
+
+
+def actual_score(imps_won: float, p: BridgeParameters) -> float:
+    if imps_won > p.draw_margin_imps:
+        return 1.0
+    if imps_won < -p.draw_margin_imps:
+        return 0.0
+    return 0.5
+
+
+def margin_k(imps_won: float, p: BridgeParameters) -> float:
+    goals = abs(imps_won) / p.imps_per_goal
+    if goals <= 1:
+        return p.k_base
+    if goals <= 2:
+        return 1.5 * p.k_base
+    return p.k_base * (11.0 + goals) / 8.0
+
+
+def board_duels(board: BridgeBoard) -> list[Duel]:
+    """Split a board into duels (see the module docstring)."""
+    tables = board.tables
+    if len(tables) == 1:
+        table = tables[0]
+        if table.ns_imps is None:
+            raise EngineInputError("a board played at one table needs the NS IMPs")
+        return [Duel(side_a=(table.ns,), side_b=(table.ew,), imps_a=float(table.ns_imps))]
+    if any(table.ns_score is None for table in tables):
+        raise EngineInputError("a board played at several tables needs every table's NS score")
+    duels = []
+    for t in range(len(tables)):
+        for u in range(t + 1, len(tables)):
+            first, second = tables[t], tables[u]
+            duels.append(
+                Duel(
+                    side_a=(first.ns, second.ew),
+                    side_b=(second.ns, first.ew),
+                    imps_a=float(imps(first.ns_score - second.ns_score)),
+                )
+            )
+    return duels
+
+
+def _check_board(board: BridgeBoard) -> None:
+    seen: set = set()
+    for table in board.tables:
+        for player in (*table.ns, *table.ew):
+            if player in seen:
+                raise EngineInputError("a player sits at two seats of one board")
+            seen.add(player)
+
+
+class BridgeSystem:
+    slug = "bridge"
+    label = "Pairs Elo (bridge)"
+    start_rating = 1000.0
+    decimals = 2
+    parameters_class = BridgeParameters
+
+    def rate(
+        self, match: BridgeSession, states: Mapping[Hashable, PlayerState], parameters: BridgeParameters
+    ) -> list[Change]:
+        p = parameters
+        ratings = {player: float(state.rating) for player, state in states.items()}
+        together = dict(match.deals_together)
+        changes: list[Change] = []
+        for unit, board in enumerate(match.boards):
+            _check_board(board)
+
+            def pair_rating(pair: Pair) -> float:
+                base = (ratings[pair[0]] + ratings[pair[1]]) / 2.0
+                return base + partnership_bonus(together.get(pair_key(pair), 0), p)
+
+            def side_rating(side: Sequence[Pair]) -> float:
+                return sum(pair_rating(pair) for pair in side) / len(side)
+
+            sums: dict[Hashable, list[float]] = {}  # player -> [sum of K(S-E), duels, sum E, sum S]
+            for duel in board_duels(board):
+                rating_a, rating_b = side_rating(duel.side_a), side_rating(duel.side_b)
+                k = margin_k(duel.imps_a, p)
+                for side, own, other, won in (
+                    (duel.side_a, rating_a, rating_b, duel.imps_a),
+                    (duel.side_b, rating_b, rating_a, -duel.imps_a),
+                ):
+                    expected = expected_score(own, other, p)
+                    score = actual_score(won, p)
+                    for pair in side:
+                        for player in pair:
+                            entry = sums.setdefault(player, [0.0, 0, 0.0, 0.0, 0.0])
+                            entry[0] += k * (score - expected)
+                            entry[1] += 1
+                            entry[2] += expected
+                            entry[3] += score
+                            entry[4] += won
+            after_board = {}
+            for player, (total, duels, expected_sum, score_sum, imps_sum) in sums.items():
+                before = ratings[player]
+                after = round_half_away_from_zero(before + total / duels, 2)
+                floor = states[player].floor
+                floor_applied = floor is not None and after < floor
+                if floor_applied:
+                    after = float(floor)
+                after_board[player] = after
+                changes.append(
+                    Change(
+                        unit=unit,
+                        player=player,
+                        rating_before=before,
+                        rating_after=after,
+                        details={
+                            "duels": duels,
+                            "expected": round(expected_sum / duels, 4),
+                            "score": round(score_sum / duels, 4),
+                            "imps": round(imps_sum / duels, 2),
+                            "floor_applied": floor_applied,
+                        },
+                    )
+                )
+            ratings.update(after_board)
+            for table in board.tables:
+                for pair in (table.ns, table.ew):
+                    together[pair_key(pair)] = together.get(pair_key(pair), 0) + 1
+        return changes
+
+
+SYSTEM = BridgeSystem()
