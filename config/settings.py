@@ -187,6 +187,10 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # with a short retry budget and let the sweeper pick up what was not queued.
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2}
 CELERY_BEAT_SCHEDULE = {
+    "ratings-close-periods": {
+        "task": "ratings.tasks.ratings_close_periods",
+        "schedule": timedelta(minutes=1),
+    },
     "ratings-sweep-submitted": {
         "task": "ratings.tasks.ratings_sweep",
         "schedule": timedelta(minutes=1),

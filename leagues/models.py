@@ -15,6 +15,8 @@ Vocabulary:
                  no deal played with it can lift a player above.
 """
 
+import datetime
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -74,6 +76,15 @@ class League(models.Model):
         blank=True,
         help_text="The lowest rating a player in this league can fall to; empty for none.",
     )
+    rating_period_days = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="0: results are rated as they arrive. N: results of matches filed under this league wait, "
+        "and each N-day period is rated at its close, all from the ratings at its start (seed 003 used 3).",
+    )
+    rating_period_anchor = models.DateField(
+        default=datetime.date(2026, 1, 5),
+        help_text="Periods run from this date in steps of the period length (midnight in the site's time zone).",
+    )
 
     class Meta:
         ordering = ["game__name", "tier"]
@@ -90,6 +101,18 @@ class League(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("league-leaderboard", args=[self.slug])
+
+    def period_bounds(self, moment: datetime.datetime) -> tuple[datetime.datetime, datetime.datetime] | None:
+        """The rating period containing ``moment``: (start, end), or None when results are rated at once."""
+        if not self.rating_period_days:
+            return None
+        from django.utils import timezone
+
+        anchor = timezone.make_aware(datetime.datetime.combine(self.rating_period_anchor, datetime.time()))
+        length = datetime.timedelta(days=self.rating_period_days)
+        index = (moment - anchor) // length
+        start = anchor + index * length
+        return start, start + length
 
 
 class Player(models.Model):

@@ -88,6 +88,26 @@ def match_data(match: Match) -> dict:
     deals = list(match.deals.all())
     if deals:
         data["deals"] = [deal.whists for deal in deals]
+    boards = list(match.boards.all())
+    if boards:
+        data["boards"] = [
+            {
+                "number": board.number,
+                "tables": [
+                    {
+                        "table": table.table,
+                        "ns": [table.ns_1_id, table.ns_2_id],
+                        "ew": [table.ew_1_id, table.ew_2_id],
+                        "ns_score": table.ns_score,
+                        "ns_imps": float(table.ns_imps) if table.ns_imps is not None else None,
+                    }
+                    for table in board.tables.all()
+                ],
+            }
+            for board in boards
+        ]
+    data["league"] = match.league.slug if match.league_id else None
+    data["rated_after"] = match.due_at
     return data
 
 
@@ -115,6 +135,15 @@ class MatchCreateApi(APIView):
                     required=False,
                     help_text="Preferans: each deal's whists in seat order, summing to zero.",
                 ),
+                "boards": serializers.ListField(
+                    child=serializers.DictField(),
+                    required=False,
+                    help_text='Bridge: [{"number": 1, "tables": [{"ns": [1, 2], "ew": [3, 4], "ns_score": 420}, ...]}];'
+                    ' a board at one table takes "ns_imps" instead of "ns_score".',
+                ),
+                "league": serializers.CharField(
+                    required=False, help_text="Bridge: the league's slug (its rating period applies)."
+                ),
             },
         ),
         responses={201: MatchOutSerializer},
@@ -137,6 +166,23 @@ class MatchCreateApi(APIView):
                     "played_at": "2026-11-01T18:00:00Z",
                     "seats": [{"player": 12}, {"player": 13}, {"bot": "normal"}],
                     "deals": [[4, -2, -2], [-6, 3, 3]],
+                },
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Bridge",
+                value={
+                    "game": "bridge",
+                    "played_at": "2026-11-01T18:00:00Z",
+                    "boards": [
+                        {
+                            "number": 1,
+                            "tables": [
+                                {"ns": [1, 2], "ew": [3, 4], "ns_score": 420},
+                                {"ns": [5, 6], "ew": [7, 8], "ns_score": -50},
+                            ],
+                        }
+                    ],
                 },
                 request_only=True,
             ),

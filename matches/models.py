@@ -9,6 +9,11 @@ Vocabulary:
               winner, 0 for the loser; Preferans: the game's total whists).
     deal      a Preferans deal: the whists of every seat, in seat order,
               summing to zero. Each deal is a rated unit.
+    board     a bridge board of a session, played at one or more tables;
+              each board is a rated unit.
+    table     one table of a board: the NS and EW pairs (partners stored
+              lowest id first) and the NS score, or for a single table the
+              NS IMPs.
     status    ``submitted`` until the rating task has applied the match,
               then ``rated``; ``friendly`` for unrated matches; ``void`` once
               an admin voided it.
@@ -41,6 +46,19 @@ class Match(models.Model):
     voided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="voided_matches"
     )
+    league = models.ForeignKey(
+        "leagues.League",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="matches",
+        help_text="The league the match was played in, when it matters (its rating period).",
+    )
+    due_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the result may be rated: the close of its league's rating period (empty: at once).",
+    )
 
     class Meta:
         ordering = ["-played_at", "-id"]
@@ -52,6 +70,7 @@ class Match(models.Model):
         indexes = [
             models.Index(fields=["game", "played_at", "id"], name="match_game_order_idx"),
             models.Index(fields=["status", "created_at"], name="match_status_idx"),
+            models.Index(fields=["status", "due_at"], name="match_due_idx"),
         ]
         constraints = [
             # A friendly is never rated, and only friendlies carry that status.
@@ -124,3 +143,58 @@ class Deal(models.Model):
 
     def __str__(self) -> str:
         return f"Deal {self.number} of match {self.match_id}"
+
+
+class Board(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="boards")
+    number = models.PositiveIntegerField(help_text="The board number as printed on the board.")
+    position = models.PositiveIntegerField(help_text="Order of play inside the session, from 1.")
+
+    class Meta:
+        ordering = ["match", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "position"], name="board_unique_position"),
+            models.UniqueConstraint(fields=["match", "number"], name="board_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Board {self.number} of match {self.match_id}"
+
+
+class BoardTable(models.Model):
+    board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="tables")
+    table = models.PositiveSmallIntegerField(help_text="Table number, from 1.")
+    ns_1 = models.ForeignKey("leagues.Player", on_delete=models.PROTECT, related_name="+")
+    ns_2 = models.ForeignKey("leagues.Player", on_delete=models.PROTECT, related_name="+")
+    ew_1 = models.ForeignKey("leagues.Player", on_delete=models.PROTECT, related_name="+")
+    ew_2 = models.ForeignKey("leagues.Player", on_delete=models.PROTECT, related_name="+")
+    ns_score = models.IntegerField(null=True, blank=True)
+    ns_imps = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
+
+    class Meta:
+        ordering = ["board", "table"]
+        constraints = [
+            models.UniqueConstraint(fields=["board", "table"], name="board_table_unique"),
+            models.CheckConstraint(
+                condition=Q(ns_score__isnull=False, ns_imps__isnull=True)
+                | Q(ns_score__isnull=True, ns_imps__isnull=False),
+                name="board_table_score_xor_imps",
+            ),
+            # Partners are stored lowest id first, so a pair has one spelling.
+            models.CheckConstraint(condition=Q(ns_1__lt=models.F("ns_2")), name="board_table_ns_ordered"),
+            models.CheckConstraint(condition=Q(ew_1__lt=models.F("ew_2")), name="board_table_ew_ordered"),
+            models.CheckConstraint(
+                condition=~Q(ns_1=models.F("ew_1"))
+                & ~Q(ns_1=models.F("ew_2"))
+                & ~Q(ns_2=models.F("ew_1"))
+                & ~Q(ns_2=models.F("ew_2")),
+                name="board_table_four_players",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["ns_1", "ns_2"], name="board_table_ns_pair_idx"),
+            models.Index(fields=["ew_1", "ew_2"], name="board_table_ew_pair_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.table} of {self.board}"

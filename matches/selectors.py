@@ -2,15 +2,21 @@
 
 from django.db.models import Prefetch, QuerySet
 
-from matches.models import Deal, Match, Seat
+from matches.models import Board, Deal, Match, Seat
 from ratings.models import RatingChange
 
 
 def match_detail_queryset() -> QuerySet[Match]:
-    return Match.objects.select_related("game", "referee").prefetch_related(
+    return Match.objects.select_related("game", "referee", "league").prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player", "bot").order_by("position")),
         Prefetch("rating_changes", queryset=RatingChange.objects.order_by("unit", "player_id")),
         Prefetch("deals", queryset=Deal.objects.order_by("number")),
+        Prefetch(
+            "boards",
+            queryset=Board.objects.order_by("position").prefetch_related(
+                "tables", "tables__ns_1", "tables__ns_2", "tables__ew_1", "tables__ew_2"
+            ),
+        ),
     )
 
 

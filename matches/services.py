@@ -26,8 +26,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from leagues.models import Bot, Game, Player
-from matches.models import Deal, Match, Seat
+from leagues.models import Bot, Game, League, Player
+from matches.models import Board, BoardTable, Deal, Match, Seat
 from ratings.services import rating_replay_mark, rating_state_lock, ratings_enqueue
 
 MAX_ID = 2**63 - 1
@@ -51,20 +51,38 @@ class SeatInput:
 
 
 @dataclass(frozen=True)
+class TableInput:
+    table: int
+    ns: tuple[Player, Player]  # lowest id first
+    ew: tuple[Player, Player]
+    ns_score: int | None = None
+    ns_imps: Decimal | None = None
+
+
+@dataclass(frozen=True)
+class BoardInput:
+    number: int
+    tables: tuple[TableInput, ...]
+
+
+@dataclass(frozen=True)
+class GameInput:
+    """What a game-specific cleaner returns: the seats and the deals (Preferans) or boards (bridge)."""
+
+    seats: tuple[SeatInput, ...] = ()
+    deals: tuple[tuple[Decimal, ...], ...] = ()
+    boards: tuple[BoardInput, ...] = ()
+
+
+@dataclass(frozen=True)
 class MatchInput:
     game: Game
     played_at: datetime
     rated: bool
     seats: tuple[SeatInput, ...]
     deals: tuple[tuple[Decimal, ...], ...] = ()
-
-
-@dataclass(frozen=True)
-class GameInput:
-    """What a game-specific cleaner returns: the seats and, for Preferans, the deals."""
-
-    seats: tuple[SeatInput, ...] = ()
-    deals: tuple[tuple[Decimal, ...], ...] = ()
+    boards: tuple[BoardInput, ...] = ()
+    league: League | None = None
 
 
 class _Errors(dict):
@@ -135,7 +153,7 @@ def _parse_id(value: Any) -> int | None:
         return None
     if isinstance(value, int):
         number = value
-    elif isinstance(value, str) and value.strip().isdigit() and value.strip().isascii():
+    elif isinstance(value, str) and value.strip().isdigit() and value.strip().isascii() and len(value.strip()) <= 20:
         number = int(value.strip())
     else:
         return None
@@ -305,10 +323,162 @@ def _clean_preferans(data: Mapping[str, Any], errors: _Errors, game: Game) -> Ga
     )
 
 
+BRIDGE_MAX_BOARDS = 100
+BRIDGE_MAX_TABLES = 50
+BRIDGE_SCORE_LIMIT = 10_000
+BRIDGE_IMPS_LIMIT = Decimal(24)
+
+
+def _clean_pair(raw: Any, where: str, errors: _Errors) -> tuple[int, int] | None:
+    if not isinstance(raw, list | tuple) or len(raw) != 2:
+        errors.add("boards", f"{where}: a pair is a list of two player ids.")
+        return None
+    ids = [_parse_id(value) for value in raw]
+    if None in ids:
+        errors.add("boards", f"{where}: player ids are positive whole numbers.")
+        return None
+    if ids[0] == ids[1]:
+        errors.add("boards", f"{where}: a pair needs two different players.")
+        return None
+    return (min(ids), max(ids))
+
+
+def _clean_bridge_table(raw: Any, where: str, single: bool, errors: _Errors) -> dict | None:
+    if not isinstance(raw, Mapping):
+        errors.add("boards", f"{where}: a table is an object with ns, ew and ns_score (or ns_imps).")
+        return None
+    if raw.get("ns") in (None, "", []) or raw.get("ew") in (None, "", []):
+        errors.add("boards", f"{where}: both pairs are required (ns and ew), four players in all.")
+        return None
+    ns = _clean_pair(raw.get("ns"), f"{where}, NS", errors)
+    ew = _clean_pair(raw.get("ew"), f"{where}, EW", errors)
+    if ns is None or ew is None:
+        return None
+    has_score = raw.get("ns_score") not in (None, "")
+    has_imps = raw.get("ns_imps") not in (None, "")
+    if has_score == has_imps:
+        errors.add("boards", f"{where}: give the NS score (ns_score) or, for a single table, the NS IMPs (ns_imps).")
+        return None
+    if has_score:
+        value = raw["ns_score"]
+        score = value if isinstance(value, int) and not isinstance(value, bool) else None
+        text = value.strip() if isinstance(value, str) else ""
+        if text.lstrip("-").isdigit() and text.isascii() and len(text) <= 7:
+            score = int(text)
+        if score is None or abs(score) > BRIDGE_SCORE_LIMIT or score % 10:
+            errors.add(
+                "boards", f"{where}: the NS score is a whole multiple of 10 within \u00b1{BRIDGE_SCORE_LIMIT:,}."
+            )
+            return None
+        if single:
+            errors.add("boards", f"{where}: a board played at one table is entered in IMPs (ns_imps), not a score.")
+            return None
+        return {"ns": ns, "ew": ew, "ns_score": score}
+    imps = _clean_whist(raw["ns_imps"])
+    if imps is None or abs(imps) > BRIDGE_IMPS_LIMIT:
+        errors.add("boards", f"{where}: the NS IMPs are a number within \u00b124 with at most two decimals.")
+        return None
+    if not single:
+        errors.add("boards", f"{where}: a board played at several tables takes each table's NS score, not IMPs.")
+        return None
+    return {"ns": ns, "ew": ew, "ns_imps": imps}
+
+
+def _clean_bridge(data: Mapping[str, Any], errors: _Errors, game: Game) -> GameInput:
+    raw_boards = data.get("boards")
+    if raw_boards in (None, "", []):
+        errors.add("boards", "This field is required: at least one board with its tables.")
+        return GameInput()
+    if not isinstance(raw_boards, list | tuple):
+        errors.add("boards", "Give a list of boards.")
+        return GameInput()
+    if len(raw_boards) > BRIDGE_MAX_BOARDS:
+        errors.add("boards", f"At most {BRIDGE_MAX_BOARDS} boards in one session.")
+        return GameInput()
+    boards: list[tuple[int, list[dict]]] = []
+    numbers: set[int] = set()
+    for position, raw in enumerate(raw_boards, start=1):
+        if not isinstance(raw, Mapping):
+            errors.add("boards", f"Board {position}: a board is an object with number and tables.")
+            continue
+        number = _parse_id(raw.get("number", position))
+        if number is None or number > 10_000:
+            errors.add("boards", f"Board {position}: the board number is a positive whole number.")
+            continue
+        where = f"Board {number}"
+        if number in numbers:
+            errors.add("boards", f"{where} appears twice in the session.")
+            continue
+        numbers.add(number)
+        raw_tables = raw.get("tables")
+        if not isinstance(raw_tables, list | tuple) or not raw_tables:
+            errors.add("boards", f"{where}: no tables, so no scores.")
+            continue
+        if len(raw_tables) > BRIDGE_MAX_TABLES:
+            errors.add("boards", f"{where}: at most {BRIDGE_MAX_TABLES} tables.")
+            continue
+        single = len(raw_tables) == 1
+        tables = [_clean_bridge_table(t, f"{where}, table {i}", single, errors) for i, t in enumerate(raw_tables, 1)]
+        if None in tables:
+            continue
+        seated = [player for table in tables for pair in (table["ns"], table["ew"]) for player in pair]
+        twice = sorted({player for player in seated if seated.count(player) > 1})
+        if twice:
+            errors.add("boards", f"{where}: player(s) {', '.join(map(str, twice))} sit at two seats of the board.")
+            continue
+        boards.append((number, tables))
+    if "boards" in errors:
+        return GameInput()
+    ids = sorted({player for _, tables in boards for t in tables for pair in (t["ns"], t["ew"]) for player in pair})
+    players = Player.objects.in_bulk(ids)
+    missing = [str(player_id) for player_id in ids if player_id not in players]
+    if missing:
+        errors.add("boards", f"Unknown player id(s): {', '.join(missing)}.")
+        return GameInput()
+    order: list[int] = []
+    for _, tables in boards:
+        for table in tables:
+            for player in (*table["ns"], *table["ew"]):
+                if player not in order:
+                    order.append(player)
+    return GameInput(
+        seats=tuple(SeatInput(player=players[player_id], result=Decimal(0)) for player_id in order),
+        boards=tuple(
+            BoardInput(
+                number=number,
+                tables=tuple(
+                    TableInput(
+                        table=index,
+                        ns=(players[t["ns"][0]], players[t["ns"][1]]),
+                        ew=(players[t["ew"][0]], players[t["ew"][1]]),
+                        ns_score=t.get("ns_score"),
+                        ns_imps=t.get("ns_imps"),
+                    )
+                    for index, t in enumerate(tables, start=1)
+                ),
+            )
+            for number, tables in boards
+        ),
+    )
+
+
 GAME_CLEANERS: dict[str, Callable[[Mapping[str, Any], _Errors, Game], GameInput]] = {
     "elo": _clean_slaps,
     "preferans": _clean_preferans,
+    "bridge": _clean_bridge,
 }
+
+
+def _clean_league(value: Any, game: Game | None, errors: _Errors) -> League | None:
+    if value in (None, ""):
+        return None
+    if game is None:
+        return None
+    league = League.objects.filter(game=game, slug=value).first() if isinstance(value, str) else None
+    if league is None:
+        slugs = ", ".join(League.objects.filter(game=game).values_list("slug", flat=True))
+        errors.add("league", f"Unknown league for {game.name}. Leagues: {slugs}.")
+    return league
 
 
 def match_clean(*, data: Mapping[str, Any]) -> MatchInput:
@@ -326,9 +496,31 @@ def match_clean(*, data: Mapping[str, Any]) -> MatchInput:
             errors.add("game", f"Results for {game.name} cannot be entered yet.")
         else:
             result = cleaner(data, errors, game)
+    league = _clean_league(data.get("league"), game, errors)
     if errors:
         raise ValidationError(dict(errors))
-    return MatchInput(game=game, played_at=played_at, rated=rated, seats=result.seats, deals=result.deals)
+    if league is None and game.rating_system == "bridge":
+        league = League.objects.filter(game=game, tier=League.Tier.AMATEUR).first()
+    return MatchInput(
+        game=game,
+        played_at=played_at,
+        rated=rated,
+        seats=result.seats,
+        deals=result.deals,
+        boards=result.boards,
+        league=league,
+    )
+
+
+def match_due_at(*, game: Game, league: League | None, played_at: datetime) -> datetime | None:
+    """When a result may be rated: at once (None), or at the close of its league's rating period.
+
+    Rating periods are the bridge thesis's; other games rate every result at once.
+    """
+    if league is None or game.rating_system != "bridge":
+        return None
+    bounds = league.period_bounds(played_at)
+    return bounds[1] if bounds else None
 
 
 def _match_store_result(match: Match, cleaned: MatchInput) -> None:
@@ -340,6 +532,21 @@ def _match_store_result(match: Match, cleaned: MatchInput) -> None:
         Deal(match=match, number=number, whists=[float(whist) for whist in whists])
         for number, whists in enumerate(cleaned.deals, start=1)
     )
+    for position, board_input in enumerate(cleaned.boards, start=1):
+        board = Board.objects.create(match=match, number=board_input.number, position=position)
+        BoardTable.objects.bulk_create(
+            BoardTable(
+                board=board,
+                table=table.table,
+                ns_1=table.ns[0],
+                ns_2=table.ns[1],
+                ew_1=table.ew[0],
+                ew_2=table.ew[1],
+                ns_score=table.ns_score,
+                ns_imps=table.ns_imps,
+            )
+            for table in board_input.tables
+        )
 
 
 def match_submit(*, referee, data: Mapping[str, Any]) -> Match:
@@ -354,6 +561,8 @@ def match_submit(*, referee, data: Mapping[str, Any]) -> Match:
             rated=cleaned.rated,
             status=Match.Status.SUBMITTED if cleaned.rated else Match.Status.FRIENDLY,
             referee=referee,
+            league=cleaned.league,
+            due_at=match_due_at(game=cleaned.game, league=cleaned.league, played_at=cleaned.played_at),
         )
         _match_store_result(match, cleaned)
         if cleaned.rated:
@@ -415,9 +624,12 @@ def match_correct(*, match_id: int, by, data: Mapping[str, Any]) -> Match:
         match.played_at = cleaned.played_at
         match.rated = cleaned.rated
         match.status = Match.Status.SUBMITTED if cleaned.rated else Match.Status.FRIENDLY
-        match.save(update_fields=["played_at", "rated", "status"])
+        match.league = cleaned.league
+        match.due_at = match_due_at(game=cleaned.game, league=cleaned.league, played_at=cleaned.played_at)
+        match.save(update_fields=["played_at", "rated", "status", "league", "due_at"])
         match.seats.all().delete()
         match.deals.all().delete()
+        match.boards.all().delete()
         _match_store_result(match, cleaned)
         transaction.on_commit(lambda: ratings_enqueue(match_id=match.pk))
     return match

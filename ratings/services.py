@@ -26,19 +26,20 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import Count, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from leagues.models import Game, League
-from matches.models import Match
+from matches.models import BoardTable, Match
 from ratings.engines import EngineInputError, PlayerState, get_rating_system, parameters_from_mapping
+from ratings.engines.bridge import BridgeBoard, BridgeSession, BridgeTable
 from ratings.engines.elo import EloMatch
 from ratings.engines.preferans import BotSeat, PreferansGame
 from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
@@ -63,6 +64,10 @@ def _at_or_after(key: LedgerKey, *, played_at_field: str = "played_at", id_field
     return Q(**{f"{played_at_field}__gt": key.played_at}) | Q(
         **{played_at_field: key.played_at, f"{id_field}__gte": key.match_id}
     )
+
+
+def _before(key: LedgerKey, *, played_at_field: str = "played_at", id_field: str = "match_id") -> Q:
+    return ~_at_or_after(key, played_at_field=played_at_field, id_field=id_field)
 
 
 def to_decimal(value: float) -> Decimal:
@@ -94,13 +99,22 @@ def rating_parameters_validate(*, game: Game) -> None:
 # --- engine inputs, one loader per rating system -------------------------------------------
 
 
-def _elo_match_input(match: Match) -> EloMatch:
+class _ApplyContext:
+    """What a replay keeps in memory besides ratings: bridge pairs' deals together so far."""
+
+    def __init__(self, *, game: Game, start: LedgerKey) -> None:
+        self.game = game
+        self.start = start
+        self.pair_deals: dict[frozenset, int] = {}
+
+
+def _elo_match_input(match: Match, context: _ApplyContext) -> EloMatch:
     seats = list(match.seats.all())
     winner = max(seats, key=lambda seat: seat.result)
     return EloMatch(players=(seats[0].player_id, seats[1].player_id), winner=winner.player_id)
 
 
-def _preferans_match_input(match: Match) -> PreferansGame:
+def _preferans_match_input(match: Match, context: _ApplyContext) -> PreferansGame:
     seats = tuple(
         BotSeat(slug=seat.bot.slug, rating=float(seat.bot.rating), max_rating=float(seat.bot.max_rating))
         if seat.bot_id
@@ -111,17 +125,73 @@ def _preferans_match_input(match: Match) -> PreferansGame:
     return PreferansGame(seats=seats, deals=deals)
 
 
+def _bridge_pairs(match: Match) -> list[frozenset]:
+    return [
+        frozenset(pair)
+        for board in match.boards.all()
+        for table in board.tables.all()
+        for pair in ((table.ns_1_id, table.ns_2_id), (table.ew_1_id, table.ew_2_id))
+    ]
+
+
+def _bridge_match_input(match: Match, context: _ApplyContext) -> BridgeSession:
+    boards = tuple(
+        BridgeBoard(
+            tuple(
+                BridgeTable(
+                    ns=(table.ns_1_id, table.ns_2_id),
+                    ew=(table.ew_1_id, table.ew_2_id),
+                    ns_score=table.ns_score,
+                    ns_imps=float(table.ns_imps) if table.ns_imps is not None else None,
+                )
+                for table in board.tables.all()
+            )
+        )
+        for board in match.boards.all()
+    )
+    pairs = set(_bridge_pairs(match))
+    session = BridgeSession(boards=boards, deals_together={pair: context.pair_deals.get(pair, 0) for pair in pairs})
+    for pair in _bridge_pairs(match):
+        context.pair_deals[pair] = context.pair_deals.get(pair, 0) + 1
+    return session
+
+
+def _bridge_before_chunk(chunk: list[Match], context: _ApplyContext) -> None:
+    """Load, for pairs first met in this chunk, the deals they played together before the replay's start."""
+    wanted = {pair for match in chunk for pair in _bridge_pairs(match)} - context.pair_deals.keys()
+    if not wanted:
+        return
+    players = {player for pair in wanted for player in pair}
+    history = BoardTable.objects.filter(
+        board__match__game=context.game, board__match__status=Match.Status.RATED
+    ).filter(_before(context.start, played_at_field="board__match__played_at", id_field="board__match_id"))
+    counts: dict[frozenset, int] = dict.fromkeys(wanted, 0)
+    for first, second in (("ns_1", "ns_2"), ("ew_1", "ew_2")):
+        rows = (
+            history.filter(**{f"{first}__in": players, f"{second}__in": players})
+            .values_list(first, second)
+            .annotate(deals=Count("pk"))
+        )
+        for player_a, player_b, deals in rows:
+            pair = frozenset((player_a, player_b))
+            if pair in counts:
+                counts[pair] += deals
+    context.pair_deals.update(counts)
+
+
 @dataclass(frozen=True)
 class MatchLoader:
     """How to read a stored match into its engine's input, and what to prefetch for it."""
 
-    load: Callable[[Match], object]
+    load: Callable[[Match, _ApplyContext], object]
     prefetch: tuple[str, ...] = ("seats",)
+    before_chunk: Callable[[list[Match], _ApplyContext], None] | None = None
 
 
 MATCH_LOADERS: dict[str, MatchLoader] = {
     "elo": MatchLoader(_elo_match_input),
     "preferans": MatchLoader(_preferans_match_input, prefetch=("seats", "seats__bot", "deals")),
+    "bridge": MatchLoader(_bridge_match_input, prefetch=("seats", "boards__tables"), before_chunk=_bridge_before_chunk),
 }
 
 
@@ -143,10 +213,16 @@ def rating_replay_mark(*, state: RatingState, played_at: datetime, match_id: int
     state.save(update_fields=["replay_from_played_at", "replay_from_match_id", "updated_at"])
 
 
-def _pending_start(state: RatingState) -> LedgerKey | None:
+def _due(now: datetime) -> Q:
+    """Submitted results that may be rated now: no rating period, or their period has closed."""
+    return Q(due_at__isnull=True) | Q(due_at__lte=now)
+
+
+def _pending_start(state: RatingState, now: datetime) -> LedgerKey | None:
     candidates = []
     first_submitted = (
         Match.objects.filter(game_id=state.game_id, status=Match.Status.SUBMITTED)
+        .filter(_due(now))
         .order_by("played_at", "id")
         .values_list("played_at", "id")
         .first()
@@ -155,7 +231,34 @@ def _pending_start(state: RatingState) -> LedgerKey | None:
         candidates.append(LedgerKey(*first_submitted))
     if state.replay_from_played_at is not None:
         candidates.append(LedgerKey(state.replay_from_played_at, state.replay_from_match_id))
-    return min(candidates) if candidates else None
+    if not candidates:
+        return None
+    return _period_aligned(state.game_id, min(candidates))
+
+
+def _period_aligned(game_id: int, start: LedgerKey) -> LedgerKey:
+    """Move ``start`` back to the start of any rating period it falls inside.
+
+    A period's results are all computed from the ratings at the period's
+    start, so a replay touching a period must begin there.
+    """
+    leagues = list(League.objects.filter(game_id=game_id, rating_period_days__gt=0))
+    moved = True
+    while moved:
+        moved = False
+        for league in leagues:
+            period_start, period_end = league.period_bounds(start.played_at)
+            if period_start >= start.played_at:
+                continue
+            has_results = Match.objects.filter(
+                league=league,
+                played_at__gte=period_start,
+                played_at__lt=period_end,
+                status__in=[Match.Status.SUBMITTED, Match.Status.RATED],
+            ).exists()
+            if has_results:
+                start, moved = LedgerKey(period_start, 0), True
+    return start
 
 
 def _ledger_end(game_id: int) -> LedgerKey | None:
@@ -177,9 +280,10 @@ def ratings_process_game(*, game_id: int) -> int:
     Returns the number of matches applied (0 when nothing was pending).
     Safe to call any number of times, from any number of processes.
     """
+    now = timezone.now()
     with transaction.atomic():
         state = rating_state_lock(game_id=game_id)
-        start = _pending_start(state)
+        start = _pending_start(state, now)
         if start is None:
             return 0
         game = Game.objects.get(pk=game_id)
@@ -190,7 +294,7 @@ def ratings_process_game(*, game_id: int) -> int:
         )
         if applied_until is not None and start <= applied_until:
             _ledger_rollback(game=game, start=start)
-        applied = _ledger_apply(game=game, start=start)
+        applied = _ledger_apply(game=game, start=start, now=now)
         end = _ledger_end(game_id)
         state.applied_until_played_at = end.played_at if end else None
         state.applied_until_match_id = end.match_id if end else None
@@ -299,8 +403,34 @@ def _chunks(queryset, size: int) -> Iterable[list[Match]]:
         yield chunk
 
 
-def _ledger_apply(*, game: Game, start: LedgerKey) -> int:
-    """Apply every rated match of the game from ``start`` on, in ledger order."""
+class _PeriodSnapshots:
+    """Players' ratings at the start of each rating period a replay passes through.
+
+    A result filed under a league with a rating period is computed from the
+    ratings at its period's start (seed 003's rating periods). The replay
+    begins at or before that start (``_period_aligned``), so a player's rating
+    there is the one they had before their first change at or after it, or,
+    if they have not changed since, their current one.
+    """
+
+    def __init__(self, windows: Iterable[tuple[datetime, datetime]]) -> None:
+        self.ratings: dict[tuple[datetime, datetime], dict[int, Decimal]] = {window: {} for window in windows}
+
+    def before_change(self, player_id: int, played_at: datetime, rating: Decimal) -> None:
+        for (begin, end), ratings in self.ratings.items():
+            if begin <= played_at < end:
+                ratings.setdefault(player_id, rating)
+
+    def rating_at_start(self, window: tuple[datetime, datetime], player_id: int, current: Decimal) -> Decimal:
+        return self.ratings.setdefault(window, {}).get(player_id, current)
+
+
+def _ledger_apply(*, game: Game, start: LedgerKey, now: datetime) -> int:
+    """Apply every rated match of the game from ``start`` on, in ledger order.
+
+    Results still waiting for their rating period to close are skipped; they
+    are applied (with a replay from their period's start) once it has.
+    """
     system = get_rating_system(game.rating_system)
     parameters = rating_parameters(game=game)
     loader = MATCH_LOADERS[system.slug]
@@ -312,12 +442,20 @@ def _ledger_apply(*, game: Game, start: LedgerKey) -> int:
     pro_league = by_tier.get(League.Tier.PRO)
     start_rating = Decimal(game.start_rating).quantize(CENT)
 
-    matches = (
+    in_range = (
         Match.objects.filter(game=game, status__in=[Match.Status.SUBMITTED, Match.Status.RATED])
         .filter(_at_or_after(start, id_field="id"))
-        .order_by("played_at", "id")
-        .prefetch_related(*loader.prefetch)
+        .filter(Q(status=Match.Status.RATED) | _due(now))
     )
+    windows = {
+        leagues[league_id].period_bounds(played_at)
+        for league_id, played_at in in_range.filter(due_at__isnull=False, league__isnull=False).values_list(
+            "league_id", "played_at"
+        )
+    } - {None}
+    snapshots = _PeriodSnapshots(windows)
+    context = _ApplyContext(game=game, start=start)
+    matches = in_range.order_by("played_at", "id").prefetch_related(*loader.prefetch)
     pool: dict[int, PlayerRating] = {}
     writer = _LedgerWriter()
     applied = 0
@@ -335,8 +473,24 @@ def _ledger_apply(*, game: Game, start: LedgerKey) -> int:
                     peak_rating=start_rating,
                     rated_matches=0,
                 )
+        if loader.before_chunk:
+            loader.before_chunk(chunk, context)
         for match in chunk:
-            _match_apply(match, system, parameters, loader.load, pool, leagues, pro_league, writer)
+            window = (
+                leagues[match.league_id].period_bounds(match.played_at) if match.due_at and match.league_id else None
+            )
+            _match_apply(
+                match,
+                system=system,
+                parameters=parameters,
+                engine_input=loader.load(match, context),
+                pool=pool,
+                leagues=leagues,
+                pro_league=pro_league,
+                writer=writer,
+                snapshots=snapshots,
+                window=window,
+            )
             applied += 1
         writer.flush()
     writer.flush(force=True)
@@ -347,24 +501,52 @@ def _ledger_apply(*, game: Game, start: LedgerKey) -> int:
     return applied
 
 
-def _match_apply(match, system, parameters, load, pool, leagues, pro_league, writer: _LedgerWriter) -> None:
+def _match_apply(
+    match: Match,
+    *,
+    system,
+    parameters,
+    engine_input,
+    pool: dict[int, PlayerRating],
+    leagues: dict[int, League],
+    pro_league: League | None,
+    writer: _LedgerWriter,
+    snapshots: _PeriodSnapshots,
+    window: tuple[datetime, datetime] | None,
+) -> None:
+    """Rate one match on top of the in-memory pool and buffer its ledger rows.
+
+    In a rating period (``window``) the engine sees every player's rating at
+    the period's start, and the deltas it computes are added to the current
+    ratings.
+    """
     states = {}
     for seat in match.seats.all():
         if not seat.player_id:
             continue  # Bots are never rated.
         rating = pool[seat.player_id]
         floor = leagues[rating.league_id].rating_floor
+        basis = snapshots.rating_at_start(window, seat.player_id, rating.rating) if window else rating.rating
         states[seat.player_id] = PlayerState(
-            rating=float(rating.rating),
+            rating=float(basis),
             rated_matches=rating.rated_matches,
-            floor=float(floor) if floor is not None else None,
+            floor=float(floor) if floor is not None and not window else None,
         )
-    changes = system.rate(load(match), states, parameters)
+    if window and hasattr(engine_input, "frozen"):
+        engine_input = replace(engine_input, frozen=True)
+    changes = system.rate(engine_input, states, parameters)
     for player_id in states:
         pool[player_id].rated_matches += 1
     for change in changes:
         rating = pool[change.player]
-        before, after = to_decimal(change.rating_before), to_decimal(change.rating_after)
+        before = rating.rating
+        snapshots.before_change(change.player, match.played_at, before)
+        after = to_decimal(change.rating_after)
+        if window:
+            after = before + to_decimal(change.rating_after) - to_decimal(change.rating_before)
+            floor = leagues[rating.league_id].rating_floor
+            if floor is not None and after < floor:
+                after = max(floor, min(before, after))
         rating.rating = after
         rating.peak_rating = max(rating.peak_rating, after)
         league = leagues[rating.league_id]
@@ -386,6 +568,10 @@ def _match_apply(match, system, parameters, load, pool, leagues, pro_league, wri
                     rating=after,
                 )
             )
+        details = dict(change.details)
+        if window:
+            details["period_start"] = window[0].isoformat()
+            details["period_rating"] = float(to_decimal(change.rating_before))
         writer.changes.append(
             RatingChange(
                 game_id=match.game_id,
@@ -399,7 +585,7 @@ def _match_apply(match, system, parameters, load, pool, leagues, pro_league, wri
                 peak_after=rating.peak_rating,
                 rated_matches_after=rating.rated_matches,
                 league_after_id=rating.league_id,
-                details=dict(change.details),
+                details=details,
             )
         )
     if match.status == Match.Status.SUBMITTED:
@@ -433,11 +619,25 @@ def ratings_enqueue_game(*, game_id: int) -> None:
         logger.warning("Could not queue rating of game %s; the sweeper will pick it up.", game_id, exc_info=True)
 
 
+def ratings_close_periods() -> int:
+    """Rate the results whose rating period has closed (a Celery beat task, every minute)."""
+    now = timezone.now()
+    game_ids = set(
+        Match.objects.filter(status=Match.Status.SUBMITTED, due_at__isnull=False, due_at__lte=now).values_list(
+            "game_id", flat=True
+        )
+    )
+    return sum(ratings_process_game(game_id=game_id) for game_id in sorted(game_ids))
+
+
 def ratings_sweep() -> int:
     """Process every game with results left ``submitted`` for a while, or a replay pending."""
-    cutoff = timezone.now() - settings.CARDRANK_SWEEP_AFTER
+    now = timezone.now()
+    cutoff = now - settings.CARDRANK_SWEEP_AFTER
     game_ids = set(
-        Match.objects.filter(status=Match.Status.SUBMITTED, created_at__lte=cutoff).values_list("game_id", flat=True)
+        Match.objects.filter(status=Match.Status.SUBMITTED, created_at__lte=cutoff)
+        .filter(_due(now))
+        .values_list("game_id", flat=True)
     )
     game_ids |= set(RatingState.objects.filter(replay_from_played_at__isnull=False).values_list("game_id", flat=True))
     return sum(ratings_process_game(game_id=game_id) for game_id in sorted(game_ids))

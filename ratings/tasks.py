@@ -27,3 +27,8 @@ def ratings_process(game_id: int) -> int:
 @shared_task
 def ratings_sweep() -> int:
     return services.ratings_sweep()
+
+
+@shared_task
+def ratings_close_periods() -> int:
+    return services.ratings_close_periods()

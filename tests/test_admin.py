@@ -103,6 +103,8 @@ def test_changing_a_threshold_in_admin_replays_the_game(admin_browser, slaps, dj
         "name": league.name,
         "tier": "amateur",
         "promotion_threshold": "1010",
+        "rating_period_days": "0",
+        "rating_period_anchor": "2026-01-05",
     }
     with django_capture_on_commit_callbacks(execute=True):
         response = admin_browser.post(f"/admin/leagues/league/{league.pk}/change/", data)

@@ -105,6 +105,9 @@ class BridgeSession:
     boards: tuple[BridgeBoard, ...]
     # Deals each pair (as a frozenset of its two players) played together before this session.
     deals_together: Mapping[frozenset, int]
+    # In a rating period every board is computed from the ratings given (those
+    # at the period's start) instead of from the previous board's.
+    frozen: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +248,8 @@ class BridgeSystem:
                         },
                     )
                 )
-            ratings.update(after_board)
+            if not match.frozen:
+                ratings.update(after_board)
             for table in board.tables:
                 for pair in (table.ns, table.ew):
                     together[pair_key(pair)] = together.get(pair_key(pair), 0) + 1

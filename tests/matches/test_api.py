@@ -171,3 +171,10 @@ def test_createreferee_prints_a_working_token(reference_data, capsys):
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     assert client.post("/api/players/", {"name": "Tab Le"}, format="json").status_code == 201
+
+
+def test_a_five_thousand_digit_id_is_a_400_not_a_crash(referee_client):
+    ann = PlayerFactory()
+    response = referee_client.post("/api/matches/", body(ann, ann, players=[ann.pk, "9" * 5000]), format="json")
+    assert response.status_code == 400
+    assert nothing_stored()
