@@ -63,5 +63,6 @@ def player_profile(request, pk):
             "recent": selectors.player_recent_matches(player=player),
             "promotions": selectors.player_promotions(player=player),
             "chart_series": selectors.player_chart_series(player=player),
+            "bridge": selectors.player_bridge_records(player=player),
         },
     )

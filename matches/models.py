@@ -12,8 +12,8 @@ Vocabulary:
     board     a bridge board of a session, played at one or more tables;
               each board is a rated unit.
     table     one table of a board: the NS and EW pairs (partners stored
-              lowest id first) and the NS score, or for a single table the
-              NS IMPs.
+              lowest id first) and the NS score; a single table, or the
+              first of a two-table team match, may carry the NS IMPs instead.
     status    ``submitted`` until the rating task has applied the match,
               then ``rated``; ``friendly`` for unrated matches; ``void`` once
               an admin voided it.
@@ -175,10 +175,10 @@ class BoardTable(models.Model):
         ordering = ["board", "table"]
         constraints = [
             models.UniqueConstraint(fields=["board", "table"], name="board_table_unique"),
+            # A score or IMPs, never both; the second table of a team match scored in IMPs has neither.
             models.CheckConstraint(
-                condition=Q(ns_score__isnull=False, ns_imps__isnull=True)
-                | Q(ns_score__isnull=True, ns_imps__isnull=False),
-                name="board_table_score_xor_imps",
+                condition=Q(ns_score__isnull=True) | Q(ns_imps__isnull=True),
+                name="board_table_score_or_imps",
             ),
             # Partners are stored lowest id first, so a pair has one spelling.
             models.CheckConstraint(condition=Q(ns_1__lt=models.F("ns_2")), name="board_table_ns_ordered"),

@@ -343,7 +343,7 @@ def _clean_pair(raw: Any, where: str, errors: _Errors) -> tuple[int, int] | None
     return (min(ids), max(ids))
 
 
-def _clean_bridge_table(raw: Any, where: str, single: bool, errors: _Errors) -> dict | None:
+def _clean_bridge_table(raw: Any, where: str, errors: _Errors) -> dict | None:
     if not isinstance(raw, Mapping):
         errors.add("boards", f"{where}: a table is an object with ns, ew and ns_score (or ns_imps).")
         return None
@@ -354,10 +354,10 @@ def _clean_bridge_table(raw: Any, where: str, single: bool, errors: _Errors) -> 
     ew = _clean_pair(raw.get("ew"), f"{where}, EW", errors)
     if ns is None or ew is None:
         return None
-    has_score = raw.get("ns_score") not in (None, "")
-    has_imps = raw.get("ns_imps") not in (None, "")
-    if has_score == has_imps:
-        errors.add("boards", f"{where}: give the NS score (ns_score) or, for a single table, the NS IMPs (ns_imps).")
+    table = {"ns": ns, "ew": ew, "ns_score": None, "ns_imps": None}
+    has_score, has_imps = raw.get("ns_score") not in (None, ""), raw.get("ns_imps") not in (None, "")
+    if has_score and has_imps:
+        errors.add("boards", f"{where}: give the NS score or the NS IMPs, not both.")
         return None
     if has_score:
         value = raw["ns_score"]
@@ -370,18 +370,29 @@ def _clean_bridge_table(raw: Any, where: str, single: bool, errors: _Errors) -> 
                 "boards", f"{where}: the NS score is a whole multiple of 10 within \u00b1{BRIDGE_SCORE_LIMIT:,}."
             )
             return None
-        if single:
-            errors.add("boards", f"{where}: a board played at one table is entered in IMPs (ns_imps), not a score.")
+        table["ns_score"] = score
+    if has_imps:
+        imps = _clean_whist(raw["ns_imps"])
+        if imps is None or abs(imps) > BRIDGE_IMPS_LIMIT:
+            errors.add("boards", f"{where}: the NS IMPs are a number within \u00b124 with at most two decimals.")
             return None
-        return {"ns": ns, "ew": ew, "ns_score": score}
-    imps = _clean_whist(raw["ns_imps"])
-    if imps is None or abs(imps) > BRIDGE_IMPS_LIMIT:
-        errors.add("boards", f"{where}: the NS IMPs are a number within \u00b124 with at most two decimals.")
+        table["ns_imps"] = imps
+    return table
+
+
+def _bridge_scoring_error(tables: list[dict]) -> str | None:
+    """Which scores a board needs: every table's NS score, or IMPs for one table or a two-table match."""
+    scores = [table["ns_score"] is not None for table in tables]
+    imps = [table["ns_imps"] is not None for table in tables]
+    if len(tables) == 1:
+        return None if imps[0] else "a board played at one table is entered in IMPs (ns_imps), not a score"
+    if all(scores):
         return None
-    if not single:
-        errors.add("boards", f"{where}: a board played at several tables takes each table's NS score, not IMPs.")
+    if len(tables) == 2 and imps[0] and not scores[1] and not imps[1]:
         return None
-    return {"ns": ns, "ew": ew, "ns_imps": imps}
+    if not any(scores) and not any(imps):
+        return "the board has no scores"
+    return "give every table's NS score, or for a two-table team match the IMPs of NS at table 1 (with EW at table 2)"
 
 
 def _clean_bridge(data: Mapping[str, Any], errors: _Errors, game: Game) -> GameInput:
@@ -417,9 +428,12 @@ def _clean_bridge(data: Mapping[str, Any], errors: _Errors, game: Game) -> GameI
         if len(raw_tables) > BRIDGE_MAX_TABLES:
             errors.add("boards", f"{where}: at most {BRIDGE_MAX_TABLES} tables.")
             continue
-        single = len(raw_tables) == 1
-        tables = [_clean_bridge_table(t, f"{where}, table {i}", single, errors) for i, t in enumerate(raw_tables, 1)]
+        tables = [_clean_bridge_table(t, f"{where}, table {i}", errors) for i, t in enumerate(raw_tables, 1)]
         if None in tables:
+            continue
+        problem = _bridge_scoring_error(tables)
+        if problem:
+            errors.add("boards", f"{where}: {problem}.")
             continue
         seated = [player for table in tables for pair in (table["ns"], table["ew"]) for player in pair]
         twice = sorted({player for player in seated if seated.count(player) > 1})
@@ -451,8 +465,8 @@ def _clean_bridge(data: Mapping[str, Any], errors: _Errors, game: Game) -> GameI
                         table=index,
                         ns=(players[t["ns"][0]], players[t["ns"][1]]),
                         ew=(players[t["ew"][0]], players[t["ew"][1]]),
-                        ns_score=t.get("ns_score"),
-                        ns_imps=t.get("ns_imps"),
+                        ns_score=t["ns_score"],
+                        ns_imps=t["ns_imps"],
                     )
                     for index, t in enumerate(tables, start=1)
                 ),

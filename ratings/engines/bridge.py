@@ -11,8 +11,9 @@ Vocabulary:
                 pair at t and the EW pair at u hold the same cards as a team
                 of four would. With T tables every pair of tables is a duel
                 (the "free for all into duels" split of Days of Wonder). A
-                single table entered directly in IMPs is one duel, NS
-                against EW.
+                two-table team match may give the IMPs of {NS(1), EW(2)}
+                directly, and a single table entered in IMPs is one duel,
+                NS against EW.
     side        the players on one side of a duel: one or two pairs.
 
 Formulas (seed 003, chapter 4):
@@ -157,6 +158,10 @@ def board_duels(board: BridgeBoard) -> list[Duel]:
         if table.ns_imps is None:
             raise EngineInputError("a board played at one table needs the NS IMPs")
         return [Duel(side_a=(table.ns,), side_b=(table.ew,), imps_a=float(table.ns_imps))]
+    if len(tables) == 2 and tables[0].ns_imps is not None and tables[1].ns_score is None:
+        # A two-table team match scored in IMPs: the IMPs won by {NS(1), EW(2)}.
+        first, second = tables
+        return [Duel(side_a=(first.ns, second.ew), side_b=(second.ns, first.ew), imps_a=float(first.ns_imps))]
     if any(table.ns_score is None for table in tables):
         raise EngineInputError("a board played at several tables needs every table's NS score")
     duels = []

@@ -70,7 +70,7 @@ def test_profile_shows_rating_rank_provisional_and_explanations(client, slaps, d
     slaps_match(winner=ann, loser=bob, played_at=T0)
     friendly = slaps_match(winner=bob, loser=ann, played_at=T0 + timedelta(hours=1), rated=False)
     ratings_process_game(game_id=slaps.pk)
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(9):
         html = client.get(f"/players/{ann.pk}/").content.decode()
     assert '<span class="rating">1016</span>' in html
     assert "provisional" in html
@@ -85,7 +85,7 @@ def test_profile_shows_rating_rank_provisional_and_explanations(client, slaps, d
 def test_profile_query_count_does_not_grow_with_history(client, slaps, django_assert_num_queries):
     players = PlayerFactory.create_batch(4)
     history(slaps, players, 20)
-    with django_assert_num_queries(7) as small:
+    with django_assert_num_queries(8) as small:
         client.get(f"/players/{players[0].pk}/")
     history(slaps, players, 150)
     with django_assert_num_queries(len(small.captured_queries)):

@@ -168,3 +168,19 @@ def test_impossible_boards(board):
     states = {p: PlayerState(1000) for p in "abcdefgh"}
     with pytest.raises(EngineInputError):
         get_rating_system("bridge").rate(BridgeSession((board,), {}), states, P)
+
+
+def test_a_two_table_team_match_may_be_entered_in_imps():
+    board = BridgeBoard(
+        (BridgeTable(ns=("a", "b"), ew=("c", "d"), ns_imps=10), BridgeTable(ns=("e", "f"), ew=("g", "h")))
+    )
+    [duel] = board_duels(board)
+    assert duel.side_a == (("a", "b"), ("g", "h"))
+    assert duel.imps_a == 10
+    scored = BridgeBoard(
+        (
+            BridgeTable(ns=("a", "b"), ew=("c", "d"), ns_score=420),
+            BridgeTable(ns=("e", "f"), ew=("g", "h"), ns_score=-50),
+        )
+    )
+    assert board_duels(scored) == [duel]
