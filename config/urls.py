@@ -34,6 +34,7 @@ urlpatterns = [
     path("matches/<int:pk>/", match_views.match_page, name="match-detail"),
     path("results/slaps/", match_views.slaps_result_entry, name="slaps-entry"),
     path("results/preferans/", match_views.preferans_result_entry, name="preferans-entry"),
+    path("results/bridge/", match_views.bridge_result_entry, name="bridge-entry"),
     path("results/players/", match_views.player_quick_create, name="player-quick-create"),
     path("calculator/", rating_views.calculators, name="calculators"),
     path("calculator/elo/", rating_views.elo_calculator, name="calculator-elo"),

@@ -674,3 +674,52 @@ def preferans_deals_preview(*, rows: list[list[str]]) -> tuple[list[DealPreview]
         previews.append(DealPreview(number=number, total=total, status="ok" if total == 0 else "unbalanced"))
         totals = [running + whist for running, whist in zip(totals, whists, strict=True)]
     return previews, totals
+
+
+@dataclass(frozen=True)
+class DuelPreview:
+    first: int  # table numbers, from 1
+    second: int
+    imps: int | Decimal  # won by {NS(first), EW(second)}
+
+    @property
+    def outcome(self) -> str:
+        if self.imps > 1:
+            return "win"
+        if self.imps < -1:
+            return "loss"
+        return "draw"
+
+
+def bridge_board_preview(*, scores: list[str], imps: str | None = None) -> tuple[str, list[DuelPreview]]:
+    """The entry page's IMP preview for one board: ("blank" | "incomplete" | "bad" | "ok", duels).
+
+    ``scores`` are the NS scores per table as typed; ``imps`` the IMPs typed
+    for a one- or two-table board scored in IMPs. Only a preview: the engine
+    computes the same duels when the session is rated.
+    """
+    from ratings.engines.bridge import imps as to_imps
+
+    if imps is not None:
+        if not imps.strip():
+            return "blank", []
+        value = _clean_whist(imps)
+        if value is None or abs(value) > BRIDGE_IMPS_LIMIT:
+            return "bad", []
+        return "ok", [DuelPreview(first=1, second=2 if len(scores) == 2 else 1, imps=value)]
+    if all(not score.strip() for score in scores):
+        return "blank", []
+    parsed = []
+    for score in scores:
+        text = score.strip()
+        if not text:
+            return "incomplete", []
+        if not (text.lstrip("-").isdigit() and text.isascii() and len(text) <= 7) or int(text) % 10:
+            return "bad", []
+        parsed.append(int(text))
+    duels = [
+        DuelPreview(first=t + 1, second=u + 1, imps=to_imps(parsed[t] - parsed[u]))
+        for t in range(len(parsed))
+        for u in range(t + 1, len(parsed))
+    ]
+    return "ok", duels

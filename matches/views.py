@@ -14,10 +14,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
-from leagues.models import Bot, Game, Player
+from leagues.models import Bot, Game, League, Player
 from leagues.services import player_create
 from matches import selectors
-from matches.services import match_submit, preferans_deals_preview, user_can_submit
+from matches.services import bridge_board_preview, match_submit, preferans_deals_preview, user_can_submit
 
 
 def _referee_required(request):
@@ -237,5 +237,150 @@ def preferans_result_entry(request):
     fresh.seats = form.seats  # the same table usually plays on
     context = _preferans_context(fresh, saved=selectors.match_detail(match_id=match.pk))
     response = render(request, "matches/preferans_entry.html#entry-form", context)
+    response["HX-Trigger"] = "result-saved"
+    return response
+
+
+# --- Bridge -----------------------------------------------------------------------------------
+
+BRIDGE_MAX_TABLES_ON_PAGE = 8
+BRIDGE_START_ROWS = 4
+BRIDGE_MAX_ROWS = 100
+
+
+def _bounded_int(value, default: int, low: int, high: int) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return default
+    return min(max(number, low), high)
+
+
+@dataclass
+class BridgeForm:
+    """The session page's state: tables and their pairs, the scoring mode and the boards typed so far."""
+
+    tables: int
+    scoring: str  # "scores": NS score per table; "imps": one IMP figure per board (1 or 2 tables)
+    pairs: list[dict[str, list[str]]]  # per table {"ns": [id, id], "ew": [id, id]}
+    rows: list[dict]  # {"number": str, "scores": [str per table], "imps": str}
+    played_at: str
+    rated: str
+    league: str
+
+    @classmethod
+    def from_post(cls, post) -> "BridgeForm":
+        tables = _bounded_int(post.get("tables"), 2, 1, BRIDGE_MAX_TABLES_ON_PAGE)
+        scoring = post.get("scoring", "scores")
+        if tables == 1 or scoring not in ("scores", "imps") or (scoring == "imps" and tables > 2):
+            scoring = "imps" if tables == 1 else "scores"
+        count = _bounded_int(post.get("rows"), BRIDGE_START_ROWS, 1, BRIDGE_MAX_ROWS)
+        return cls(
+            tables=tables,
+            scoring=scoring,
+            pairs=[
+                {side: [post.get(f"{side}-{t}-{n}", "") for n in (1, 2)] for side in ("ns", "ew")}
+                for t in range(1, tables + 1)
+            ],
+            rows=[
+                {
+                    "number": post.get(f"board-{r}-number", "") or str(r),
+                    "scores": [post.get(f"board-{r}-{t}", "") for t in range(1, tables + 1)],
+                    "imps": post.get(f"board-{r}-imps", ""),
+                }
+                for r in range(1, count + 1)
+            ],
+            played_at=post.get("played_at", ""),
+            rated=post.get("rated", "true"),
+            league=post.get("league", ""),
+        )
+
+    def filled(self, row: dict) -> bool:
+        return bool(row["imps"].strip()) if self.scoring == "imps" else any(s.strip() for s in row["scores"])
+
+    def body(self) -> dict:
+        boards = []
+        for row in self.rows:
+            if not self.filled(row):
+                continue
+            tables = []
+            for index, pair in enumerate(self.pairs):
+                table = {"ns": pair["ns"], "ew": pair["ew"]}
+                if self.scoring == "scores":
+                    table["ns_score"] = row["scores"][index]
+                elif index == 0:
+                    table["ns_imps"] = row["imps"]
+                tables.append(table)
+            boards.append({"number": row["number"], "tables": tables})
+        body = {"game": "bridge", "played_at": self.played_at, "rated": self.rated, "boards": boards}
+        if self.league:
+            body["league"] = self.league
+        return body
+
+
+def _bridge_context(form: BridgeForm, *, errors=None, saved=None) -> dict:
+    game = get_object_or_404(Game, slug="bridge")
+    if not form.played_at:
+        form.played_at = timezone.localtime().replace(second=0, microsecond=0).strftime("%Y-%m-%dT%H:%M")
+    rows = []
+    for number, row in enumerate(form.rows, start=1):
+        status, duels = bridge_board_preview(scores=row["scores"], imps=row["imps"] if form.scoring == "imps" else None)
+        rows.append({"index": number, **row, "status": status, "duels": duels})
+    return {
+        "game": game,
+        "form": form,
+        "player_options": list(Player.objects.order_by("name", "id").values_list("pk", "name")),
+        "leagues": League.objects.filter(game=game).order_by("tier"),
+        "table_numbers": list(range(1, form.tables + 1)),
+        "pair_fields": [
+            {"table": t, "side": side, "label": f"Table {t} {side.upper()}", "values": form.pairs[t - 1][side]}
+            for t in range(1, form.tables + 1)
+            for side in ("ns", "ew")
+        ],
+        "rows": rows,
+        "errors": errors or {},
+        "saved": saved,
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def bridge_result_entry(request):
+    """Record a bridge session: pairs at tables, then the boards' NS scores (or IMPs).
+
+    POST actions: ``save`` (default), ``add_row``, ``refresh`` (tables or
+    scoring changed) and ``check`` (the live IMP preview).
+    """
+    _referee_required(request)
+    form = BridgeForm.from_post(request.POST if request.method == "POST" else {})
+    if request.method == "GET":
+        return render(request, "matches/bridge_entry.html", _bridge_context(form))
+    action = request.POST.get("action", "save")
+    if action == "check":
+        return render(request, "matches/bridge_entry.html#preview-response", _bridge_context(form))
+    if action in ("add_row", "refresh"):
+        if action == "add_row" and len(form.rows) < BRIDGE_MAX_ROWS:
+            number = len(form.rows) + 1
+            form.rows.append({"number": str(number), "scores": [""] * form.tables, "imps": ""})
+        template = "matches/bridge_entry.html#entry-form" if request.htmx else "matches/bridge_entry.html"
+        return render(request, template, _bridge_context(form))
+    try:
+        match = match_submit(referee=request.user, data=form.body())
+    except ValidationError as error:
+        context = _bridge_context(form, errors=error.message_dict)
+        if request.htmx:
+            return render(request, "matches/bridge_entry.html#entry-form", context)
+        return render(request, "matches/bridge_entry.html", context, status=400)
+    if not request.htmx:
+        return redirect(match)
+    fresh = BridgeForm.from_post({})
+    fresh.tables, fresh.scoring, fresh.pairs = form.tables, form.scoring, form.pairs
+    fresh.rows = [{"number": str(r), "scores": [""] * form.tables, "imps": ""} for r in range(1, BRIDGE_START_ROWS + 1)]
+    fresh.played_at, fresh.rated, fresh.league = form.played_at, form.rated, form.league
+    response = render(
+        request,
+        "matches/bridge_entry.html#entry-form",
+        _bridge_context(fresh, saved=selectors.match_detail(match_id=match.pk)),
+    )
     response["HX-Trigger"] = "result-saved"
     return response
