@@ -39,6 +39,8 @@ urlpatterns = [
     path("calculator/", rating_views.calculators, name="calculators"),
     path("calculator/elo/", rating_views.elo_calculator, name="calculator-elo"),
     path("calculator/preferans/", rating_views.preferans_calculator, name="calculator-preferans"),
+    path("quality/", rating_views.quality_overview, name="quality"),
+    path("quality/<slug:slug>/", rating_views.quality_detail, name="quality-detail"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),

@@ -223,12 +223,12 @@ def player_bridge_records(*, player: Player) -> tuple[list[PairRecord], list[Pai
     rows = list(tables)
     if not rows:
         return [], []
-    scores = dict(
-        ((match_id, unit), score)
+    scores = {
+        (match_id, unit): score
         for match_id, unit, score in RatingChange.objects.filter(
             player=player, match_id__in={row[0] for row in rows}
         ).values_list("match_id", "unit", "details__score")
-    )
+    }
     ids = {pid for row in rows for pid in row[3:]}
     names = Player.objects.in_bulk(ids)
     partners: dict[int, PairRecord] = {}

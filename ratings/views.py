@@ -47,3 +47,42 @@ def preferans_calculator(request):
     context = {"values": values, "result": result, "errors": errors, "p": parameters}
     template = "ratings/preferans_calculator.html#result" if request.htmx else "ratings/preferans_calculator.html"
     return render(request, template, context)
+
+
+def quality_overview(request):
+    from ratings.quality import rating_quality_overview
+
+    return render(request, "ratings/quality.html", {"rows": rating_quality_overview()})
+
+
+def quality_detail(request, slug):
+    from django.shortcuts import get_object_or_404
+
+    from leagues.models import League
+    from ratings.quality import rating_quality
+
+    game = get_object_or_404(Game, slug=slug)
+    league = None
+    if request.GET.get("league"):
+        league = get_object_or_404(League, game=game, slug=request.GET["league"])
+    report = rating_quality(game=game, league=league)
+    calibration = [
+        {"label": f"{b.low:.1f}-{b.high:.1f}", "count": b.count, "predicted": b.predicted, "observed": b.observed}
+        for b in report.bins
+    ]
+    return render(
+        request,
+        "ratings/quality_detail.html",
+        {
+            "game": game,
+            "league": league,
+            "leagues": game.leagues.all(),
+            "report": report,
+            "calibration": calibration,
+            "chart": {
+                "labels": [row["label"] for row in calibration],
+                "predicted": [row["predicted"] for row in calibration],
+                "observed": [row["observed"] for row in calibration],
+            },
+        },
+    )

@@ -80,6 +80,7 @@ def elo_update(
 
 class EloSystem:
     slug = "elo"
+    prediction = staticmethod(lambda details, rating_before: prediction(details, rating_before))
     label = "ISF Elo (1 v 1)"
     start_rating = 1000.0
     decimals = 0
@@ -119,3 +120,10 @@ class EloSystem:
 
 
 SYSTEM = EloSystem()
+
+
+def prediction(details: dict, rating_before: float) -> tuple[float, float] | None:
+    """(expected score, actual score) of a stored Slaps rating change, for quality reports."""
+    if "expected" not in details or "score" not in details:
+        return None
+    return float(details["expected"]), float(details["score"])
