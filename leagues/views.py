@@ -53,7 +53,8 @@ def player_profile(request, pk):
     ratings = selectors.player_ratings(player=player)
     provisional = {rating.game_id: selectors.provisional_matches(rating.game) for rating in ratings}
     for rating in ratings:
-        rating.provisional = rating.rated_matches < provisional[rating.game_id]
+        rating.provisional_after = provisional[rating.game_id]
+        rating.provisional = rating.rated_matches < rating.provisional_after
     return render(
         request,
         "leagues/player.html",

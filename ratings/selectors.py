@@ -44,8 +44,15 @@ def rating_number(value: Decimal | None, *, decimals: int) -> int | float | None
 
 
 def provisional_matches(game: Game) -> int:
-    """How many rated matches a player needs before their rating is established."""
-    return int((game.parameters or {}).get("provisional_matches", 32))
+    """How many rated matches a player needs before their rating is established (0: no such notion).
+
+    Only the ISF Elo has one (seed 000: K drops after 32 rated matches).
+    """
+    from ratings.services import rating_parameters
+
+    if game.rating_system not in REGISTRY:
+        return 0
+    return int(getattr(rating_parameters(game=game), "provisional_matches", 0))
 
 
 def leaderboard(*, league: League, sort: str = Sort.CURRENT, search: str = "") -> QuerySet[PlayerRating]:

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from leagues.models import Bot, Game, Player
-from matches.models import Deal, Match, Seat
+from matches.models import Board, BoardTable, Deal, Match, Seat
 from ratings.services import ratings_process_game
 
 FIRST = [
@@ -78,9 +78,10 @@ class Command(BaseCommand):
         parser.add_argument("--players", type=int, default=36)
         parser.add_argument("--matches", type=int, default=700)
         parser.add_argument("--preferans-games", type=int, default=160)
+        parser.add_argument("--bridge-weeks", type=int, default=8)
         parser.add_argument("--seed", type=int, default=7)
 
-    def handle(self, *args, players, matches, preferans_games, seed, **options):
+    def handle(self, *args, players, matches, preferans_games, bridge_weeks, seed, **options):
         if Player.objects.exists():
             self.stdout.write("Demo data already present; nothing to do.")
             return
@@ -128,9 +129,12 @@ class Command(BaseCommand):
             preferans = Game.objects.get(slug="preferans")
             _preferans_history(rng, preferans, roster, skill, referee, start, preferans_games)
             preferans_rated = ratings_process_game(game_id=preferans.pk)
+            bridge = Game.objects.get(slug="bridge")
+            sessions = _bridge_club(rng, bridge, roster, skill, referee, bridge_weeks)
+            ratings_process_game(game_id=bridge.pk)
         self.stdout.write(
-            f"Loaded {len(roster)} players, {matches} Slaps matches ({rated_count} rated) "
-            f"and {preferans_games} Preferans games ({preferans_rated} rated).\n"
+            f"Loaded {len(roster)} players, {matches} Slaps matches ({rated_count} rated), "
+            f"{preferans_games} Preferans games ({preferans_rated} rated) and {sessions} bridge sessions.\n"
             f"Sign in as referee / {DEMO_PASSWORD} to enter results, admin / {DEMO_PASSWORD} for Django admin."
         )
 
@@ -194,3 +198,69 @@ def _deal(rng, strengths: list[float]) -> list[int]:
     whists = [round(value - centre) for value in raw]
     whists[-1] -= sum(whists)
     return whists
+
+
+COMMON_RESULTS = [420, 450, 620, 650, 140, 110, 170, -50, -100, -200, 100, 50, -420, -620, -140, 1430, 300, 500, -800]
+
+
+def _bridge_club(rng, game, roster, skill, referee, weeks) -> int:
+    """Two evenings a week: four regular partnerships and a few occasional ones, Mitchell-style rounds."""
+    members = roster[:20]
+    regulars = [(members[i], members[i + 1]) for i in range(0, 8, 2)]
+    casuals = members[8:]
+    start = timezone.now().replace(hour=19, minute=0, second=0, microsecond=0) - timedelta(weeks=weeks)
+    sessions = 0
+    for evening in range(weeks * 2):
+        played_at = start + timedelta(days=evening * 3 + evening // 2)
+        if played_at > timezone.now() - timedelta(hours=1):
+            break
+        tables = rng.choice([3, 4])
+        pool = rng.sample(casuals, k=len(casuals))
+        pairs = [pair for pair in regulars if rng.random() < 0.9]
+        while len(pairs) < tables * 2 and len(pool) >= 2:
+            pairs.append((pool.pop(), pool.pop()))
+        pairs = pairs[: tables * 2]
+        tables = len(pairs) // 2
+        if tables < 2:
+            continue
+        ns_pairs, ew_pairs = pairs[:tables], pairs[tables:]
+        match = Match.objects.create(
+            game=game,
+            played_at=played_at,
+            rated=True,
+            status=Match.Status.SUBMITTED,
+            referee=referee,
+            league=game.leagues.filter(tier="amateur").first(),
+        )
+        people = {player.pk: player for pair in pairs for player in pair}
+        Seat.objects.bulk_create(
+            Seat(match=match, position=position, player=player, result=0)
+            for position, player in enumerate(people.values(), start=1)
+        )
+        number = 0
+        for round_index in range(tables):
+            for _ in range(3):
+                number += 1
+                board = Board.objects.create(match=match, number=number, position=number)
+                par = rng.choice(COMMON_RESULTS)
+                rows = []
+                for table in range(tables):
+                    ns, ew = ns_pairs[table], ew_pairs[(table + round_index) % tables]
+                    edge = (skill[ns[0].pk] + skill[ns[1].pk] - skill[ew[0].pk] - skill[ew[1].pk]) / 2
+                    regular_edge = 60 * ((ns in regulars) - (ew in regulars))
+                    score = par + edge * 0.6 + regular_edge + rng.gauss(0, 150)
+                    ns_sorted, ew_sorted = sorted(ns, key=lambda p: p.pk), sorted(ew, key=lambda p: p.pk)
+                    rows.append(
+                        BoardTable(
+                            board=board,
+                            table=table + 1,
+                            ns_1=ns_sorted[0],
+                            ns_2=ns_sorted[1],
+                            ew_1=ew_sorted[0],
+                            ew_2=ew_sorted[1],
+                            ns_score=int(round(score / 10)) * 10,
+                        )
+                    )
+                BoardTable.objects.bulk_create(rows)
+        sessions += 1
+    return sessions
