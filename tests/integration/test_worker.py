@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from rest_framework.authtoken.models import Token
 
 from matches.models import Match
@@ -113,3 +114,97 @@ def test_worker_rates_a_preferans_game_deal_by_deal(stack):
     assert stored == {(change.unit, change.player): change.rating_after for change in expected}
     final = {change.player: change.rating_after for change in expected}
     assert {row["player"]: row["rating_after"] for row in rated["rating_changes"]} == final
+
+
+def _bridge_body(ids, played_at, scores, league=None):
+    a, b, c, d, e, f, g, h = ids
+    body = {
+        "game": "bridge",
+        "played_at": played_at.isoformat(),
+        "boards": [
+            {
+                "number": number,
+                "tables": [
+                    {"ns": [a, b], "ew": [c, d], "ns_score": first},
+                    {"ns": [e, f], "ew": [g, h], "ns_score": second},
+                ],
+            }
+            for number, (first, second) in enumerate(scores, start=1)
+        ],
+    }
+    if league:
+        body["league"] = league
+    return body
+
+
+def test_worker_rates_a_bridge_session_like_the_engine(stack):
+    from ratings.engines.bridge import BridgeBoard, BridgeParameters, BridgeSession, BridgeTable
+
+    token = Token.objects.create(user=RefereeFactory()).key
+    ids = [player.pk for player in PlayerFactory.create_batch(8)]
+    headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
+    scores = [(420, -50), (-100, 140), (620, 620), (-1430, 100)]
+    body = _bridge_body(ids, timezone.now() - timedelta(hours=2), scores)
+    status, response = stack.request("POST", "/api/matches/", json.dumps(body).encode(), headers)
+    assert status == 201, response
+    poll_until_rated(stack, json.loads(response)["id"])
+
+    a, b, c, d, e, f, g, h = ids
+    boards = tuple(
+        BridgeBoard((BridgeTable(ns=(a, b), ew=(c, d), ns_score=x), BridgeTable(ns=(e, f), ew=(g, h), ns_score=y)))
+        for x, y in scores
+    )
+    expected = get_rating_system("bridge").rate(
+        BridgeSession(boards, {}), {pid: PlayerState(1000.0) for pid in ids}, BridgeParameters()
+    )
+    final = {change.player: change.rating_after for change in expected}
+    for pid in ids:
+        status, body = stack.request("GET", f"/api/players/{pid}/")
+        [rating] = json.loads(body)["ratings"]
+        assert rating["rating"] == final[pid]
+
+
+def test_a_rating_period_league_waits_for_its_close_then_rates_everything(stack):
+    from celery import Celery
+
+    from leagues.models import League
+    from ratings.models import RatingChange
+
+    league = League.objects.get(slug="bridge-pro")
+    league.rating_period_days = 3
+    league.rating_period_anchor = (timezone.now() - timedelta(days=1)).date()
+    league.save()
+    token = Token.objects.create(user=RefereeFactory()).key
+    ids = [player.pk for player in PlayerFactory.create_batch(8)]
+    headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
+    start, end = league.period_bounds(timezone.now())
+    created = []
+    for offset, scores in ((1, [(420, -50)]), (2, [(-600, 100), (140, 110)])):
+        played_at = max(start, timezone.now() - timedelta(hours=3)) + timedelta(minutes=offset)
+        body = _bridge_body(ids, played_at, scores, league="bridge-pro")
+        status, response = stack.request("POST", "/api/matches/", json.dumps(body).encode(), headers)
+        assert status == 201, response
+        data = json.loads(response)
+        assert data["status"] == "submitted"
+        assert parse_datetime(data["rated_after"]) == end
+        created.append(data["id"])
+
+    producer = Celery(broker=stack.broker_url)
+    # The worker handles the submissions' tasks, and a sweep of closed periods: nothing is due yet.
+    producer.send_task("ratings.tasks.ratings_close_periods")
+    deadline = time.monotonic() + 20
+    # "received" and "succeeded": the worker has run the sweep.
+    while time.monotonic() < deadline and stack.log("worker").count("ratings_close_periods") < 2:
+        time.sleep(0.2)
+    assert not RatingChange.objects.exists()
+    assert set(Match.objects.filter(pk__in=created).values_list("status", flat=True)) == {"submitted"}
+
+    # The period closes (moved into the past, as the clock would): one beat tick rates both at once.
+    Match.objects.filter(pk__in=created).update(due_at=timezone.now() - timedelta(seconds=1))
+    producer.send_task("ratings.tasks.ratings_close_periods")
+    rated = [poll_until_rated(stack, match_id) for match_id in created]
+    assert all(row["status"] == "rated" for row in rated)
+    periods = set(RatingChange.objects.values_list("details__period_rating", flat=True))
+    assert periods == {1000.0}, "every board of the period was computed from the ratings at its start"
+    assert RatingChange.objects.count() == 8 * 3
+    producer.close()

@@ -1,0 +1,145 @@
+"""Bridge through the API and the pages: sessions, hostile input, partnerships, quality."""
+
+from datetime import timedelta
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+from django.utils import timezone
+
+from matches.models import Board, BoardTable, Match
+from ratings.models import RatingChange
+from tests.factories import PlayerFactory
+
+pytestmark = pytest.mark.django_db
+PLAYED = (timezone.now() - timedelta(hours=3)).isoformat()
+
+
+@pytest.fixture
+def eight(reference_data):
+    return [player.pk for player in PlayerFactory.create_batch(8)]
+
+
+def session(ids, boards=None, **extra):
+    a, b, c, d, e, f, g, h = ids
+    default = [
+        {"number": 1, "tables": [{"ns": [a, b], "ew": [c, d], "ns_score": 420}, {"ns": [e, f], "ew": [g, h], "ns_score": -50}]},
+        {"number": 2, "tables": [{"ns": [a, b], "ew": [c, d], "ns_score": -100}, {"ns": [e, f], "ew": [g, h], "ns_score": 140}]},
+    ]  # fmt: skip
+    return {"game": "bridge", "played_at": PLAYED, "boards": default if boards is None else boards, **extra}
+
+
+def test_a_session_is_stored_rated_and_read_back(referee_client, eight, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = referee_client.post("/api/matches/", session(eight), format="json")
+    assert response.status_code == 201, response.json()
+    detail = referee_client.get(f"/api/matches/{response.json()['id']}/").json()
+    assert detail["status"] == "rated"
+    assert detail["league"] == "bridge-amateur"
+    assert detail["boards"][0]["tables"][0] == {"table": 1, "ns": sorted(eight[:2]), "ew": sorted(eight[2:4]),
+                                                "ns_score": 420, "ns_imps": None}  # fmt: skip
+    assert len(detail["rating_changes"]) == 8
+    assert RatingChange.objects.count() == 16  # 8 players x 2 boards
+    a = eight[0]
+    history = referee_client.get(f"/api/players/{a}/history/?game=bridge").json()
+    assert [row["details"]["imps"] for row in history] == [10.0, -6.0]  # 470 -> 10; -240 -> -6
+
+
+def test_single_table_and_team_match_in_imps(referee_client, eight, django_capture_on_commit_callbacks):
+    a, b, c, d, e, f, g, h = eight
+    boards = [
+        {"number": 1, "tables": [{"ns": [a, b], "ew": [c, d], "ns_imps": 7}]},
+        {"number": 2, "tables": [{"ns": [a, b], "ew": [c, d], "ns_imps": -3}, {"ns": [e, f], "ew": [g, h]}]},
+    ]
+    with django_capture_on_commit_callbacks(execute=True):
+        response = referee_client.post("/api/matches/", session(eight, boards), format="json")
+    assert response.status_code == 201, response.json()
+    assert RatingChange.objects.filter(unit=0).count() == 4
+    assert RatingChange.objects.filter(unit=1).count() == 8
+
+
+HOSTILE = [
+    ("pair with the same player twice", lambda i: [{"number": 1, "tables": [{"ns": [i[0], i[0]], "ew": [i[2], i[3]], "ns_imps": 1}]}]),
+    ("player at two seats", lambda i: [{"number": 1, "tables": [{"ns": [i[0], i[1]], "ew": [i[2], i[3]], "ns_score": 420},
+                                                                {"ns": [i[0], i[5]], "ew": [i[6], i[7]], "ns_score": 10}]}]),
+    ("table with missing seats", lambda i: [{"number": 1, "tables": [{"ns": [i[0], i[1]], "ew": [i[2]], "ns_imps": 1}]}]),
+    ("table without EW", lambda i: [{"number": 1, "tables": [{"ns": [i[0], i[1]], "ns_imps": 1}]}]),
+    ("board without scores", lambda i: [{"number": 1, "tables": [{"ns": [i[0], i[1]], "ew": [i[2], i[3]]},
+                                                                 {"ns": [i[4], i[5]], "ew": [i[6], i[7]]}]}]),
+    ("board without tables", lambda i: [{"number": 1, "tables": []}]),
+    ("one table with a score", lambda i: [{"number": 1, "tables": [{"ns": [i[0], i[1]], "ew": [i[2], i[3]], "ns_score": 420}]}]),
+    ("score not a multiple of ten", lambda i: [{"number": 1, "tables": [{"ns": [i[0], i[1]], "ew": [i[2], i[3]], "ns_score": 425},
+                                                                        {"ns": [i[4], i[5]], "ew": [i[6], i[7]], "ns_score": 10}]}]),
+    ("absurd score", lambda i: [{"number": 1, "tables": [{"ns": [i[0], i[1]], "ew": [i[2], i[3]], "ns_score": 99990},
+                                                         {"ns": [i[4], i[5]], "ew": [i[6], i[7]], "ns_score": 10}]}]),
+    ("IMPs beyond 24", lambda i: [{"number": 1, "tables": [{"ns": [i[0], i[1]], "ew": [i[2], i[3]], "ns_imps": 25}]}]),
+    ("score and IMPs", lambda i: [{"number": 1, "tables": [{"ns": [i[0], i[1]], "ew": [i[2], i[3]], "ns_imps": 2, "ns_score": 10}]}]),
+    ("unknown player", lambda i: [{"number": 1, "tables": [{"ns": [i[0], i[1]], "ew": [i[2], 999999], "ns_imps": 1}]}]),
+    ("same board twice", lambda i: [{"number": 1, "tables": [{"ns": [i[0], i[1]], "ew": [i[2], i[3]], "ns_imps": 1}]}] * 2),
+    ("boards not a list", lambda i: "board 1: 420"),
+    ("no boards", lambda i: []),
+    ("table not an object", lambda i: [{"number": 1, "tables": ["NS 420"]}]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("case", "make_boards"), HOSTILE, ids=[case[0] for case in HOSTILE])
+def test_bad_sessions_are_a_400_on_boards_and_store_nothing(referee_client, eight, case, make_boards):
+    response = referee_client.post("/api/matches/", session(eight, make_boards(eight)), format="json")
+    assert response.status_code == 400, response.content
+    assert "boards" in response.json(), response.json()
+    assert not Match.objects.exists() and not Board.objects.exists() and not BoardTable.objects.exists()
+
+
+def test_unknown_league_is_refused(referee_client, eight):
+    response = referee_client.post("/api/matches/", session(eight, league="slaps-pro"), format="json")
+    assert response.status_code == 400
+    assert "league" in response.json()
+
+
+def test_profile_shows_partnerships_and_head_to_head(client, referee_client, eight, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        referee_client.post("/api/matches/", session(eight), format="json")
+    html = client.get(f"/players/{eight[0]}/").content.decode()
+    assert "<h2>Bridge partnerships</h2>" in html
+    assert "<h2>Head-to-head against pairs</h2>" in html
+    partner = client.get(f"/api/players/{eight[1]}/").json()["name"]
+    assert partner in html.split("<h2>Head-to-head")[0]
+
+
+def test_entry_page_previews_imps_and_saves(referee, eight, django_capture_on_commit_callbacks):
+    browser = Client()
+    browser.force_login(referee)
+    a, b, c, d, e, f, g, h = eight
+    data = {
+        "tables": "2", "scoring": "scores", "rows": "2", "played_at": "2026-11-01T19:00", "rated": "true",
+        "league": "bridge-amateur",
+        "ns-1-1": a, "ns-1-2": b, "ew-1-1": c, "ew-1-2": d, "ns-2-1": e, "ns-2-2": f, "ew-2-1": g, "ew-2-2": h,
+        "board-1-number": "1", "board-1-1": "420", "board-1-2": "-50",
+        "board-2-number": "2", "board-2-1": "", "board-2-2": "",
+    }  # fmt: skip
+    preview = browser.post("/results/bridge/", {**data, "action": "check"}, HTTP_HX_REQUEST="true").content.decode()
+    assert 'id="preview-1" class="board-preview" hx-swap-oob="true">T1–T2: +10' in preview
+    with django_capture_on_commit_callbacks(execute=True):
+        saved = browser.post("/results/bridge/", data, HTTP_HX_REQUEST="true").content.decode()
+    assert 'id="saved"' in saved
+    assert Match.objects.get().boards.count() == 1  # the blank row is skipped
+    bad = browser.post("/results/bridge/", {**data, "ns-1-2": a}, HTTP_HX_REQUEST="true").content.decode()
+    assert 'id="error-boards"' in bad
+    assert Match.objects.count() == 1
+
+
+def test_rating_quality_page_and_command(client, referee_client, eight, django_capture_on_commit_callbacks, capsys):
+    with django_capture_on_commit_callbacks(execute=True):
+        referee_client.post("/api/matches/", session(eight), format="json")
+    overview = client.get("/quality/").content.decode()
+    assert "Bridge" in overview and "Slaps" in overview and "Preferans" in overview
+    detail = client.get("/quality/bridge/").content.decode()
+    assert '<dd id="q-units">16</dd>' in detail
+    assert client.get("/quality/bridge/?league=nope").status_code == 404
+    call_command("rating_quality", "--game", "bridge", "--json")
+    import json
+
+    rows = json.loads(capsys.readouterr().out)
+    assert rows[0]["game"] == "bridge"
+    assert rows[0]["units"] == 16
+    assert 0 <= rows[0]["rmse"] <= 1
