@@ -37,7 +37,7 @@ def test_referee_records_a_bridge_session(page):
     page.get_by_label("Board row 1, table 2 NS score").fill("-50")
     preview = page.locator("#preview-1")
     page.wait_for_function("document.querySelector('#preview-1').textContent.includes('+10')")
-    assert "T1–T2: +10" in preview.inner_text()
+    assert "T1\u2013T2: +10" in preview.inner_text()
     assert "(win)" in preview.inner_text()
 
     page.get_by_role("button", name="Save session").click()

@@ -20,12 +20,20 @@ def eight(reference_data):
     return [player.pk for player in PlayerFactory.create_batch(8)]
 
 
+def table(ns, ew, **score):
+    return {"ns": list(ns), "ew": list(ew), **score}
+
+
+def board(*tables, number=1):
+    return {"number": number, "tables": list(tables)}
+
+
 def session(ids, boards=None, **extra):
     a, b, c, d, e, f, g, h = ids
     default = [
-        {"number": 1, "tables": [{"ns": [a, b], "ew": [c, d], "ns_score": 420}, {"ns": [e, f], "ew": [g, h], "ns_score": -50}]},
-        {"number": 2, "tables": [{"ns": [a, b], "ew": [c, d], "ns_score": -100}, {"ns": [e, f], "ew": [g, h], "ns_score": 140}]},
-    ]  # fmt: skip
+        board(table((a, b), (c, d), ns_score=420), table((e, f), (g, h), ns_score=-50), number=1),
+        board(table((a, b), (c, d), ns_score=-100), table((e, f), (g, h), ns_score=140), number=2),
+    ]
     return {"game": "bridge", "played_at": PLAYED, "boards": default if boards is None else boards, **extra}
 
 
@@ -36,8 +44,8 @@ def test_a_session_is_stored_rated_and_read_back(referee_client, eight, django_c
     detail = referee_client.get(f"/api/matches/{response.json()['id']}/").json()
     assert detail["status"] == "rated"
     assert detail["league"] == "bridge-amateur"
-    assert detail["boards"][0]["tables"][0] == {"table": 1, "ns": sorted(eight[:2]), "ew": sorted(eight[2:4]),
-                                                "ns_score": 420, "ns_imps": None}  # fmt: skip
+    first_table = {"table": 1, "ns": sorted(eight[:2]), "ew": sorted(eight[2:4]), "ns_score": 420, "ns_imps": None}
+    assert detail["boards"][0]["tables"][0] == first_table
     assert len(detail["rating_changes"]) == 8
     assert RatingChange.objects.count() == 16  # 8 players x 2 boards
     a = eight[0]
@@ -48,8 +56,8 @@ def test_a_session_is_stored_rated_and_read_back(referee_client, eight, django_c
 def test_single_table_and_team_match_in_imps(referee_client, eight, django_capture_on_commit_callbacks):
     a, b, c, d, e, f, g, h = eight
     boards = [
-        {"number": 1, "tables": [{"ns": [a, b], "ew": [c, d], "ns_imps": 7}]},
-        {"number": 2, "tables": [{"ns": [a, b], "ew": [c, d], "ns_imps": -3}, {"ns": [e, f], "ew": [g, h]}]},
+        board(table((a, b), (c, d), ns_imps=7), number=1),
+        board(table((a, b), (c, d), ns_imps=-3), table((e, f), (g, h)), number=2),
     ]
     with django_capture_on_commit_callbacks(execute=True):
         response = referee_client.post("/api/matches/", session(eight, boards), format="json")
@@ -58,28 +66,33 @@ def test_single_table_and_team_match_in_imps(referee_client, eight, django_captu
     assert RatingChange.objects.filter(unit=1).count() == 8
 
 
+def _two(i, first, second):
+    return [board(table((i[0], i[1]), (i[2], i[3]), **first), table((i[4], i[5]), (i[6], i[7]), **second))]
+
+
 HOSTILE = [
-    ("pair with the same player twice", lambda i: [{"number": 1, "tables": [{"ns": [i[0], i[0]], "ew": [i[2], i[3]], "ns_imps": 1}]}]),
-    ("player at two seats", lambda i: [{"number": 1, "tables": [{"ns": [i[0], i[1]], "ew": [i[2], i[3]], "ns_score": 420},
-                                                                {"ns": [i[0], i[5]], "ew": [i[6], i[7]], "ns_score": 10}]}]),
-    ("table with missing seats", lambda i: [{"number": 1, "tables": [{"ns": [i[0], i[1]], "ew": [i[2]], "ns_imps": 1}]}]),
-    ("table without EW", lambda i: [{"number": 1, "tables": [{"ns": [i[0], i[1]], "ns_imps": 1}]}]),
-    ("board without scores", lambda i: [{"number": 1, "tables": [{"ns": [i[0], i[1]], "ew": [i[2], i[3]]},
-                                                                 {"ns": [i[4], i[5]], "ew": [i[6], i[7]]}]}]),
-    ("board without tables", lambda i: [{"number": 1, "tables": []}]),
-    ("one table with a score", lambda i: [{"number": 1, "tables": [{"ns": [i[0], i[1]], "ew": [i[2], i[3]], "ns_score": 420}]}]),
-    ("score not a multiple of ten", lambda i: [{"number": 1, "tables": [{"ns": [i[0], i[1]], "ew": [i[2], i[3]], "ns_score": 425},
-                                                                        {"ns": [i[4], i[5]], "ew": [i[6], i[7]], "ns_score": 10}]}]),
-    ("absurd score", lambda i: [{"number": 1, "tables": [{"ns": [i[0], i[1]], "ew": [i[2], i[3]], "ns_score": 99990},
-                                                         {"ns": [i[4], i[5]], "ew": [i[6], i[7]], "ns_score": 10}]}]),
-    ("IMPs beyond 24", lambda i: [{"number": 1, "tables": [{"ns": [i[0], i[1]], "ew": [i[2], i[3]], "ns_imps": 25}]}]),
-    ("score and IMPs", lambda i: [{"number": 1, "tables": [{"ns": [i[0], i[1]], "ew": [i[2], i[3]], "ns_imps": 2, "ns_score": 10}]}]),
-    ("unknown player", lambda i: [{"number": 1, "tables": [{"ns": [i[0], i[1]], "ew": [i[2], 999999], "ns_imps": 1}]}]),
-    ("same board twice", lambda i: [{"number": 1, "tables": [{"ns": [i[0], i[1]], "ew": [i[2], i[3]], "ns_imps": 1}]}] * 2),
+    ("pair with the same player twice", lambda i: [board(table((i[0], i[0]), (i[2], i[3]), ns_imps=1))]),
+    (
+        "player at two seats",
+        lambda i: [
+            board(table((i[0], i[1]), (i[2], i[3]), ns_score=420), table((i[0], i[5]), (i[6], i[7]), ns_score=10))
+        ],
+    ),
+    ("table with missing seats", lambda i: [board(table((i[0], i[1]), (i[2],), ns_imps=1))]),
+    ("table without EW", lambda i: [board({"ns": [i[0], i[1]], "ns_imps": 1})]),
+    ("board without scores", lambda i: _two(i, {}, {})),
+    ("board without tables", lambda i: [board()]),
+    ("one table with a score", lambda i: [board(table((i[0], i[1]), (i[2], i[3]), ns_score=420))]),
+    ("score not a multiple of ten", lambda i: _two(i, {"ns_score": 425}, {"ns_score": 10})),
+    ("absurd score", lambda i: _two(i, {"ns_score": 99990}, {"ns_score": 10})),
+    ("IMPs beyond 24", lambda i: [board(table((i[0], i[1]), (i[2], i[3]), ns_imps=25))]),
+    ("score and IMPs", lambda i: [board(table((i[0], i[1]), (i[2], i[3]), ns_imps=2, ns_score=10))]),
+    ("unknown player", lambda i: [board(table((i[0], i[1]), (i[2], 999999), ns_imps=1))]),
+    ("same board twice", lambda i: [board(table((i[0], i[1]), (i[2], i[3]), ns_imps=1))] * 2),
     ("boards not a list", lambda i: "board 1: 420"),
     ("no boards", lambda i: []),
-    ("table not an object", lambda i: [{"number": 1, "tables": ["NS 420"]}]),
-]  # fmt: skip
+    ("table not an object", lambda i: [board("NS 420")]),
+]
 
 
 @pytest.mark.parametrize(("case", "make_boards"), HOSTILE, ids=[case[0] for case in HOSTILE])
@@ -87,7 +100,9 @@ def test_bad_sessions_are_a_400_on_boards_and_store_nothing(referee_client, eigh
     response = referee_client.post("/api/matches/", session(eight, make_boards(eight)), format="json")
     assert response.status_code == 400, response.content
     assert "boards" in response.json(), response.json()
-    assert not Match.objects.exists() and not Board.objects.exists() and not BoardTable.objects.exists()
+    assert not Match.objects.exists()
+    assert not Board.objects.exists()
+    assert not BoardTable.objects.exists()
 
 
 def test_unknown_league_is_refused(referee_client, eight):
@@ -118,7 +133,7 @@ def test_entry_page_previews_imps_and_saves(referee, eight, django_capture_on_co
         "board-2-number": "2", "board-2-1": "", "board-2-2": "",
     }  # fmt: skip
     preview = browser.post("/results/bridge/", {**data, "action": "check"}, HTTP_HX_REQUEST="true").content.decode()
-    assert 'id="preview-1" class="board-preview" hx-swap-oob="true">T1–T2: +10' in preview
+    assert 'id="preview-1" class="board-preview" hx-swap-oob="true">T1\u2013T2: +10' in preview
     with django_capture_on_commit_callbacks(execute=True):
         saved = browser.post("/results/bridge/", data, HTTP_HX_REQUEST="true").content.decode()
     assert 'id="saved"' in saved
@@ -132,7 +147,9 @@ def test_rating_quality_page_and_command(client, referee_client, eight, django_c
     with django_capture_on_commit_callbacks(execute=True):
         referee_client.post("/api/matches/", session(eight), format="json")
     overview = client.get("/quality/").content.decode()
-    assert "Bridge" in overview and "Slaps" in overview and "Preferans" in overview
+    assert "Bridge" in overview
+    assert "Slaps" in overview
+    assert "Preferans" in overview
     detail = client.get("/quality/bridge/").content.decode()
     assert '<dd id="q-units">16</dd>' in detail
     assert client.get("/quality/bridge/?league=nope").status_code == 404

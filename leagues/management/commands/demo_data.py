@@ -258,7 +258,7 @@ def _bridge_club(rng, game, roster, skill, referee, weeks) -> int:
                             ns_2=ns_sorted[1],
                             ew_1=ew_sorted[0],
                             ew_2=ew_sorted[1],
-                            ns_score=int(round(score / 10)) * 10,
+                            ns_score=round(score / 10) * 10,
                         )
                     )
                 BoardTable.objects.bulk_create(rows)

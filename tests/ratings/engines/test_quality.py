@@ -33,7 +33,9 @@ def test_certain_mistakes_are_clipped_not_infinite():
 
 def test_empty_history():
     report = quality_report([])
-    assert report.rmse is None and report.log_loss is None and report.count == 0
+    assert report.rmse is None
+    assert report.log_loss is None
+    assert report.count == 0
 
 
 def test_preferans_deal_as_a_prediction():
