@@ -4,18 +4,36 @@ from django.contrib import admin
 from django.utils.html import format_html_join
 
 from leagues.models import Bot, Game, League, Player
+from matches.services import league_due_dates_refresh
 from ratings.engines import REGISTRY
 from ratings.models import PlayerRating
 from ratings.services import ratings_request_full_replay
 
 # Changing any of these changes every rating computed from them: replay the game.
-RULE_FIELDS = {"parameters", "start_rating", "rating_system", "promotion_threshold", "rating_floor"}
+RULE_FIELDS = {
+    "parameters",
+    "start_rating",
+    "rating_system",
+    "promotion_threshold",
+    "rating_floor",
+    "rating_period_days",
+    "rating_period_anchor",
+}
+PERIOD_FIELDS = {"rating_period_days", "rating_period_anchor"}
 
 
 class LeagueInline(admin.TabularInline):
     model = League
     extra = 0
-    fields = ["slug", "name", "tier", "promotion_threshold", "rating_floor"]
+    fields = [
+        "slug",
+        "name",
+        "tier",
+        "promotion_threshold",
+        "rating_floor",
+        "rating_period_days",
+        "rating_period_anchor",
+    ]
 
 
 @admin.register(Game)
@@ -40,18 +58,22 @@ class GameAdmin(admin.ModelAdmin):
         for formset in formsets:
             for inline_form in formset.forms:
                 changed |= set(inline_form.changed_data)
+                if PERIOD_FIELDS & set(inline_form.changed_data) and inline_form.instance.pk:
+                    league_due_dates_refresh(league=inline_form.instance)
         if change and changed & RULE_FIELDS and ratings_request_full_replay(game_id=form.instance.pk):
             self.message_user(request, "The rules changed: this game's ratings are being replayed.")
 
 
 @admin.register(League)
 class LeagueAdmin(admin.ModelAdmin):
-    list_display = ["name", "game", "tier", "promotion_threshold", "rating_floor"]
+    list_display = ["name", "game", "tier", "promotion_threshold", "rating_floor", "rating_period_days"]
     list_filter = ["game", "tier"]
     list_select_related = ["game"]
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
+        if change and set(form.changed_data) & PERIOD_FIELDS:
+            league_due_dates_refresh(league=obj)
         if change and set(form.changed_data) & RULE_FIELDS and ratings_request_full_replay(game_id=obj.game_id):
             self.message_user(request, "The league's rules changed: this game's ratings are being replayed.")
 

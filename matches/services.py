@@ -723,3 +723,16 @@ def bridge_board_preview(*, scores: list[str], imps: str | None = None) -> tuple
         for u in range(t + 1, len(parsed))
     ]
     return "ok", duels
+
+
+def league_due_dates_refresh(*, league: League) -> int:
+    """Recompute when each waiting result of a league may be rated, after its rating period changed.
+
+    Rated results are replayed by the caller (a rule change replays the game);
+    this only moves the ``due_at`` of every match filed under the league.
+    """
+    matches = list(Match.objects.filter(league=league).select_related("game").only("pk", "played_at", "game", "league"))
+    for match in matches:
+        match.due_at = match_due_at(game=match.game, league=league, played_at=match.played_at)
+    Match.objects.bulk_update(matches, ["due_at"], batch_size=1000)
+    return len(matches)

@@ -132,3 +132,37 @@ def test_bots_are_managed_in_admin(admin_browser, reference_data):
     data["active"] = "on"
     assert admin_browser.post("/admin/leagues/bot/add/", data).status_code == 302
     assert Bot.objects.get(slug="shark").max_rating == 3400
+
+
+def test_a_new_rating_period_makes_waiting_sessions_wait_for_it(
+    admin_browser, referee, django_capture_on_commit_callbacks
+):
+    from leagues.models import League
+    from matches.services import match_submit
+
+    players = [p.pk for p in PlayerFactory.create_batch(4)]
+    played_at = timezone.now() - timedelta(hours=1)
+    body = {
+        "game": "bridge",
+        "played_at": played_at.isoformat(),
+        "boards": [{"number": 1, "tables": [{"ns": players[:2], "ew": players[2:], "ns_imps": 4}]}],
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        match = match_submit(referee=referee, data=body)
+    match.refresh_from_db()
+    assert match.status == Match.Status.RATED
+    league = League.objects.get(slug="bridge-amateur")
+    data = {
+        "game": league.game_id,
+        "slug": league.slug,
+        "name": league.name,
+        "tier": "amateur",
+        "promotion_threshold": "1800",
+        "rating_period_days": "7",
+        "rating_period_anchor": timezone.now().date().isoformat(),
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        assert admin_browser.post(f"/admin/leagues/league/{league.pk}/change/", data).status_code == 302
+    match.refresh_from_db()
+    league.refresh_from_db()
+    assert match.due_at == league.period_bounds(match.played_at)[1]
