@@ -25,6 +25,28 @@ def _referee_required(request):
         raise PermissionDenied("Only referees can enter results.")
 
 
+def _entry_submit(request, *, body: dict, page: str, on_error, on_saved):
+    """Submit an entry page's result through ``match_submit`` and answer as every entry page does.
+
+    Errors come back inline in the form partial (HTMX) or as the whole page
+    with status 400; a saved result gives a fresh form (HTMX, with an
+    ``HX-Trigger: result-saved`` event) or a redirect to the new match.
+    ``on_error(errors)`` and ``on_saved(match)`` build the template contexts.
+    """
+    try:
+        match = match_submit(referee=request.user, data=body)
+    except ValidationError as error:
+        context = on_error(error.message_dict)
+        if request.htmx:
+            return render(request, f"{page}#entry-form", context)
+        return render(request, page, context, status=400)
+    if not request.htmx:
+        return redirect(match)
+    response = render(request, f"{page}#entry-form", on_saved(selectors.match_detail(match_id=match.pk)))
+    response["HX-Trigger"] = "result-saved"
+    return response
+
+
 def _slaps_form_context(*, values=None, errors=None, saved=None):
     values = values or {}
     now = timezone.localtime().replace(second=0, microsecond=0)
@@ -63,21 +85,15 @@ def slaps_result_entry(request):
     if request.method == "GET":
         return render(request, "matches/slaps_entry.html", _slaps_form_context())
     values = request.POST.dict()
-    try:
-        match = match_submit(referee=request.user, data=slaps_form_to_body(request.POST))
-    except ValidationError as error:
-        context = _slaps_form_context(values=values, errors=error.message_dict)
-        if request.htmx:
-            return render(request, "matches/slaps_entry.html#entry-form", context)
-        return render(request, "matches/slaps_entry.html", context, status=400)
-    if not request.htmx:
-        return redirect(match)
-    # Keep the time and the rated/friendly choice for the next result at the table.
+    # After a save, keep the time and the rated/friendly choice for the next result at the table.
     keep = {"played_at": values.get("played_at", ""), "rated": values.get("rated", "true")}
-    context = _slaps_form_context(values=keep, saved=selectors.match_detail(match_id=match.pk))
-    response = render(request, "matches/slaps_entry.html#entry-form", context)
-    response["HX-Trigger"] = "result-saved"
-    return response
+    return _entry_submit(
+        request,
+        body=slaps_form_to_body(request.POST),
+        page="matches/slaps_entry.html",
+        on_error=lambda errors: _slaps_form_context(values=values, errors=errors),
+        on_saved=lambda match: _slaps_form_context(values=keep, saved=match),
+    )
 
 
 @login_required
@@ -224,21 +240,15 @@ def preferans_result_entry(request):
             form.rows.append([""] * PREFERANS_SEAT_SLOTS)
         template = "matches/preferans_entry.html#entry-form" if request.htmx else "matches/preferans_entry.html"
         return render(request, template, _preferans_context(form))
-    try:
-        match = match_submit(referee=request.user, data=form.body())
-    except ValidationError as error:
-        context = _preferans_context(form, errors=error.message_dict)
-        if request.htmx:
-            return render(request, "matches/preferans_entry.html#entry-form", context)
-        return render(request, "matches/preferans_entry.html", context, status=400)
-    if not request.htmx:
-        return redirect(match)
     fresh = PreferansForm.from_post({"played_at": form.played_at, "rated": form.rated})
     fresh.seats = form.seats  # the same table usually plays on
-    context = _preferans_context(fresh, saved=selectors.match_detail(match_id=match.pk))
-    response = render(request, "matches/preferans_entry.html#entry-form", context)
-    response["HX-Trigger"] = "result-saved"
-    return response
+    return _entry_submit(
+        request,
+        body=form.body(),
+        page="matches/preferans_entry.html",
+        on_error=lambda errors: _preferans_context(form, errors=errors),
+        on_saved=lambda match: _preferans_context(fresh, saved=match),
+    )
 
 
 # --- Bridge -----------------------------------------------------------------------------------
@@ -364,23 +374,14 @@ def bridge_result_entry(request):
             form.rows.append({"number": str(number), "scores": [""] * form.tables, "imps": ""})
         template = "matches/bridge_entry.html#entry-form" if request.htmx else "matches/bridge_entry.html"
         return render(request, template, _bridge_context(form))
-    try:
-        match = match_submit(referee=request.user, data=form.body())
-    except ValidationError as error:
-        context = _bridge_context(form, errors=error.message_dict)
-        if request.htmx:
-            return render(request, "matches/bridge_entry.html#entry-form", context)
-        return render(request, "matches/bridge_entry.html", context, status=400)
-    if not request.htmx:
-        return redirect(match)
     fresh = BridgeForm.from_post({})
     fresh.tables, fresh.scoring, fresh.pairs = form.tables, form.scoring, form.pairs
     fresh.rows = [{"number": str(r), "scores": [""] * form.tables, "imps": ""} for r in range(1, BRIDGE_START_ROWS + 1)]
     fresh.played_at, fresh.rated, fresh.league = form.played_at, form.rated, form.league
-    response = render(
+    return _entry_submit(
         request,
-        "matches/bridge_entry.html#entry-form",
-        _bridge_context(fresh, saved=selectors.match_detail(match_id=match.pk)),
+        body=form.body(),
+        page="matches/bridge_entry.html",
+        on_error=lambda errors: _bridge_context(form, errors=errors),
+        on_saved=lambda match: _bridge_context(fresh, saved=match),
     )
-    response["HX-Trigger"] = "result-saved"
-    return response

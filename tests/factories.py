@@ -86,3 +86,25 @@ def slaps_match(*, winner: Player, loser: Player, played_at=None, rated=True, re
     Seat.objects.create(match=match, position=1, player=winner, result=1)
     Seat.objects.create(match=match, position=2, player=loser, result=0)
     return match
+
+
+def bridge_session_body(ids, played_at, scores, league=None) -> dict:
+    """An API body for a two-table bridge session: pairs (a,b)-(c,d) and (e,f)-(g,h), one board per score pair."""
+    a, b, c, d, e, f, g, h = ids
+    body = {
+        "game": "bridge",
+        "played_at": played_at.isoformat(),
+        "boards": [
+            {
+                "number": number,
+                "tables": [
+                    {"ns": [a, b], "ew": [c, d], "ns_score": first},
+                    {"ns": [e, f], "ew": [g, h], "ns_score": second},
+                ],
+            }
+            for number, (first, second) in enumerate(scores, start=1)
+        ],
+    }
+    if league:
+        body["league"] = league
+    return body

@@ -12,7 +12,7 @@ from rest_framework.authtoken.models import Token
 from matches.models import Match
 from ratings.engines import PlayerState, get_rating_system
 from ratings.engines.elo import EloMatch, EloParameters
-from tests.factories import PlayerFactory, RefereeFactory
+from tests.factories import PlayerFactory, RefereeFactory, bridge_session_body
 
 pytestmark = [pytest.mark.postgres, pytest.mark.services]
 
@@ -116,27 +116,6 @@ def test_worker_rates_a_preferans_game_deal_by_deal(stack):
     assert {row["player"]: row["rating_after"] for row in rated["rating_changes"]} == final
 
 
-def _bridge_body(ids, played_at, scores, league=None):
-    a, b, c, d, e, f, g, h = ids
-    body = {
-        "game": "bridge",
-        "played_at": played_at.isoformat(),
-        "boards": [
-            {
-                "number": number,
-                "tables": [
-                    {"ns": [a, b], "ew": [c, d], "ns_score": first},
-                    {"ns": [e, f], "ew": [g, h], "ns_score": second},
-                ],
-            }
-            for number, (first, second) in enumerate(scores, start=1)
-        ],
-    }
-    if league:
-        body["league"] = league
-    return body
-
-
 def test_worker_rates_a_bridge_session_like_the_engine(stack):
     from ratings.engines.bridge import BridgeBoard, BridgeParameters, BridgeSession, BridgeTable
 
@@ -144,7 +123,7 @@ def test_worker_rates_a_bridge_session_like_the_engine(stack):
     ids = [player.pk for player in PlayerFactory.create_batch(8)]
     headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
     scores = [(420, -50), (-100, 140), (620, 620), (-1430, 100)]
-    body = _bridge_body(ids, timezone.now() - timedelta(hours=2), scores)
+    body = bridge_session_body(ids, timezone.now() - timedelta(hours=2), scores)
     status, response = stack.request("POST", "/api/matches/", json.dumps(body).encode(), headers)
     assert status == 201, response
     poll_until_rated(stack, json.loads(response)["id"])
@@ -181,7 +160,7 @@ def test_a_rating_period_league_waits_for_its_close_then_rates_everything(stack)
     created = []
     for offset, scores in ((1, [(420, -50)]), (2, [(-600, 100), (140, 110)])):
         played_at = max(start, timezone.now() - timedelta(hours=3)) + timedelta(minutes=offset)
-        body = _bridge_body(ids, played_at, scores, league="bridge-pro")
+        body = bridge_session_body(ids, played_at, scores, league="bridge-pro")
         status, response = stack.request("POST", "/api/matches/", json.dumps(body).encode(), headers)
         assert status == 201, response
         data = json.loads(response)

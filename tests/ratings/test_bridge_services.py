@@ -13,7 +13,7 @@ from ratings.engines import PlayerState, get_rating_system
 from ratings.engines.bridge import BridgeBoard, BridgeParameters, BridgeSession, BridgeTable
 from ratings.models import PlayerRating, RatingChange
 from ratings.services import ratings_close_periods, ratings_process_game, ratings_replay_all
-from tests.factories import PlayerFactory
+from tests.factories import PlayerFactory, bridge_session_body
 
 pytestmark = pytest.mark.django_db
 
@@ -29,24 +29,7 @@ def eight():
 
 
 def session(players, played_at, scores, league=None):
-    a, b, c, d, e, f, g, h = (player.pk for player in players)
-    body = {
-        "game": "bridge",
-        "played_at": played_at.isoformat(),
-        "boards": [
-            {
-                "number": number,
-                "tables": [
-                    {"ns": [a, b], "ew": [c, d], "ns_score": first},
-                    {"ns": [e, f], "ew": [g, h], "ns_score": second},
-                ],
-            }
-            for number, (first, second) in enumerate(scores, start=1)
-        ],
-    }
-    if league:
-        body["league"] = league
-    return body
+    return bridge_session_body([player.pk for player in players], played_at, scores, league)
 
 
 def ratings(game):
