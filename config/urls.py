@@ -20,6 +20,7 @@ api = [
     path("matches/", match_apis.MatchCreateApi.as_view(), name="api-matches"),
     path("matches/<int:pk>/", match_apis.MatchDetailApi.as_view(), name="api-match"),
     path("matches/<int:pk>/void/", match_apis.MatchVoidApi.as_view(), name="api-match-void"),
+    path("matches/<int:pk>/correct/", match_apis.MatchCorrectApi.as_view(), name="api-match-correct"),
     path("calculator/elo/", rating_apis.EloCalculatorApi.as_view(), name="api-calculator-elo"),
     path("calculator/preferans/", rating_apis.PreferansCalculatorApi.as_view(), name="api-calculator-preferans"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -1,10 +1,16 @@
 """Matches in admin: read the result, void it. Results are entered on the referee
 pages or through the API, which share one validating service."""
 
-from django.contrib import admin, messages
+import json
 
-from matches.models import Match, Seat
-from matches.services import match_void, user_can_void
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+
+from matches.models import AuditEntry, Match, Seat
+from matches.selectors import match_as_body, match_detail
+from matches.services import match_correct, match_void, user_can_void
 
 
 class SeatInline(admin.TabularInline):
@@ -18,6 +24,41 @@ class SeatInline(admin.TabularInline):
         return False
 
 
+class AuditInline(admin.TabularInline):
+    model = AuditEntry
+    extra = 0
+    can_delete = False
+    fields = ["at", "actor", "action", "data"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    """The audit log: visible to admins, editable by nobody."""
+
+    list_display = ["at", "actor", "action", "match"]
+    list_filter = ["action", "match__game"]
+    search_fields = ["actor__username", "match__id"]
+    list_select_related = ["actor", "match", "match__game"]
+    date_hierarchy = "at"
+    readonly_fields = ["at", "actor", "action", "match", "data"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
     list_display = ["id", "game", "played_at", "status", "rated", "referee"]
@@ -25,7 +66,8 @@ class MatchAdmin(admin.ModelAdmin):
     search_fields = ["seats__player__name"]
     date_hierarchy = "played_at"
     list_select_related = ["game", "referee"]
-    inlines = [SeatInline]
+    inlines = [SeatInline, AuditInline]
+    change_form_template = "admin/matches/match/change_form.html"
     readonly_fields = ["game", "played_at", "rated", "status", "referee", "created_at", "voided_at", "voided_by"]
     actions = ["void_matches"]
 
@@ -34,6 +76,38 @@ class MatchAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False  # Void instead: ratings must be replayed without the match.
+
+    def get_urls(self):
+        own = [path("<int:pk>/correct/", self.admin_site.admin_view(self.correct_view), name="matches_match_correct")]
+        return own + super().get_urls()
+
+    def correct_view(self, request, pk):
+        """Correct a result: edit its body (the API's shape); the service validates and replays."""
+        if not user_can_void(request.user):
+            raise PermissionDenied
+        match = get_object_or_404(Match, pk=pk)
+        errors, text = [], json.dumps(match_as_body(match_detail(match_id=pk)), indent=2)
+        if request.method == "POST":
+            text = request.POST.get("body", "")
+            try:
+                body = json.loads(text)
+                match_correct(match_id=pk, by=request.user, data=body)
+            except json.JSONDecodeError as error:
+                errors = [f"Not valid JSON: {error}"]
+            except ValidationError as error:
+                errors = [f"{field}: {' '.join(messages_)}" for field, messages_ in error.message_dict.items()]
+            else:
+                self.message_user(request, "Result corrected; ratings are being replayed from it.", messages.SUCCESS)
+                return redirect(reverse("admin:matches_match_change", args=[pk]))
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Correct {match}",
+            "match": match,
+            "opts": self.model._meta,
+            "body": text,
+            "errors": errors,
+        }
+        return render(request, "admin/matches/match/correct.html", context, status=400 if errors else 200)
 
     @admin.action(description="Void selected matches (ratings are replayed)")
     def void_matches(self, request, queryset):

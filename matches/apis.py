@@ -9,7 +9,7 @@ from rest_framework.views import APIView
 from config.api import IsMatchAdmin, IsReferee
 from matches import selectors
 from matches.models import Match
-from matches.services import match_submit, match_void
+from matches.services import match_correct, match_submit, match_void
 from ratings.selectors import rating_decimals, rating_number
 
 
@@ -207,4 +207,20 @@ class MatchVoidApi(APIView):
     def post(self, request, pk):
         get_object_or_404(Match, pk=pk)
         match_void(match_id=pk, by=request.user)
+        return Response(match_data(selectors.match_detail(match_id=pk)))
+
+
+class MatchCorrectApi(APIView):
+    """Replace a match's result with a corrected one (admins); ratings replay from it."""
+
+    permission_classes = [IsMatchAdmin]
+
+    @extend_schema(
+        request=inline_serializer("MatchCorrection", {"game": serializers.CharField()}),
+        responses=MatchOutSerializer,
+        description="The body is a whole result, exactly as for POST /api/matches/; the game cannot change.",
+    )
+    def post(self, request, pk):
+        get_object_or_404(Match, pk=pk)
+        match_correct(match_id=pk, by=request.user, data=request.data)
         return Response(match_data(selectors.match_detail(match_id=pk)))

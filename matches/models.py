@@ -198,3 +198,34 @@ class BoardTable(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.table} of {self.board}"
+
+
+class AuditEntry(models.Model):
+    """Who submitted, corrected, confirmed or voided which result, and when. Append-only."""
+
+    class Action(models.TextChoices):
+        SUBMITTED = "submitted", "Submitted"
+        CORRECTED = "corrected", "Corrected"
+        CONFIRMED = "confirmed", "Confirmed"
+        VOIDED = "voided", "Voided"
+
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    action = models.CharField(max_length=10, choices=Action.choices)
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="audit_entries")
+    data = models.JSONField(default=dict, help_text="The result as submitted, or before and after a correction.")
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} match {self.match_id} by {self.actor} at {self.at:%Y-%m-%d %H:%M}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None and not self._state.adding:
+            raise ValueError("Audit entries are never edited.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError("Audit entries are never deleted.")

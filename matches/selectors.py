@@ -51,3 +51,36 @@ def match_deal_rows(match: Match) -> list[dict]:
             }
         )
     return rows
+
+
+def match_as_body(match: Match) -> dict:
+    """A stored match as the API body that would submit it again (audit log, corrections)."""
+    body = {"game": match.game.slug, "played_at": match.played_at.isoformat(), "rated": match.rated}
+    seats = list(match.seats.all())
+    system = match.game.rating_system
+    if system == "elo":
+        body["players"] = [seat.player_id for seat in seats]
+        winner = match.winner_seat
+        body["winner"] = winner.player_id if winner else None
+    elif system == "preferans":
+        body["seats"] = [{"player": seat.player_id} if seat.player_id else {"bot": seat.bot.slug} for seat in seats]
+        body["deals"] = [deal.whists for deal in match.deals.all()]
+    elif system == "bridge":
+        body["boards"] = [
+            {
+                "number": board.number,
+                "tables": [
+                    {
+                        "ns": [table.ns_1_id, table.ns_2_id],
+                        "ew": [table.ew_1_id, table.ew_2_id],
+                        **({"ns_score": table.ns_score} if table.ns_score is not None else {}),
+                        **({"ns_imps": float(table.ns_imps)} if table.ns_imps is not None else {}),
+                    }
+                    for table in board.tables.all()
+                ],
+            }
+            for board in match.boards.all()
+        ]
+        if match.league_id:
+            body["league"] = match.league.slug
+    return body

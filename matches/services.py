@@ -27,7 +27,8 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from leagues.models import Bot, Game, League, Player
-from matches.models import Board, BoardTable, Deal, Match, Seat
+from matches.models import AuditEntry, Board, BoardTable, Deal, Match, Seat
+from matches.selectors import match_as_body, match_detail
 from ratings.services import rating_replay_mark, rating_state_lock, ratings_enqueue
 
 MAX_ID = 2**63 - 1
@@ -563,6 +564,10 @@ def _match_store_result(match: Match, cleaned: MatchInput) -> None:
         )
 
 
+def _audit(match: Match, *, by, action: str) -> None:
+    AuditEntry.objects.create(actor=by, action=action, match=match, data=match_as_body(match_detail(match_id=match.pk)))
+
+
 def match_submit(*, referee, data: Mapping[str, Any]) -> Match:
     """Store a validated result and queue its rating once the transaction commits."""
     if not user_can_submit(referee):
@@ -579,6 +584,7 @@ def match_submit(*, referee, data: Mapping[str, Any]) -> Match:
             due_at=match_due_at(game=cleaned.game, league=cleaned.league, played_at=cleaned.played_at),
         )
         _match_store_result(match, cleaned)
+        _audit(match, by=referee, action=AuditEntry.Action.SUBMITTED)
         if cleaned.rated:
             transaction.on_commit(lambda: ratings_enqueue(match_id=match.pk))
     match.refresh_from_db(fields=["status"])
@@ -606,6 +612,9 @@ def match_void(*, match_id: int, by) -> Match:
         match.voided_at = timezone.now()
         match.voided_by = by
         match.save(update_fields=["status", "voided_at", "voided_by"])
+        AuditEntry.objects.create(
+            actor=by, action=AuditEntry.Action.VOIDED, match=match, data={"was": "rated" if was_rated else "not rated"}
+        )
         if was_rated:
             rating_replay_mark(state=state, played_at=match.played_at, match_id=match.pk)
             transaction.on_commit(lambda: ratings_enqueue(match_id=match.pk))
@@ -633,6 +642,7 @@ def match_correct(*, match_id: int, by, data: Mapping[str, Any]) -> Match:
         match = Match.objects.select_for_update().get(pk=match_id)
         if match.status == Match.Status.VOID:
             raise ValidationError({"non_field_errors": ["A voided match cannot be corrected."]})
+        before = match_as_body(match_detail(match_id=match.pk))
         if match.status == Match.Status.RATED:
             rating_replay_mark(state=state, played_at=match.played_at, match_id=match.pk)
         match.played_at = cleaned.played_at
@@ -645,6 +655,10 @@ def match_correct(*, match_id: int, by, data: Mapping[str, Any]) -> Match:
         match.deals.all().delete()
         match.boards.all().delete()
         _match_store_result(match, cleaned)
+        after = match_as_body(match_detail(match_id=match.pk))
+        AuditEntry.objects.create(
+            actor=by, action=AuditEntry.Action.CORRECTED, match=match, data={"before": before, "after": after}
+        )
         transaction.on_commit(lambda: ratings_enqueue(match_id=match.pk))
     return match
 
