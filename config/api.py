@@ -6,7 +6,7 @@ turns them into DRF-style responses: 400 ``{"field": ["message"]}``.
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from rest_framework import exceptions, permissions
+from rest_framework import exceptions, permissions, throttling
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from matches.services import user_can_submit, user_can_void
@@ -33,3 +33,20 @@ class IsMatchAdmin(permissions.BasePermission):
 
     def has_permission(self, request, view):
         return user_can_void(request.user)
+
+
+class WriteThrottle(throttling.ScopedRateThrottle):
+    """Writes per user (or address), at the ``writes`` rate of REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]."""
+
+    scope_attr = "throttle_scope"
+
+    def get_rate(self):
+        # Read the rates now, not at import, so settings changes (and tests) take effect.
+        from rest_framework.settings import api_settings
+
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+    def get_cache_key(self, request, view):
+        if request.method in permissions.SAFE_METHODS:
+            return None
+        return super().get_cache_key(request, view)

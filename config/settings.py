@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "template_partials",
+    "django_ratelimit",
     "leagues",
     "ratings",
     "matches",
@@ -77,6 +78,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Turns a rate limit hit (django-ratelimit) into RATELIMIT_VIEW: 429 Too Many Requests.
+    "django_ratelimit.middleware.RatelimitMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -110,6 +113,24 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The cache backs rate limiting (and throttling): per process by default; a
+# deployment with several web processes shares one, e.g. CACHE_URL=redis://127.0.0.1:6379/1.
+CACHE_URL = os.environ.get("CACHE_URL", "")
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        if CACHE_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "cardrank"}
+    )
+}
+# django-ratelimit wants a shared cache (E003): the embedded default is one process's memory.
+# W001 only says Django's own RedisCache is not on its list; its atomic incr is all it needs.
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"] + ([] if CACHE_URL else ["django_ratelimit.E003"])
+RATELIMIT_VIEW = "config.views.rate_limited"
+# Sign-in attempts per client address, and result-entry posts per signed-in referee.
+CARDRANK_LOGIN_RATE = os.environ.get("CARDRANK_LOGIN_RATE", "10/m")
+CARDRANK_PAGE_WRITE_RATE = os.environ.get("CARDRANK_PAGE_WRITE_RATE", "300/m")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -161,6 +182,7 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.api.exception_handler",
+    "DEFAULT_THROTTLE_RATES": {"writes": os.environ.get("CARDRANK_API_WRITE_RATE", "600/min")},
 }
 
 SPECTACULAR_SETTINGS = {

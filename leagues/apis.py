@@ -8,7 +8,7 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import IsReferee
+from config.api import IsReferee, WriteThrottle
 from leagues.models import Game, League, Player
 from leagues.services import player_create
 from ratings import selectors
@@ -147,6 +147,8 @@ def player_detail_data(player: Player) -> dict:
 
 
 class PlayerCreateApi(APIView):
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "writes"
     permission_classes = [IsReferee]
 
     @extend_schema(

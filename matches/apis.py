@@ -6,7 +6,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import IsMatchAdmin, IsReferee
+from config.api import IsMatchAdmin, IsReferee, WriteThrottle
 from matches import selectors
 from matches.models import Match
 from matches.services import match_correct, match_submit, match_void
@@ -112,6 +112,8 @@ def match_data(match: Match) -> dict:
 
 
 class MatchCreateApi(APIView):
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "writes"
     permission_classes = [IsReferee]
 
     @extend_schema(
@@ -201,6 +203,8 @@ class MatchDetailApi(APIView):
 
 
 class MatchVoidApi(APIView):
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "writes"
     permission_classes = [IsMatchAdmin]
 
     @extend_schema(request=None, responses=MatchOutSerializer)
@@ -211,6 +215,8 @@ class MatchVoidApi(APIView):
 
 
 class MatchCorrectApi(APIView):
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "writes"
     """Replace a match's result with a corrected one (admins); ratings replay from it."""
 
     permission_classes = [IsMatchAdmin]

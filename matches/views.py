@@ -8,16 +8,26 @@ new match (post/redirect/get).
 
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
+from django_ratelimit.decorators import ratelimit
 
 from leagues.models import Bot, Game, League, Player
 from leagues.services import player_create
 from matches import selectors
 from matches.services import bridge_board_preview, match_submit, preferans_deals_preview, user_can_submit
+
+
+def _page_write_rate(group, request):
+    return settings.CARDRANK_PAGE_WRITE_RATE
+
+
+# Result-entry posts per signed-in user (live checks included: they are cheap but still writes' kin).
+limit_writes = ratelimit(key="user_or_ip", rate=_page_write_rate, method="POST", block=True)
 
 
 def _referee_required(request):
@@ -80,6 +90,7 @@ def slaps_form_to_body(post) -> dict:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@limit_writes
 def slaps_result_entry(request):
     _referee_required(request)
     if request.method == "GET":
@@ -98,6 +109,7 @@ def slaps_result_entry(request):
 
 @login_required
 @require_POST
+@limit_writes
 def player_quick_create(request):
     """Add a player from the entry page; returns the refreshed form with them selectable."""
     _referee_required(request)
@@ -220,6 +232,7 @@ def _preferans_context(form: PreferansForm, *, errors=None, saved=None) -> dict:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@limit_writes
 def preferans_result_entry(request):
     """Record a Preferans game: 2-4 seats (players or bots) and its deals, row by row.
 
@@ -355,6 +368,7 @@ def _bridge_context(form: BridgeForm, *, errors=None, saved=None) -> dict:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@limit_writes
 def bridge_result_entry(request):
     """Record a bridge session: pairs at tables, then the boards' NS scores (or IMPs).
 

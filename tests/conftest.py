@@ -44,6 +44,14 @@ def port_open(host: str, port: int) -> bool:
         return False
 
 
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits():
+    """Rate limits count in the cache; every test starts with none used."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def require_postgres():
     if connection.vendor != "postgresql":

@@ -50,6 +50,7 @@ class Stack:
             "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
             "PYTHONUNBUFFERED": "1",
         }
+        self.env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
     def start(self, name: str, argv: list[str]) -> None:
         log = (self.log_dir / f"{name}.log").open("w")

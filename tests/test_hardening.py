@@ -1,0 +1,81 @@
+"""Rate limits on sign-in and writes, and production settings that pass check --deploy."""
+
+import os
+import secrets
+import subprocess
+import sys
+
+import pytest
+from django.test import Client
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from leagues.models import Player
+from tests.conftest import REPO
+from tests.factories import RefereeFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_sign_in_attempts_are_limited(reference_data, settings):
+    settings.CARDRANK_LOGIN_RATE = "3/m"
+    RefereeFactory(username="table9")
+    client = Client()
+    statuses = [
+        client.post("/accounts/login/", {"username": "table9", "password": f"guess {n}"}).status_code for n in range(5)
+    ]
+    assert statuses[:3] == [200, 200, 200]  # the form again, with an error
+    assert statuses[3:] == [429, 429]
+    # Even the right password waits now: a brute-forcer learns nothing.
+    right = client.post("/accounts/login/", {"username": "table9", "password": "correct horse battery"})
+    assert right.status_code == 429
+
+
+def test_api_writes_are_throttled_per_referee(reference_data, settings):
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"writes": "3/min"}}
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=RefereeFactory()).key}")
+    statuses = [client.post("/api/players/", {"name": f"P{n}"}, format="json").status_code for n in range(5)]
+    assert statuses == [201, 201, 201, 429, 429]
+    assert Player.objects.count() == 3
+    # Reading is never throttled.
+    assert all(client.get("/api/games/").status_code == 200 for _ in range(5))
+
+
+def test_page_writes_are_limited_per_user(reference_data, settings):
+    settings.CARDRANK_PAGE_WRITE_RATE = "2/m"
+    client = Client()
+    client.force_login(RefereeFactory())
+    statuses = [client.post("/results/players/", {"name": f"Q{n}"}).status_code for n in range(4)]
+    assert statuses == [200, 200, 429, 429]
+    assert Player.objects.count() == 2
+
+
+def test_production_settings_pass_check_deploy():
+    env = {
+        **os.environ,
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DJANGO_ALLOWED_HOSTS": "ranks.example.org",
+        "CACHE_URL": "redis://127.0.0.1:6379/1",
+    }
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # set by the browser tests for this process only
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_production_refuses_to_start_without_a_secret():
+    env = {**os.environ, "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": ""}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY must be set" in result.stderr
