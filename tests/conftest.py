@@ -24,6 +24,8 @@ from tests import factories
 celery_app.conf.update(task_always_eager=True, task_eager_propagates=True)
 
 REPO = Path(__file__).resolve().parent.parent
+# Figures the reliability tests report at the end of the run (see pytest_terminal_summary).
+FIGURES: dict[str, object] = {}
 REQUIRE_SERVICES = os.environ.get("CARDRANK_REQUIRE_SERVICES") == "1"
 TEST_REDIS_URL = os.environ.get("CARDRANK_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 CHROMIUM = os.environ.get("CARDRANK_CHROMIUM", "/usr/bin/chromium")
@@ -112,3 +114,12 @@ def referee_client(referee):
 @pytest.fixture
 def anon_client():
     return APIClient()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if not FIGURES:
+        return
+    terminalreporter.section("reliability figures")
+    for name, value in FIGURES.items():
+        shown = len(value) if isinstance(value, list) else value
+        terminalreporter.write_line(f"{name}: {shown}")
