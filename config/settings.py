@@ -208,15 +208,13 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A submission must never fail because the broker is slow or down: publish
 # with a short retry budget and let the sweeper pick up what was not queued.
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2}
+# Redis redelivers a task whose worker died before acknowledging it after this long.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))}
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+SWEEP_EVERY = timedelta(seconds=int(os.environ.get("CARDRANK_SWEEP_EVERY_SECONDS", "60")))
 CELERY_BEAT_SCHEDULE = {
-    "ratings-close-periods": {
-        "task": "ratings.tasks.ratings_close_periods",
-        "schedule": timedelta(minutes=1),
-    },
-    "ratings-sweep-submitted": {
-        "task": "ratings.tasks.ratings_sweep",
-        "schedule": timedelta(minutes=1),
-    },
+    "ratings-close-periods": {"task": "ratings.tasks.ratings_close_periods", "schedule": SWEEP_EVERY},
+    "ratings-sweep-submitted": {"task": "ratings.tasks.ratings_sweep", "schedule": SWEEP_EVERY},
 }
 
 # Ratings: a match still ``submitted`` after this long is picked up by the sweeper.
