@@ -49,6 +49,10 @@ class Stack:
             "DJANGO_DEBUG": "true",
             "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
             "PYTHONUNBUFFERED": "1",
+            # Fault tests: a dead worker's tasks come back after 5 s; the sweeper runs every 2 s.
+            "CELERY_VISIBILITY_TIMEOUT": "5",
+            "CARDRANK_SWEEP_EVERY_SECONDS": "2",
+            "CARDRANK_SWEEP_AFTER_SECONDS": "1",
         }
         self.env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
@@ -56,22 +60,18 @@ class Stack:
         log = (self.log_dir / f"{name}.log").open("w")
         self.processes[name] = subprocess.Popen(argv, cwd=REPO, env=self.env, stdout=log, stderr=subprocess.STDOUT)
 
-    def start_worker(self, name: str = "worker", concurrency: int = 1) -> None:
-        self.start(
-            name,
-            [
-                str(BIN / "celery"),
-                "-A",
-                "config",
-                "worker",
-                "--loglevel=INFO",
-                f"--concurrency={concurrency}",
-                "--without-gossip",
-                "--without-mingle",
-                f"--hostname={name}@%h",
-            ],
-        )
+    def start_worker(self, name: str = "worker", concurrency: int = 1, *, pool: str = "prefork", beat: bool = False):
+        argv = [str(BIN / "celery"), "-A", "config", "worker", "--loglevel=INFO", f"--concurrency={concurrency}",
+                f"--pool={pool}", "--without-gossip", "--without-mingle", f"--hostname={name}@%h"]  # fmt: skip
+        if beat:
+            argv += ["--beat", f"--schedule={self.log_dir / (name + '-beat')}"]
+        self.start(name, argv)
         self.wait_for_log(name, "ready.")
+
+    def kill(self, name: str) -> None:
+        """SIGKILL, as the kernel's OOM killer or a pulled plug would."""
+        self.processes[name].kill()
+        self.processes[name].wait(timeout=10)
 
     def start_web(self, workers: int = 2) -> None:
         self.start("web", [str(BIN / "gunicorn"), "config.wsgi", "-b", f"127.0.0.1:{self.port}", "-w", str(workers)])
@@ -127,6 +127,62 @@ def stack(transactional_db, require_postgres, require_redis, tmp_path):
     stack = Stack(require_redis, tmp_path)
     try:
         stack.start_worker()
+        stack.start_web()
+        yield stack
+    finally:
+        stack.stop()
+
+
+class PrivateRedis:
+    """A Redis server of the test's own, on a free port, that the test may stop and start."""
+
+    def __init__(self, log_dir: Path):
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.log_dir = log_dir
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        import shutil
+
+        binary = shutil.which("redis-server")
+        argv = [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        self.process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while not port_open("127.0.0.1", self.port):
+            if time.monotonic() > deadline:
+                raise RuntimeError("private redis-server did not start")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process:
+            self.process.kill()
+            self.process.wait(timeout=10)
+            self.process = None
+
+
+@pytest.fixture
+def private_redis(require_redis, tmp_path):
+    import shutil
+
+    if not shutil.which("redis-server"):
+        from tests.conftest import service_missing
+
+        service_missing("redis-server binary for fault tests")
+    server = PrivateRedis(tmp_path)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def fault_stack(transactional_db, require_postgres, private_redis, tmp_path):
+    """Like ``stack``, on a Redis of the test's own; the test starts the workers it needs."""
+    reference_data_ensure()
+    stack = Stack(private_redis.url, tmp_path)
+    try:
         stack.start_web()
         yield stack
     finally:
