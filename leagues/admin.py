@@ -66,7 +66,15 @@ class GameAdmin(admin.ModelAdmin):
 
 @admin.register(League)
 class LeagueAdmin(admin.ModelAdmin):
-    list_display = ["name", "game", "tier", "promotion_threshold", "rating_floor", "rating_period_days"]
+    list_display = [
+        "name",
+        "game",
+        "tier",
+        "promotion_threshold",
+        "rating_floor",
+        "rating_period_days",
+        "requires_confirmation",
+    ]
     list_filter = ["game", "tier"]
     list_select_related = ["game"]
 

@@ -81,6 +81,10 @@ class League(models.Model):
         help_text="0: results are rated as they arrive. N: results of matches filed under this league wait, "
         "and each N-day period is rated at its close, all from the ratings at its start (seed 003 used 3).",
     )
+    requires_confirmation = models.BooleanField(
+        default=False,
+        help_text="Two-step results: one referee enters a result, a second confirms it before it is rated.",
+    )
     rating_period_anchor = models.DateField(
         default=datetime.date(2026, 1, 5),
         help_text="Periods run from this date in steps of the period length (midnight in the site's time zone).",

@@ -9,7 +9,7 @@ from rest_framework.views import APIView
 from config.api import IsMatchAdmin, IsReferee, WriteThrottle
 from matches import selectors
 from matches.models import Match
-from matches.services import match_correct, match_submit, match_void
+from matches.services import match_confirm, match_correct, match_submit, match_void
 from ratings.selectors import rating_decimals, rating_number
 
 
@@ -107,6 +107,8 @@ def match_data(match: Match) -> dict:
             for board in boards
         ]
     data["league"] = match.league.slug if match.league_id else None
+    data["awaiting_confirmation"] = match.awaiting_confirmation
+    data["confirmed_by"] = match.confirmed_by.get_username() if match.confirmed_by_id else None
     data["rated_after"] = match.due_at
     return data
 
@@ -229,4 +231,18 @@ class MatchCorrectApi(APIView):
     def post(self, request, pk):
         get_object_or_404(Match, pk=pk)
         match_correct(match_id=pk, by=request.user, data=request.data)
+        return Response(match_data(selectors.match_detail(match_id=pk)))
+
+
+class MatchConfirmApi(APIView):
+    """A second referee confirms a result of a two-step league; it is then rated."""
+
+    permission_classes = [IsReferee]
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "writes"
+
+    @extend_schema(request=None, responses=MatchOutSerializer)
+    def post(self, request, pk):
+        get_object_or_404(Match, pk=pk)
+        match_confirm(match_id=pk, by=request.user)
         return Response(match_data(selectors.match_detail(match_id=pk)))

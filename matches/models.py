@@ -54,6 +54,12 @@ class Match(models.Model):
         related_name="matches",
         help_text="The league the match was played in, when it matters (its rating period).",
     )
+    awaiting_confirmation = models.BooleanField(
+        default=False, help_text="Entered in a two-step league: not rated until a second referee confirms it."
+    )
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="confirmed_matches"
+    )
     due_at = models.DateTimeField(
         null=True,
         blank=True,

@@ -7,7 +7,7 @@ from ratings.models import RatingChange
 
 
 def match_detail_queryset() -> QuerySet[Match]:
-    return Match.objects.select_related("game", "referee", "league").prefetch_related(
+    return Match.objects.select_related("game", "referee", "league", "confirmed_by").prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player", "bot").order_by("position")),
         Prefetch("rating_changes", queryset=RatingChange.objects.order_by("unit", "player_id")),
         Prefetch("deals", queryset=Deal.objects.order_by("number")),
@@ -84,3 +84,9 @@ def match_as_body(match: Match) -> dict:
         if match.league_id:
             body["league"] = match.league.slug
     return body
+
+
+def matches_awaiting_confirmation(*, limit: int = 100) -> list[Match]:
+    return list(
+        match_detail_queryset().filter(awaiting_confirmation=True, status="submitted").order_by("played_at")[:limit]
+    )

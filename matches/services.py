@@ -514,7 +514,8 @@ def match_clean(*, data: Mapping[str, Any]) -> MatchInput:
     league = _clean_league(data.get("league"), game, errors)
     if errors:
         raise ValidationError(dict(errors))
-    if league is None and game.rating_system == "bridge":
+    if league is None:
+        # Unless the body names one, a result is filed under the game's entry (amateur) league.
         league = League.objects.filter(game=game, tier=League.Tier.AMATEUR).first()
     return MatchInput(
         game=game,
@@ -582,6 +583,7 @@ def match_submit(*, referee, data: Mapping[str, Any]) -> Match:
             referee=referee,
             league=cleaned.league,
             due_at=match_due_at(game=cleaned.game, league=cleaned.league, played_at=cleaned.played_at),
+            awaiting_confirmation=bool(cleaned.rated and cleaned.league and cleaned.league.requires_confirmation),
         )
         _match_store_result(match, cleaned)
         _audit(match, by=referee, action=AuditEntry.Action.SUBMITTED)
@@ -750,3 +752,28 @@ def league_due_dates_refresh(*, league: League) -> int:
         match.due_at = match_due_at(game=match.game, league=league, played_at=match.played_at)
     Match.objects.bulk_update(matches, ["due_at"], batch_size=1000)
     return len(matches)
+
+
+def match_confirm(*, match_id: int, by) -> Match:
+    """Confirm a result entered in a two-step league; it is then rated.
+
+    The confirming referee must not be the one who entered it (Tabbycat's
+    ballot confirmation). Confirming twice, or a result that needs no
+    confirmation, is a clear error that changes nothing.
+    """
+    if not user_can_submit(by):
+        raise PermissionDenied("Only referees can confirm results.")
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None:
+            raise Match.DoesNotExist(f"No match {match_id}.")
+        if not match.awaiting_confirmation:
+            raise ValidationError({"non_field_errors": ["This result is not waiting for confirmation."]})
+        if match.referee_id == by.pk:
+            raise ValidationError({"non_field_errors": ["A second referee must confirm: you entered this result."]})
+        match.awaiting_confirmation = False
+        match.confirmed_by = by
+        match.save(update_fields=["awaiting_confirmation", "confirmed_by"])
+        AuditEntry.objects.create(actor=by, action=AuditEntry.Action.CONFIRMED, match=match, data={})
+        transaction.on_commit(lambda: ratings_enqueue(match_id=match.pk))
+    return match

@@ -19,7 +19,14 @@ from django_ratelimit.decorators import ratelimit
 from leagues.models import Bot, Game, League, Player
 from leagues.services import player_create
 from matches import selectors
-from matches.services import bridge_board_preview, match_submit, preferans_deals_preview, user_can_submit
+from matches.models import Match
+from matches.services import (
+    bridge_board_preview,
+    match_confirm,
+    match_submit,
+    preferans_deals_preview,
+    user_can_submit,
+)
 
 
 def _page_write_rate(group, request):
@@ -399,3 +406,22 @@ def bridge_result_entry(request):
         on_error=lambda errors: _bridge_context(form, errors=errors),
         on_saved=lambda match: _bridge_context(fresh, saved=match),
     )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@limit_writes
+def confirmations(request):
+    """Results of two-step leagues waiting for a second referee; confirm one with a click (HTMX)."""
+    _referee_required(request)
+    error = None
+    if request.method == "POST":
+        try:
+            match_confirm(match_id=_bounded_int(request.POST.get("match"), 0, 0, 2**62), by=request.user)
+        except Match.DoesNotExist:
+            error = "That result no longer exists."
+        except ValidationError as problem:
+            error = " ".join(problem.messages)
+    context = {"matches": selectors.matches_awaiting_confirmation(), "error": error}
+    template = "matches/confirmations.html#list" if request.htmx else "matches/confirmations.html"
+    return render(request, template, context)

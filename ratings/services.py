@@ -214,8 +214,8 @@ def rating_replay_mark(*, state: RatingState, played_at: datetime, match_id: int
 
 
 def _due(now: datetime) -> Q:
-    """Submitted results that may be rated now: no rating period, or their period has closed."""
-    return Q(due_at__isnull=True) | Q(due_at__lte=now)
+    """Submitted results that may be rated now: confirmed where needed, and no rating period or a closed one."""
+    return Q(awaiting_confirmation=False) & (Q(due_at__isnull=True) | Q(due_at__lte=now))
 
 
 def _pending_start(state: RatingState, now: datetime) -> LedgerKey | None:
