@@ -33,6 +33,7 @@ class LeagueInline(admin.TabularInline):
         "rating_floor",
         "rating_period_days",
         "rating_period_anchor",
+        "requires_confirmation",
     ]
 
 
