@@ -51,7 +51,7 @@ def stream(stack, count: int, clients: int, *, on_progress=None, retries: int = 
                 status, response = stack.request("POST", "/api/matches/", json.dumps(body).encode(), headers)
                 if status == 201:
                     break
-                time.sleep(0.2)
+                time.sleep(0.5)
             with lock:
                 if status == 201:
                     created.append(json.loads(response)["id"])
@@ -176,3 +176,38 @@ def slaps_world(reference_data):
         slaps_match(winner=winner, loser=loser, played_at=base + timedelta(minutes=i)).pk
         for i, (winner, loser) in enumerate([(ann, bob), (bob, cid), (cid, ann), (ann, cid)])
     ]
+
+
+def test_postgresql_restarted_under_load(fault_stack):
+    """The real thing: the cluster restarts while results arrive; clients retry what failed."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    from tests.conftest import service_missing
+
+    versions = sorted(Path("/etc/postgresql").glob("*")) if Path("/etc/postgresql").exists() else []
+    if not shutil.which("pg_ctlcluster") or not versions:
+        service_missing("pg_ctlcluster, to restart PostgreSQL")
+    fault_stack.start_worker("worker", pool="solo", beat=True)
+    restarts = []
+
+    def restart(done: int) -> None:
+        if done >= 60 and not restarts:
+            restarts.append(done)
+            subprocess.run(
+                ["pg_ctlcluster", "--skip-systemctl-redirect", versions[-1].name, "main", "restart"],
+                check=True,
+                timeout=120,
+                capture_output=True,
+            )
+
+    _created, failed = stream(fault_stack, 160, 6, on_progress=restart, retries=30)
+    assert restarts
+    assert not failed, failed
+    connection.close()  # the test's own connection died with the server
+    wait_all_rated()
+    seat_counts = Match.objects.annotate(n=Count("seats")).values_list("n", flat=True)
+    assert set(seat_counts) == {2}, "no result half-stored"
+    assert equals_replay()
+    FIGURES["faults: PostgreSQL restarts under load"] = len(restarts)
