@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass, field, fields
-from typing import Any, Protocol
+from dataclasses import fields
+from typing import Any, NamedTuple, Protocol
 
 
 class EngineInputError(ValueError):
@@ -30,20 +30,20 @@ class EngineInputError(ValueError):
     """
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerState:
+# PlayerState and Change are created once per player per rated unit, millions of
+# times in a replay: immutable named tuples cost a fraction of frozen dataclasses.
+class PlayerState(NamedTuple):
     rating: float
     rated_matches: int = 0
     floor: float | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Change:
+class Change(NamedTuple):
     unit: int
     player: Hashable
     rating_before: float
     rating_after: float
-    details: Mapping[str, Any] = field(default_factory=dict)
+    details: Mapping[str, Any]
 
     @property
     def delta(self) -> float:

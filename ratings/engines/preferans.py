@@ -43,8 +43,9 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from .base import Change, EngineInputError, PlayerState, round_half_away_from_zero
+from .base import Change, EngineInputError, PlayerState
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,8 +79,7 @@ class PreferansGame:
     deals: tuple[tuple[float, ...], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class DealUpdate:
+class DealUpdate(NamedTuple):
     table_rating: float
     kv: float
     expected_whists: float
@@ -96,11 +96,16 @@ class DealUpdate:
 
 def table_rating(opponents: Sequence[float]) -> float:
     """Rt: the opponents' ratings weighted high to low (3-2-1, 2-1 or 1)."""
-    if not 1 <= len(opponents) <= 3:
-        raise EngineInputError("a Preferans table has one to three opponents")
-    ordered = sorted(opponents, reverse=True)
-    weights = range(len(ordered), 0, -1)
-    return sum(w * r for w, r in zip(weights, ordered, strict=True)) / sum(weights)
+    count = len(opponents)
+    if count == 3:
+        first, second, third = sorted(opponents, reverse=True)
+        return (3 * first + 2 * second + third) / 6
+    if count == 2:
+        first, second = sorted(opponents, reverse=True)
+        return (2 * first + second) / 3
+    if count == 1:
+        return opponents[0]
+    raise EngineInputError("a Preferans table has one to three opponents")
 
 
 def expected_whist_factor(rating: float, table: float, p: PreferansParameters) -> float:
@@ -136,40 +141,40 @@ def deal_update(
     bot_cap: float | None = None,
     floor: float | None = None,
 ) -> DealUpdate:
-    """One player's rating change for one deal."""
-    if not all(math.isfinite(x) for x in (rating, whists, *opponents)):
+    """One player's rating change for one deal (the formulas of the module docstring, in order).
+
+    Written flat, without calling the helpers above, because a replay runs it
+    millions of times; the helpers state the same formulas one by one.
+    """
+    if not math.isfinite(rating) or not math.isfinite(whists) or not all(math.isfinite(x) for x in opponents):
         raise EngineInputError("ratings and whists must be finite numbers")
     p = parameters
     table = table_rating(opponents)
-    kv = expected_whist_factor(rating, table, p)
-    vf = expected_whists(rating, table, p)
-    kd = deal_coefficient(rating, table, p)
+    gap = rating - table
+    kv = p.kv_base + gap / p.kv_above if gap > 0 else p.kv_base - gap / p.kv_below
+    vf = gap / kv
+    if vf > p.expected_whists_cap:
+        vf = p.expected_whists_cap
+    kd = p.kd_base / (1.0 + math.log10(1.0 + abs(gap) / p.kd_scale))
+    kd = p.kd_min if kd < p.kd_min else p.kd_max if kd > p.kd_max else kd
     if whists > vf:
         raw = kd * math.sqrt(whists - vf)
     elif whists < vf:
         raw = -kd * math.sqrt(vf - whists)
     else:
         raw = 0.0
-    smoothing = smoothing_factor(rating, p) if raw > 0 else 1.0
+    smoothing = 1.0
+    if raw > 0 and rating > p.smoothing_start:
+        smoothing = 1.0 / (1.0 + (rating - p.smoothing_start) / p.smoothing_scale)
     after = rating + raw * smoothing
     capped = False
     if bot_cap is not None and raw > 0 and after > max(bot_cap, rating):
         after, capped = max(bot_cap, rating), True
-    after = round_half_away_from_zero(after, 2)
+    after = math.copysign(math.floor(abs(after) * 100 + 0.5 + 1e-9) / 100, after)
     floor_applied = floor is not None and after < floor
     if floor_applied:
         after = float(floor)
-    return DealUpdate(
-        table_rating=table,
-        kv=kv,
-        expected_whists=vf,
-        kd=kd,
-        raw_delta=raw,
-        smoothing=smoothing,
-        rating_after=after,
-        bot_cap_applied=capped,
-        floor_applied=floor_applied,
-    )
+    return DealUpdate(table, kv, vf, kd, raw, smoothing, after, capped, floor_applied)
 
 
 class PreferansSystem:
