@@ -24,6 +24,7 @@ the ledger's unique (match, unit, player) constraint backs that up.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
@@ -32,7 +33,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, OuterRef, Q, Subquery
 from django.utils import timezone
 
@@ -370,18 +371,58 @@ def _ledger_rollback(*, game: Game, start: LedgerKey) -> None:
     PlayerRating.objects.filter(pk__in=unrated).delete()
 
 
+LEDGER_COLUMNS = (
+    "game_id",
+    "match_id",
+    "player_id",
+    "unit",
+    "played_at",
+    "rating_before",
+    "rating_after",
+    "delta",
+    "peak_after",
+    "rated_matches_after",
+    "league_after_id",
+    "details",
+    "created_at",
+)
+
+
 class _LedgerWriter:
-    """Buffers ledger rows, promotions and status flips; writes them in batches."""
+    """Buffers ledger rows (plain tuples), promotions and status flips; writes them in batches.
+
+    On PostgreSQL ledger rows go in with COPY, an order of magnitude faster
+    than INSERTs of model instances; elsewhere with ``bulk_create``.
+    """
 
     def __init__(self) -> None:
-        self.changes: list[RatingChange] = []
+        self.changes: list[tuple] = []
         self.promotions: list[Promotion] = []
         self.rated_match_ids: list[int] = []
+        self.now = timezone.now()
+
+    def add_change(self, *row) -> None:
+        self.changes.append(row)
+
+    def _write_changes(self) -> None:
+        if connection.vendor == "postgresql":
+            columns = ", ".join(LEDGER_COLUMNS)
+            with (
+                connection.cursor() as cursor,
+                cursor.connection.cursor().copy(f"COPY {RatingChange._meta.db_table} ({columns}) FROM STDIN") as copy,
+            ):
+                for row in self.changes:
+                    copy.write_row((*row[:11], json.dumps(row[11]), self.now))
+        else:
+            RatingChange.objects.bulk_create(
+                (RatingChange(**dict(zip(LEDGER_COLUMNS, (*row, self.now), strict=True))) for row in self.changes),
+                batch_size=WRITE_BATCH,
+            )
+        self.changes = []
 
     def flush(self, *, force: bool = False) -> None:
         if self.changes and (force or len(self.changes) >= WRITE_BATCH):
-            RatingChange.objects.bulk_create(self.changes, batch_size=WRITE_BATCH)
-            self.changes = []
+            self._write_changes()
         if self.promotions and force:
             Promotion.objects.bulk_create(self.promotions)
             self.promotions = []
@@ -572,21 +613,19 @@ def _match_apply(
         if window:
             details["period_start"] = window[0].isoformat()
             details["period_rating"] = float(to_decimal(change.rating_before))
-        writer.changes.append(
-            RatingChange(
-                game_id=match.game_id,
-                match_id=match.pk,
-                player_id=change.player,
-                unit=change.unit,
-                played_at=match.played_at,
-                rating_before=before,
-                rating_after=after,
-                delta=after - before,
-                peak_after=rating.peak_rating,
-                rated_matches_after=rating.rated_matches,
-                league_after_id=rating.league_id,
-                details=details,
-            )
+        writer.add_change(
+            match.game_id,
+            match.pk,
+            change.player,
+            change.unit,
+            match.played_at,
+            before,
+            after,
+            after - before,
+            rating.peak_rating,
+            rating.rated_matches,
+            rating.league_id,
+            details,
         )
     if match.status == Match.Status.SUBMITTED:
         writer.rated_match_ids.append(match.pk)

@@ -1,0 +1,128 @@
+"""Full replay: a Preferans history of 4-seat games rebuilt from the stored results.
+
+Synthetic data lives in a game of its own ("benchmark-preferans", its
+leagues, players named "bench …") so a real database is not disturbed, and
+is deleted afterwards unless asked to keep it.
+"""
+
+from __future__ import annotations
+
+import random
+import resource
+import time
+from datetime import timedelta
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from leagues.models import Game, League, Player
+from matches.models import Deal, Match, Seat
+from ratings.benchmarks.engine import preferans_engine
+from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
+from ratings.services import ratings_replay_all
+
+SLUG = "benchmark-preferans"
+DEALS_PER_GAME = 4
+BATCH = 5000
+
+
+def benchmark_game() -> Game:
+    game, _ = Game.objects.get_or_create(
+        slug=SLUG, defaults={"name": "Benchmark Preferans", "rating_system": "preferans"}
+    )
+    League.objects.get_or_create(
+        game=game,
+        tier="amateur",
+        defaults={"slug": f"{SLUG}-amateur", "name": "Bench amateur", "promotion_threshold": 1800},
+    )
+    League.objects.get_or_create(
+        game=game, tier="pro", defaults={"slug": f"{SLUG}-pro", "name": "Bench pro", "rating_floor": 1800}
+    )
+    return game
+
+
+def cleanup(game: Game) -> None:
+    """Delete the benchmark's rows, fastest first (no per-row signals)."""
+    with transaction.atomic():
+        for model in (RatingChange, Promotion, PlayerRating):
+            model.objects.filter(game=game)._raw_delete(connection.alias)
+        RatingState.objects.filter(game=game).delete()
+        matches = Match.objects.filter(game=game)
+        Deal.objects.filter(match__in=matches)._raw_delete(connection.alias)
+        Seat.objects.filter(match__in=matches)._raw_delete(connection.alias)
+        matches._raw_delete(connection.alias)
+        League.objects.filter(game=game).delete()
+        game.delete()
+    Player.objects.filter(name__startswith="bench ")._raw_delete(connection.alias)
+
+
+def build_history(game: Game, *, deals: int, players: int, seed: int = 3) -> list:
+    """Store ``deals`` deals in games of 4 seats; returns the same games as engine input."""
+    rng = random.Random(seed)
+    roster = Player.objects.bulk_create((Player(name=f"bench {n:06d}") for n in range(players)), batch_size=BATCH)
+    ids = [player.pk for player in roster]
+    start = timezone.now() - timedelta(days=365)
+    games = []
+    pending_matches: list[Match] = []
+    plans: list[tuple[tuple[int, ...], tuple]] = []
+
+    def flush() -> None:
+        created = Match.objects.bulk_create(pending_matches, batch_size=BATCH)
+        seats, stored = [], []
+        for match, (seated, game_deals) in zip(created, plans, strict=True):
+            totals = [sum(deal[i] for deal in game_deals) for i in range(4)]
+            seats += [Seat(match=match, position=i + 1, player_id=seated[i], result=totals[i]) for i in range(4)]
+            stored += [Deal(match=match, number=n + 1, whists=list(deal)) for n, deal in enumerate(game_deals)]
+        Seat.objects.bulk_create(seats, batch_size=BATCH)
+        Deal.objects.bulk_create(stored, batch_size=BATCH)
+        pending_matches.clear()
+        plans.clear()
+
+    for index in range(deals // DEALS_PER_GAME):
+        seated = tuple(rng.sample(ids, 4))
+        game_deals = []
+        for _ in range(DEALS_PER_GAME):
+            a, b, c = rng.randint(-8, 8), rng.randint(-8, 8), rng.randint(-8, 8)
+            game_deals.append((a, b, c, -a - b - c))
+        game_deals = tuple(game_deals)
+        games.append((seated, game_deals))
+        pending_matches.append(
+            Match(game=game, played_at=start + timedelta(seconds=index * 30), rated=True, status=Match.Status.RATED)
+        )
+        plans.append((seated, game_deals))
+        if len(pending_matches) >= BATCH:
+            flush()
+    if pending_matches:
+        flush()
+    return games
+
+
+def full_replay(*, deals: int, players: int, keep: bool = False) -> dict:
+    game = benchmark_game()
+    try:
+        started = time.perf_counter()
+        games = build_history(game, deals=deals, players=players)
+        built = time.perf_counter() - started
+        engine_time, engine_out = preferans_engine(games)
+        rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        started = time.perf_counter()
+        ratings_replay_all(game_id=game.pk)
+        replay_time = time.perf_counter() - started
+        rss_after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        rows = RatingChange.objects.filter(game=game).count()
+        assert rows == len(engine_out), f"replay wrote {rows} rows, the engine {len(engine_out)}"
+        return {
+            "deals": deals,
+            "players": players,
+            "ledger_rows": rows,
+            "build_s": round(built, 1),
+            "replay_s": round(replay_time, 1),
+            "rows_per_s": round(rows / replay_time),
+            "ratio_to_engine": round(replay_time / engine_time, 2),
+            # Peak resident memory of the process; streamed replay keeps it flat as histories grow.
+            "peak_rss_mb": round(max(rss_before, rss_after) / 1024, 1),
+            "rss_growth_during_replay_mb": round((rss_after - rss_before) / 1024, 1),
+        }
+    finally:
+        if not keep:
+            cleanup(game)

@@ -1,0 +1,84 @@
+"""``manage.py benchmark``: measured speed, printed as a table and one JSON object.
+
+    --quick (default)  engine streams of 200,000 updates; a replay of 100,000 deals
+    --full             2,000,000 updates; a replay of 1,000,000 deals (about 4M ledger rows)
+    --json             only the JSON object (last line either way)
+
+Every timing comes with a ratio to a baseline measured in the same run
+(absolute times drift on shared machines). Run it on PostgreSQL: the replay
+writes with COPY there. The synthetic data lives in a game of its own and is
+deleted afterwards (``--keep`` keeps it).
+"""
+
+import json
+import platform
+import time
+
+from django.core.management.base import BaseCommand
+from django.db import connection
+
+from ratings.benchmarks.engine import engine_speed
+from ratings.benchmarks.replay import full_replay
+
+SIZES = {
+    "quick": {"updates": 200_000, "deals": 100_000, "players": 10_000},
+    "full": {"updates": 2_000_000, "deals": 1_000_000, "players": 10_000},
+}
+
+
+class Command(BaseCommand):
+    help = "Measure engine speed and full-replay speed; print a table and a JSON object."
+
+    def add_arguments(self, parser):
+        mode = parser.add_mutually_exclusive_group()
+        mode.add_argument("--quick", action="store_true", help="Small sizes (the default).")
+        mode.add_argument("--full", action="store_true", help="The sizes the targets are set for.")
+        parser.add_argument("--json", action="store_true", help="Print only the JSON object.")
+        parser.add_argument("--updates", type=int, help="Override the engine stream length.")
+        parser.add_argument("--deals", type=int, help="Override the replay's number of deals.")
+        parser.add_argument("--players", type=int, help="Override the replay's number of players.")
+        parser.add_argument("--skip-replay", action="store_true", help="Only the engine section.")
+        parser.add_argument("--keep", action="store_true", help="Keep the replay's synthetic data.")
+
+    def handle(self, *args, full=False, json=False, updates=None, deals=None, players=None, **options):
+        size = dict(SIZES["full" if full else "quick"])
+        size.update({k: v for k, v in {"updates": updates, "deals": deals, "players": players}.items() if v})
+        started = time.perf_counter()
+        result = {
+            "mode": "full" if full else "quick",
+            "machine": {"python": platform.python_version(), "platform": platform.platform(), "cpus": _cpus()},
+            "database": connection.vendor,
+            "engines": engine_speed(updates=size["updates"]),
+        }
+        if not options["skip_replay"]:
+            result["replay"] = full_replay(deals=size["deals"], players=size["players"], keep=options["keep"])
+        result["seconds"] = round(time.perf_counter() - started, 1)
+        if not json:
+            self._table(result)
+        self.stdout.write(_dumps(result))
+
+    def _table(self, result: dict) -> None:
+        self.stdout.write(f"Benchmark ({result['mode']}) on {result['database']}, {result['machine']['cpus']} CPUs")
+        self.stdout.write(f"{'engine':<12} {'updates':>10} {'engine/s':>12} {'inline/s':>12} {'ratio':>7}")
+        for row in result["engines"]:
+            self.stdout.write(
+                f"{row['engine']:<12} {row['updates']:>10,} {row['engine_updates_per_s']:>12,} "
+                f"{row['inline_updates_per_s']:>12,} {row['ratio']:>7}"
+            )
+        replay = result.get("replay")
+        if replay:
+            self.stdout.write(
+                f"replay: {replay['deals']:,} deals, {replay['ledger_rows']:,} ledger rows in {replay['replay_s']} s "
+                f"({replay['rows_per_s']:,} rows/s, {replay['ratio_to_engine']}x the pure engine), "
+                f"peak RSS {replay['peak_rss_mb']} MB"
+            )
+
+
+def _cpus() -> int:
+    import os
+
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 0
+
+
+def _dumps(result: dict) -> str:
+    return json.dumps(result, separators=(",", ":"))
