@@ -61,6 +61,10 @@ class RatingSystem(Protocol):
 
     def rate(self, match: Any, states: Mapping[Hashable, PlayerState], parameters: Any) -> list[Change]: ...
 
+    def prediction(self, details: Mapping[str, Any], rating_before: float) -> tuple[float, float] | None:
+        """(predicted score, actual score) of a stored change, for rating-quality reports."""
+        ...
+
 
 def round_half_away_from_zero(value: float, decimals: int = 0) -> float:
     """Round like people do on paper: 1111.5 -> 1112, -0.5 -> -1.

@@ -187,9 +187,16 @@ def _check_board(board: BridgeBoard) -> None:
             seen.add(player)
 
 
+def prediction(details: dict, rating_before: float) -> tuple[float, float] | None:
+    """(mean expected score, mean score) over a player's duels on a board, for quality reports."""
+    if "expected" not in details or "score" not in details:
+        return None
+    return float(details["expected"]), float(details["score"])
+
+
 class BridgeSystem:
     slug = "bridge"
-    prediction = staticmethod(lambda details, rating_before: prediction(details, rating_before))
+    prediction = staticmethod(prediction)
     label = "Pairs Elo (bridge)"
     start_rating = 1000.0
     decimals = 2
@@ -263,10 +270,3 @@ class BridgeSystem:
 
 
 SYSTEM = BridgeSystem()
-
-
-def prediction(details: dict, rating_before: float) -> tuple[float, float] | None:
-    """(mean expected score, mean score) over a player's duels on a board, for quality reports."""
-    if "expected" not in details or "score" not in details:
-        return None
-    return float(details["expected"]), float(details["score"])

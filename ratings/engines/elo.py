@@ -79,9 +79,16 @@ def elo_update(
     return EloUpdate(expected=expected, k=k, score=score, rating_after=after, floor_applied=floor_applied)
 
 
+def prediction(details: dict, rating_before: float) -> tuple[float, float] | None:
+    """(expected score, actual score) of a stored Slaps rating change, for quality reports."""
+    if "expected" not in details or "score" not in details:
+        return None
+    return float(details["expected"]), float(details["score"])
+
+
 class EloSystem:
     slug = "elo"
-    prediction = staticmethod(lambda details, rating_before: prediction(details, rating_before))
+    prediction = staticmethod(prediction)
     label = "ISF Elo (1 v 1)"
     start_rating = 1000.0
     decimals = 0
@@ -122,10 +129,3 @@ class EloSystem:
 
 
 SYSTEM = EloSystem()
-
-
-def prediction(details: dict, rating_before: float) -> tuple[float, float] | None:
-    """(expected score, actual score) of a stored Slaps rating change, for quality reports."""
-    if "expected" not in details or "score" not in details:
-        return None
-    return float(details["expected"]), float(details["score"])

@@ -177,9 +177,25 @@ def deal_update(
     return DealUpdate(table, kv, vf, kd, raw, smoothing, after, capped, floor_applied)
 
 
+def prediction(details: dict, rating_before: float, scale: float = 400.0) -> tuple[float, float] | None:
+    """A deal as a win/loss prediction, for quality reports.
+
+    SmartPref's formula predicts whists, not a winner; to compare it with the
+    other games the deal is read as "did the player finish it ahead": the
+    prediction is the logistic chance of beating the table rating,
+    1 / (1 + 10^((Rt - Rs)/400)), and the outcome 1 for positive whists,
+    1/2 for none, 0 for negative.
+    """
+    if "table_rating" not in details or "whists" not in details:
+        return None
+    predicted = 1.0 / (1.0 + 10.0 ** ((float(details["table_rating"]) - rating_before) / scale))
+    whists = float(details["whists"])
+    return predicted, 1.0 if whists > 0 else 0.0 if whists < 0 else 0.5
+
+
 class PreferansSystem:
     slug = "preferans"
-    prediction = staticmethod(lambda details, rating_before: prediction(details, rating_before))
+    prediction = staticmethod(prediction)
     label = "SmartPref per-deal rating"
     start_rating = 1000.0
     decimals = 2
@@ -239,19 +255,3 @@ class PreferansSystem:
 
 
 SYSTEM = PreferansSystem()
-
-
-def prediction(details: dict, rating_before: float, scale: float = 400.0) -> tuple[float, float] | None:
-    """A deal as a win/loss prediction, for quality reports.
-
-    SmartPref's formula predicts whists, not a winner; to compare it with the
-    other games the deal is read as "did the player finish it ahead": the
-    prediction is the logistic chance of beating the table rating,
-    1 / (1 + 10^((Rt - Rs)/400)), and the outcome 1 for positive whists,
-    1/2 for none, 0 for negative.
-    """
-    if "table_rating" not in details or "whists" not in details:
-        return None
-    predicted = 1.0 / (1.0 + 10.0 ** ((float(details["table_rating"]) - rating_before) / scale))
-    whists = float(details["whists"])
-    return predicted, 1.0 if whists > 0 else 0.0 if whists < 0 else 0.5
