@@ -8,7 +8,6 @@ fail instead when ``CARDRANK_REQUIRE_SERVICES=1`` (CI sets it).
 
 import os
 import shutil
-import socket
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from config.celery import app as celery_app
+from ratings.benchmarks.stack import port_open
 from tests import factories
 
 # The test process itself always runs tasks eagerly; integration tests start
@@ -36,14 +36,6 @@ def service_missing(reason: str):
     if REQUIRE_SERVICES:
         pytest.fail(f"Required service missing: {reason}", pytrace=False)
     pytest.skip(reason)
-
-
-def port_open(host: str, port: int) -> bool:
-    try:
-        with socket.create_connection((host, port), timeout=1):
-            return True
-    except OSError:
-        return False
 
 
 @pytest.fixture(autouse=True)

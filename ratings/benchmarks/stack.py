@@ -1,0 +1,134 @@
+"""A production-shaped stack of real processes: gunicorn and Celery workers on Redis.
+
+Used by the integration tests and by ``manage.py benchmark``: the processes
+run this checkout with the given database and broker URLs in their
+environment, exactly as a deployment would.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from django.conf import settings
+from django.db import connection
+
+REPO = Path(settings.BASE_DIR)
+
+
+def port_open(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+BIN = Path(sys.executable).parent
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def database_url() -> str:
+    config = connection.settings_dict
+    user = config.get("USER") or "postgres"
+    password = f":{config['PASSWORD']}" if config.get("PASSWORD") else ""
+    host = config.get("HOST") or "127.0.0.1"
+    port = config.get("PORT") or 5432
+    return f"postgres://{user}{password}@{host}:{port}/{config['NAME']}"
+
+
+class Stack:
+    def __init__(self, broker_url: str, log_dir: Path):
+        self.broker_url = broker_url
+        self.port = free_port()
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.log_dir = log_dir
+        self.processes: dict[str, subprocess.Popen] = {}
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": database_url(),
+            "DATABASE_CONN_MAX_AGE": "0",
+            "CELERY_BROKER_URL": broker_url,
+            "DJANGO_DEBUG": "true",
+            "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "PYTHONUNBUFFERED": "1",
+            # Fault tests: a dead worker's tasks come back after 5 s; the sweeper runs every 2 s.
+            "CELERY_VISIBILITY_TIMEOUT": "5",
+            "CARDRANK_SWEEP_EVERY_SECONDS": "2",
+            "CARDRANK_SWEEP_AFTER_SECONDS": "1",
+        }
+        self.env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+    def start(self, name: str, argv: list[str]) -> None:
+        log = (self.log_dir / f"{name}.log").open("w")
+        self.processes[name] = subprocess.Popen(argv, cwd=REPO, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+
+    def start_worker(self, name: str = "worker", concurrency: int = 1, *, pool: str = "prefork", beat: bool = False):
+        argv = [str(BIN / "celery"), "-A", "config", "worker", "--loglevel=INFO", f"--concurrency={concurrency}",
+                f"--pool={pool}", "--without-gossip", "--without-mingle", f"--hostname={name}@%h"]  # fmt: skip
+        if beat:
+            argv += ["--beat", f"--schedule={self.log_dir / (name + '-beat')}"]
+        self.start(name, argv)
+        self.wait_for_log(name, "ready.")
+
+    def kill(self, name: str) -> None:
+        """SIGKILL, as the kernel's OOM killer or a pulled plug would."""
+        self.processes[name].kill()
+        self.processes[name].wait(timeout=10)
+
+    def start_web(self, workers: int = 2) -> None:
+        self.start("web", [str(BIN / "gunicorn"), "config.wsgi", "-b", f"127.0.0.1:{self.port}", "-w", str(workers)])
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if port_open("127.0.0.1", self.port):
+                return
+            self.check_alive("web")
+            time.sleep(0.2)
+        raise RuntimeError(f"gunicorn did not start:\n{self.log('web')}")
+
+    def log(self, name: str) -> str:
+        return (self.log_dir / f"{name}.log").read_text(errors="replace")
+
+    def check_alive(self, name: str) -> None:
+        if self.processes[name].poll() is not None:
+            raise RuntimeError(f"{name} exited with {self.processes[name].returncode}:\n{self.log(name)}")
+
+    def wait_for_log(self, name: str, text: str, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if text in self.log(name):
+                return
+            self.check_alive(name)
+            time.sleep(0.2)
+        raise RuntimeError(f"{name} did not log {text!r} in {timeout}s:\n{self.log(name)}")
+
+    def stop(self) -> None:
+        for process in self.processes.values():
+            process.terminate()
+        for process in self.processes.values():
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+    def request(self, method: str, path: str, body: bytes | None = None, headers: dict | None = None):
+        url = self.base_url + path  # always http://127.0.0.1:<port>/..., built here
+        request = urllib.request.Request(url, data=body, method=method, headers=headers or {})  # noqa: S310
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:  # noqa: S310
+                return response.status, response.read()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read()
