@@ -1,7 +1,9 @@
 """``manage.py benchmark``: measured speed, printed as a table and one JSON object.
 
-    --quick (default)  engine streams of 200,000 updates; a replay of 100,000 deals
-    --full             2,000,000 updates; a replay of 1,000,000 deals (about 4M ledger rows)
+    --quick (default)  engine streams of 200,000 updates; a replay of 100,000 deals; 100
+                       results' latency; 10 s of sustained load; pages over 10,000 players
+    --full             2,000,000 updates; 1,000,000 deals (about 4M ledger rows); 500
+                       results; 60 s; pages over 100,000 players
     --json             only the JSON object (last line either way)
 
 Every timing comes with a ratio to a baseline measured in the same run
@@ -11,6 +13,7 @@ deleted afterwards (``--keep`` keeps it).
 """
 
 import json
+import os
 import platform
 import time
 
@@ -19,10 +22,29 @@ from django.db import connection
 
 from ratings.benchmarks.engine import engine_speed
 from ratings.benchmarks.replay import full_replay
+from ratings.benchmarks.service import service_benchmarks
 
 SIZES = {
-    "quick": {"updates": 200_000, "deals": 100_000, "players": 10_000},
-    "full": {"updates": 2_000_000, "deals": 1_000_000, "players": 10_000},
+    "quick": {
+        "updates": 200_000,
+        "deals": 100_000,
+        "players": 10_000,
+        "latency_results": 100,
+        "sustain_seconds": 10,
+        "board_players": 10_000,
+        "profile_units": 5_000,
+        "page_seconds": 3,
+    },
+    "full": {
+        "updates": 2_000_000,
+        "deals": 1_000_000,
+        "players": 10_000,
+        "latency_results": 500,
+        "sustain_seconds": 60,
+        "board_players": 100_000,
+        "profile_units": 5_000,
+        "page_seconds": 10,
+    },
 }
 
 
@@ -37,7 +59,13 @@ class Command(BaseCommand):
         parser.add_argument("--updates", type=int, help="Override the engine stream length.")
         parser.add_argument("--deals", type=int, help="Override the replay's number of deals.")
         parser.add_argument("--players", type=int, help="Override the replay's number of players.")
-        parser.add_argument("--skip-replay", action="store_true", help="Only the engine section.")
+        parser.add_argument("--skip-replay", action="store_true", help="Leave out the replay section.")
+        parser.add_argument("--skip-services", action="store_true", help="Leave out gunicorn/worker measures.")
+        parser.add_argument(
+            "--broker",
+            default=os.environ.get("CARDRANK_BENCH_REDIS_URL", "redis://127.0.0.1:6379/14"),
+            help="Redis URL for the benchmark's own Celery worker.",
+        )
         parser.add_argument("--keep", action="store_true", help="Keep the replay's synthetic data.")
 
     def handle(self, *args, full=False, json=False, updates=None, deals=None, players=None, **options):
@@ -52,6 +80,15 @@ class Command(BaseCommand):
         }
         if not options["skip_replay"]:
             result["replay"] = full_replay(deals=size["deals"], players=size["players"], keep=options["keep"])
+        if not options["skip_services"]:
+            result["services"] = service_benchmarks(
+                broker_url=options["broker"],
+                latency_results=size["latency_results"],
+                sustain_seconds=size["sustain_seconds"],
+                players=size["board_players"],
+                profile_units=size["profile_units"],
+                page_seconds=size["page_seconds"],
+            )
         result["seconds"] = round(time.perf_counter() - started, 1)
         if not json:
             self._table(result)
@@ -65,6 +102,25 @@ class Command(BaseCommand):
                 f"{row['engine']:<12} {row['updates']:>10,} {row['engine_updates_per_s']:>12,} "
                 f"{row['inline_updates_per_s']:>12,} {row['ratio']:>7}"
             )
+        services = result.get("services") or {}
+        if "latency" in services:
+            latency, sustained = services["latency"], services["sustained"]
+            self.stdout.write(
+                f"submission to rated: p50 {latency['p50_ms']} ms, p95 {latency['p95_ms']} ms over "
+                f"{latency['results']} results ({latency['p95_to_baseline']}x an empty GET, "
+                f"{services['baseline_get_ms']} ms)"
+            )
+            self.stdout.write(
+                f"sustained: {sustained['submitted']} results from {sustained['clients']} clients in "
+                f"{sustained['seconds']} s: {sustained['rated_per_s']} rated/s"
+            )
+            for row in services["pages"]:
+                self.stdout.write(
+                    f"  {row['page']:<42} {row['requests_per_s']:>7} req/s  p95 {row['p95_ms']:>7} ms  "
+                    f"{row['queries']} queries"
+                )
+        elif services:
+            self.stdout.write(f"services: {services['skipped']}")
         replay = result.get("replay")
         if replay:
             self.stdout.write(

@@ -1,0 +1,302 @@
+"""Service benchmarks, against real processes: gunicorn (2 web workers) and a
+Celery worker (2 processes) on Redis, on the configured PostgreSQL database.
+
+    latency      POST a Slaps result, poll GET /api/matches/ID/ until rated
+    sustained    16 clients POST results for a while; rated results per second
+    pages        leaderboard (API and HTML, current/peak, first and a deep
+                 page) and a profile with many rated units, under 16 clients
+
+Baseline for every HTTP figure: the round trip of GET /api/games/ (an empty
+read) measured in the same run. The data lives in a game of its own
+("benchmark-slaps") and is deleted afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+from decimal import Decimal
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.db import connection, transaction
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+
+from leagues.models import Game, League, Player
+from matches.models import AuditEntry, Match, Seat
+from ratings.benchmarks.stack import Stack
+from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
+
+SLUG = "benchmark-slaps"
+CLIENTS = 16
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def _ms(seconds: float) -> float:
+    return round(seconds * 1000, 1)
+
+
+def _setup(players: int) -> tuple[Game, League, list[int], list[str]]:
+    game, _ = Game.objects.get_or_create(slug=SLUG, defaults={"name": "Benchmark Slaps", "rating_system": "elo"})
+    league, _ = League.objects.get_or_create(
+        game=game, tier="amateur", defaults={"slug": f"{SLUG}-amateur", "name": "Bench Slaps amateur"}
+    )
+    League.objects.get_or_create(game=game, tier="pro", defaults={"slug": f"{SLUG}-pro", "name": "Bench Slaps pro"})
+    roster = Player.objects.bulk_create((Player(name=f"bench slaps {n:06d}") for n in range(players)), batch_size=5000)
+    group, _ = Group.objects.get_or_create(name="referees")
+    User = get_user_model()
+    tokens = []
+    for number in range(CLIENTS):
+        user, _ = User.objects.get_or_create(username=f"bench-referee-{number}")
+        user.groups.add(group)
+        tokens.append(Token.objects.get_or_create(user=user)[0].key)
+    return game, league, [player.pk for player in roster], tokens
+
+
+def _cleanup(game: Game) -> None:
+    with transaction.atomic():
+        for model in (RatingChange, Promotion, PlayerRating):
+            model.objects.filter(game=game)._raw_delete(connection.alias)
+        RatingState.objects.filter(game=game).delete()
+        matches = Match.objects.filter(game=game)
+        # The audit log is append-only; the benchmark removes the entries of its own
+        # synthetic game only, with the guard lifted for this transaction alone.
+        with connection.cursor() as cursor:
+            cursor.execute("ALTER TABLE matches_auditentry DISABLE TRIGGER matches_auditentry_append_only")
+            AuditEntry.objects.filter(match__in=matches)._raw_delete(connection.alias)
+            cursor.execute("ALTER TABLE matches_auditentry ENABLE TRIGGER matches_auditentry_append_only")
+        Seat.objects.filter(match__in=matches)._raw_delete(connection.alias)
+        matches._raw_delete(connection.alias)
+        League.objects.filter(game=game).delete()
+        game.delete()
+        Player.objects.filter(name__startswith="bench slaps ")._raw_delete(connection.alias)
+        get_user_model().objects.filter(username__startswith="bench-referee-").delete()
+
+
+def _body(players: list[int], rng: random.Random, played_at) -> bytes:
+    a, b = rng.sample(players, 2)
+    return json.dumps({"game": SLUG, "played_at": played_at.isoformat(), "players": [a, b], "winner": a}).encode()
+
+
+def _wait_rated(stack: Stack, match_id: int, timeout: float = 30) -> float:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        _, body = stack.request("GET", f"/api/matches/{match_id}/")
+        if json.loads(body)["status"] == "rated":
+            return time.perf_counter()
+        time.sleep(0.005)
+    raise TimeoutError(f"match {match_id} not rated in {timeout} s")
+
+
+def _baseline(stack: Stack, count: int = 200) -> float:
+    times = []
+    for _ in range(count):
+        started = time.perf_counter()
+        stack.request("GET", "/api/games/")
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def _latency(stack: Stack, players, tokens, count: int, rng) -> dict:
+    headers = {"Authorization": f"Token {tokens[0]}", "Content-Type": "application/json"}
+    base = timezone.now() - timedelta(days=2)
+    latencies = []
+    for index in range(count):
+        started = time.perf_counter()
+        status, body = stack.request(
+            "POST", "/api/matches/", _body(players, rng, base + timedelta(minutes=index)), headers
+        )
+        if status != 201:
+            raise RuntimeError(f"submission failed: {status} {body[:200]!r}")
+        latencies.append(_wait_rated(stack, json.loads(body)["id"]) - started)
+    return {"results": count, "p50_ms": _ms(statistics.median(latencies)), "p95_ms": _ms(_percentile(latencies, 0.95))}
+
+
+def _sustained(stack: Stack, players, tokens, seconds: float, rng) -> dict:
+    base = timezone.now() - timedelta(days=1)
+    created: list[int] = []
+    lock = threading.Lock()
+    stop = time.monotonic() + seconds
+    counter = iter(range(10**9))
+
+    def client(number: int) -> None:
+        local = random.Random(number)
+        headers = {"Authorization": f"Token {tokens[number]}", "Content-Type": "application/json"}
+        while time.monotonic() < stop:
+            with lock:
+                index = next(counter)
+            status, body = stack.request(
+                "POST", "/api/matches/", _body(players, local, base + timedelta(seconds=index)), headers
+            )
+            if status == 201:
+                with lock:
+                    created.append(json.loads(body)["id"])
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=CLIENTS) as pool:
+        list(pool.map(client, range(CLIENTS)))
+    submitted_for = time.perf_counter() - started
+    deadline = time.monotonic() + 300
+    while Match.objects.filter(game__slug=SLUG, status=Match.Status.SUBMITTED).exists():
+        if time.monotonic() > deadline:
+            raise TimeoutError("results left unrated")
+        time.sleep(0.1)
+    all_rated_after = time.perf_counter() - started
+    return {
+        "clients": CLIENTS,
+        "seconds": round(submitted_for, 1),
+        "submitted": len(created),
+        "submitted_per_s": round(len(created) / submitted_for, 1),
+        "rated_per_s": round(len(created) / all_rated_after, 1),
+    }
+
+
+def _pages_data(game: Game, league: League, players: list[int], profile_units: int, rng) -> int:
+    """Give every player a rating, and one player a long history; returns that player's id."""
+    ratings = []
+    for pid in players:
+        rating = Decimal(rng.randint(600, 1700))
+        ratings.append(
+            PlayerRating(
+                player_id=pid,
+                game=game,
+                league=league,
+                rating=rating,
+                peak_rating=rating + rng.randint(0, 80),
+                rated_matches=rng.randint(1, 200),
+            )
+        )
+    with transaction.atomic():
+        PlayerRating.objects.filter(game=game).delete()
+        PlayerRating.objects.bulk_create(ratings, batch_size=5000)
+        star, rival = players[0], players[1]
+        base = timezone.now() - timedelta(days=400)
+        matches = Match.objects.bulk_create(
+            (
+                Match(game=game, played_at=base + timedelta(hours=n), status=Match.Status.RATED)
+                for n in range(profile_units)
+            ),
+            batch_size=5000,
+        )
+        seats, changes = [], []
+        rating = Decimal(1000)
+        for match in matches:
+            seats += [
+                Seat(match=match, position=1, player_id=star, result=1),
+                Seat(match=match, position=2, player_id=rival, result=0),
+            ]
+            changes.append(
+                RatingChange(
+                    game=game,
+                    match=match,
+                    player_id=star,
+                    unit=0,
+                    played_at=match.played_at,
+                    rating_before=rating,
+                    rating_after=rating + 1,
+                    delta=1,
+                    peak_after=rating + 1,
+                    rated_matches_after=1,
+                    league_after=league,
+                    details={"expected": 0.5, "k": 16, "score": 1, "opponent_rating": 1000},
+                )
+            )
+            rating += 1
+        Seat.objects.bulk_create(seats, batch_size=5000)
+        RatingChange.objects.bulk_create(changes, batch_size=5000)
+    return star
+
+
+def _pages(stack: Stack, league: League, star: int, seconds: float, players: int) -> list[dict]:
+    deep = max(1, players // 50 // 2)
+    urls = {
+        "leaderboard API, current, page 1": f"/api/leagues/{league.slug}/leaderboard/?sort=current",
+        "leaderboard API, peak, page 1": f"/api/leagues/{league.slug}/leaderboard/?sort=peak",
+        f"leaderboard API, current, page {deep}": f"/api/leagues/{league.slug}/leaderboard/?sort=current&page={deep}",
+        "leaderboard page, peak": f"/leagues/{league.slug}/?sort=peak",
+        "profile (many rated units)": f"/players/{star}/",
+    }
+    client = Client()
+    rows = []
+    for name, url in urls.items():
+        with CaptureQueriesContext(connection) as queries:
+            client.get(url)
+        times: list[float] = []
+        lock = threading.Lock()
+        stop = time.monotonic() + seconds
+
+        def hammer(_: int, url=url, times=times, lock=lock, stop=stop) -> None:
+            while time.monotonic() < stop:
+                started = time.perf_counter()
+                status, _body = stack.request("GET", url)
+                elapsed = time.perf_counter() - started
+                if status == 200:
+                    with lock:
+                        times.append(elapsed)
+
+        with ThreadPoolExecutor(max_workers=CLIENTS) as pool:
+            list(pool.map(hammer, range(CLIENTS)))
+        rows.append(
+            {
+                "page": name,
+                "requests_per_s": round(len(times) / seconds, 1),
+                "p50_ms": _ms(statistics.median(times)),
+                "p95_ms": _ms(_percentile(times, 0.95)),
+                "queries": len(queries),
+            }
+        )
+    return rows
+
+
+def service_benchmarks(
+    *,
+    broker_url: str,
+    latency_results: int,
+    sustain_seconds: float,
+    players: int,
+    profile_units: int,
+    page_seconds: float,
+) -> dict:
+    if connection.vendor != "postgresql":
+        return {"skipped": "needs PostgreSQL (DATABASE_URL=postgres://...) shared by gunicorn and the worker"}
+    rng = random.Random(9)
+    game, league, roster, tokens = _setup(players)
+    stack = Stack(broker_url, Path(tempfile.mkdtemp(prefix="cardrank-bench-")))
+    stack.env["CARDRANK_API_WRITE_RATE"] = "100000/min"
+    stack.env["DATABASE_CONN_MAX_AGE"] = "60"
+    try:
+        stack.start_worker("bench", concurrency=2)
+        stack.start_web(workers=2)
+        baseline = _baseline(stack)
+        latency = _latency(stack, roster, tokens, latency_results, rng)
+        sustained = _sustained(stack, roster, tokens, sustain_seconds, rng)
+        star = _pages_data(game, league, roster, profile_units, rng)
+        pages = _pages(stack, league, star, page_seconds, players)
+    finally:
+        stack.stop()
+        _cleanup(game)
+    latency["p95_to_baseline"] = round(latency["p95_ms"] / _ms(baseline), 1)
+    for row in pages:
+        row["p95_to_baseline"] = round(row["p95_ms"] / _ms(baseline), 1)
+    return {
+        "baseline_get_ms": _ms(baseline),
+        "latency": latency,
+        "sustained": sustained,
+        "pages": pages,
+        "players": players,
+        "profile_units": profile_units,
+    }
