@@ -98,3 +98,14 @@ def parameters_from_mapping(parameters_class: type, values: Mapping[str, Any] | 
             raise EngineInputError(f"Parameter {name} must be a finite number.")
         cleaned[name] = type(default)(value)
     return parameters_class(**cleaned)
+
+
+def stored_expected_score(details: Mapping[str, Any], rating_before: float) -> tuple[float, float] | None:
+    """(expected score, actual score) kept in a change's details, for rating-quality reports.
+
+    The Elo-style engines (Slaps, bridge) store both; bridge's are the means
+    over a player's duels on the board.
+    """
+    if "expected" not in details or "score" not in details:
+        return None
+    return float(details["expected"]), float(details["score"])

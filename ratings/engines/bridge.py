@@ -48,7 +48,7 @@ import math
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .base import Change, EngineInputError, PlayerState, round_half_away_from_zero
+from .base import Change, EngineInputError, PlayerState, round_half_away_from_zero, stored_expected_score
 
 # WBF IMP scale: (lowest score difference, IMPs).
 IMP_SCALE: tuple[tuple[int, int], ...] = (
@@ -187,16 +187,9 @@ def _check_board(board: BridgeBoard) -> None:
             seen.add(player)
 
 
-def prediction(details: dict, rating_before: float) -> tuple[float, float] | None:
-    """(mean expected score, mean score) over a player's duels on a board, for quality reports."""
-    if "expected" not in details or "score" not in details:
-        return None
-    return float(details["expected"]), float(details["score"])
-
-
 class BridgeSystem:
     slug = "bridge"
-    prediction = staticmethod(prediction)
+    prediction = staticmethod(stored_expected_score)
     label = "Pairs Elo (bridge)"
     start_rating = 1000.0
     decimals = 2

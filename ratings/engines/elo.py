@@ -17,7 +17,7 @@ import math
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 
-from .base import Change, EngineInputError, PlayerState, round_half_away_from_zero
+from .base import Change, EngineInputError, PlayerState, round_half_away_from_zero, stored_expected_score
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,16 +79,9 @@ def elo_update(
     return EloUpdate(expected=expected, k=k, score=score, rating_after=after, floor_applied=floor_applied)
 
 
-def prediction(details: dict, rating_before: float) -> tuple[float, float] | None:
-    """(expected score, actual score) of a stored Slaps rating change, for quality reports."""
-    if "expected" not in details or "score" not in details:
-        return None
-    return float(details["expected"]), float(details["score"])
-
-
 class EloSystem:
     slug = "elo"
-    prediction = staticmethod(prediction)
+    prediction = staticmethod(stored_expected_score)
     label = "ISF Elo (1 v 1)"
     start_rating = 1000.0
     decimals = 0
