@@ -15,6 +15,7 @@ Body shapes are those of API.md, e.g. for Slaps::
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -565,8 +566,15 @@ def _match_store_result(match: Match, cleaned: MatchInput) -> None:
         )
 
 
-def _audit(match: Match, *, by, action: str) -> None:
-    AuditEntry.objects.create(actor=by, action=action, match=match, data=match_as_body(match_detail(match_id=match.pk)))
+BODY_FIELDS = ("game", "played_at", "rated", "league", "players", "winner", "seats", "deals", "boards")
+
+
+def _submitted_body(data: Mapping[str, Any], cleaned: MatchInput) -> dict:
+    """The validated body as the audit log keeps it (no extra query on the hot path)."""
+    body = {field: data[field] for field in BODY_FIELDS if field in data}
+    body["played_at"] = cleaned.played_at.isoformat()
+    body["rated"] = cleaned.rated
+    return json.loads(json.dumps(body, default=str))
 
 
 def match_submit(*, referee, data: Mapping[str, Any]) -> Match:
@@ -586,7 +594,9 @@ def match_submit(*, referee, data: Mapping[str, Any]) -> Match:
             awaiting_confirmation=bool(cleaned.rated and cleaned.league and cleaned.league.requires_confirmation),
         )
         _match_store_result(match, cleaned)
-        _audit(match, by=referee, action=AuditEntry.Action.SUBMITTED)
+        AuditEntry.objects.create(
+            actor=referee, action=AuditEntry.Action.SUBMITTED, match=match, data=_submitted_body(data, cleaned)
+        )
         if cleaned.rated:
             transaction.on_commit(lambda: ratings_enqueue(match_id=match.pk))
     match.refresh_from_db(fields=["status"])

@@ -1,4 +1,4 @@
-"""Service benchmarks, against real processes: gunicorn (2 web workers) and a
+"""Service benchmarks, against real processes: gunicorn (4 web workers by default) and a
 Celery worker (2 processes) on Redis, on the configured PostgreSQL database.
 
     latency      POST a Slaps result, poll GET /api/matches/ID/ until rated
@@ -265,6 +265,7 @@ def _pages(stack: Stack, league: League, star: int, seconds: float, players: int
 def service_benchmarks(
     *,
     broker_url: str,
+    web_workers: int = 4,
     latency_results: int,
     sustain_seconds: float,
     players: int,
@@ -280,7 +281,7 @@ def service_benchmarks(
     stack.env["DATABASE_CONN_MAX_AGE"] = "60"
     try:
         stack.start_worker("bench", concurrency=2)
-        stack.start_web(workers=2)
+        stack.start_web(workers=web_workers)
         baseline = _baseline(stack)
         latency = _latency(stack, roster, tokens, latency_results, rng)
         sustained = _sustained(stack, roster, tokens, sustain_seconds, rng)
@@ -293,6 +294,7 @@ def service_benchmarks(
     for row in pages:
         row["p95_to_baseline"] = round(row["p95_ms"] / _ms(baseline), 1)
     return {
+        "web_workers": web_workers,
         "baseline_get_ms": _ms(baseline),
         "latency": latency,
         "sustained": sustained,

@@ -61,6 +61,7 @@ class Command(BaseCommand):
         parser.add_argument("--players", type=int, help="Override the replay's number of players.")
         parser.add_argument("--skip-replay", action="store_true", help="Leave out the replay section.")
         parser.add_argument("--skip-services", action="store_true", help="Leave out gunicorn/worker measures.")
+        parser.add_argument("--web-workers", type=int, default=4, help="gunicorn workers (2 per core).")
         parser.add_argument(
             "--broker",
             default=os.environ.get("CARDRANK_BENCH_REDIS_URL", "redis://127.0.0.1:6379/14"),
@@ -83,6 +84,7 @@ class Command(BaseCommand):
         if not options["skip_services"]:
             result["services"] = service_benchmarks(
                 broker_url=options["broker"],
+                web_workers=options["web_workers"],
                 latency_results=size["latency_results"],
                 sustain_seconds=size["sustain_seconds"],
                 players=size["board_players"],
