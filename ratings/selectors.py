@@ -165,21 +165,24 @@ def player_promotions(*, player: Player) -> list[Promotion]:
     return list(Promotion.objects.filter(player=player).select_related("game", "from_league", "to_league", "match"))
 
 
-def player_chart_series(*, player: Player) -> dict[str, list[dict]]:
+def player_chart_series(*, player: Player) -> dict[str, list[list[float]]]:
     """Rating after every rated unit, per game name, starting from the rating before the first.
 
-    The data behind the profile's history chart.
+    Points are [epoch milliseconds, rating]: compact for long histories (every
+    deal of a Preferans career), read in the order of the ledger's player
+    index so the database does not sort.
     """
-    series: dict[str, list[dict]] = {}
+    series: dict[str, list[list[float]]] = {}
     rows = (
         RatingChange.objects.filter(player=player)
-        .order_by("game__name", "played_at", "match_id", "unit")
+        .order_by("game_id", "played_at", "match_id", "unit")
         .values_list("game__name", "played_at", "rating_before", "rating_after")
     )
     for name, played_at, rating_before, rating_after in rows:
+        moment = int(played_at.timestamp() * 1000)
         if name not in series:
-            series[name] = [{"x": played_at.isoformat(), "y": float(rating_before)}]
-        series[name].append({"x": played_at.isoformat(), "y": float(rating_after)})
+            series[name] = [[moment, float(rating_before)]]
+        series[name].append([moment, float(rating_after)])
     return series
 
 

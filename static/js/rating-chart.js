@@ -11,7 +11,7 @@
   var datasets = Object.keys(series).map(function (slug, index) {
     return {
       label: slug,
-      data: series[slug].map(function (point) { return point.y; }),
+      data: series[slug].map(function (point) { return point[1]; }),
       borderColor: colours[index % colours.length],
       pointRadius: series[slug].length > 200 ? 0 : 2,
       tension: 0.1,
@@ -32,7 +32,7 @@
             title: function (items) {
               var item = items[0];
               var point = series[Object.keys(series)[item.datasetIndex]][item.dataIndex];
-              return point ? point.x.slice(0, 16).replace("T", " ") : "";
+              return point ? new Date(point[0]).toISOString().slice(0, 16).replace("T", " ") : "";
             },
           },
         },
