@@ -1,7 +1,7 @@
 """Match APIs: submit a result, read it back, void it. Thin: the service decides."""
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -9,7 +9,7 @@ from rest_framework.views import APIView
 from config.api import IsMatchAdmin, IsReferee, WriteThrottle
 from matches import selectors
 from matches.models import Match
-from matches.services import match_confirm, match_correct, match_submit, match_void
+from matches.services import match_confirm, match_correct, match_submit_idempotent, match_void
 from ratings.selectors import rating_decimals, rating_number
 
 
@@ -150,7 +150,15 @@ class MatchCreateApi(APIView):
                 ),
             },
         ),
-        responses={201: MatchOutSerializer},
+        responses={201: MatchOutSerializer, 200: MatchOutSerializer},
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                str,
+                OpenApiParameter.HEADER,
+                description="Optional. A retry with the same key returns the first match (200) and stores nothing.",
+            )
+        ],
         examples=[
             OpenApiExample(
                 "Slaps",
@@ -193,8 +201,11 @@ class MatchCreateApi(APIView):
         ],
     )
     def post(self, request):
-        match = match_submit(referee=request.user, data=request.data)
-        return Response(match_data(selectors.match_detail(match_id=match.pk)), status=status.HTTP_201_CREATED)
+        match, created = match_submit_idempotent(
+            referee=request.user, data=request.data, key=request.headers.get("Idempotency-Key")
+        )
+        response_status = status.HTTP_201_CREATED if created else status.HTTP_200_OK
+        return Response(match_data(selectors.match_detail(match_id=match.pk)), status=response_status)
 
 
 class MatchDetailApi(APIView):

@@ -54,6 +54,12 @@ class Match(models.Model):
         related_name="matches",
         help_text="The league the match was played in, when it matters (its rating period).",
     )
+    idempotency_key = models.CharField(  # noqa: DJ001 - NULL is "no key" for the partial unique constraint
+        max_length=64,
+        null=True,
+        blank=True,
+        help_text="The client's Idempotency-Key: a retried submission with the same key returns this match.",
+    )
     awaiting_confirmation = models.BooleanField(
         default=False, help_text="Entered in a two-step league: not rated until a second referee confirms it."
     )
@@ -87,6 +93,12 @@ class Match(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(status__in=["submitted", "rated", "friendly", "void"]), name="match_status_valid"
+            ),
+            # One match per referee and key, whatever the races between retries.
+            models.UniqueConstraint(
+                fields=["referee", "idempotency_key"],
+                condition=Q(idempotency_key__isnull=False),
+                name="match_idempotency_key_once_per_referee",
             ),
         ]
 

@@ -23,7 +23,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -577,7 +577,37 @@ def _submitted_body(data: Mapping[str, Any], cleaned: MatchInput) -> dict:
     return json.loads(json.dumps(body, default=str))
 
 
-def match_submit(*, referee, data: Mapping[str, Any]) -> Match:
+IDEMPOTENCY_KEY_MAX = 64
+
+
+def match_submit_idempotent(*, referee, data: Mapping[str, Any], key: str | None) -> tuple[Match, bool]:
+    """``match_submit`` that a client may retry safely: returns (match, created).
+
+    A submission carrying an ``Idempotency-Key`` the referee already used
+    returns the match stored the first time and stores nothing (a retry after
+    a lost response, a timeout or a 5xx). Without a key it is a plain submit.
+    """
+    if key is None:
+        return match_submit(referee=referee, data=data), True
+    if not (0 < len(key) <= IDEMPOTENCY_KEY_MAX and key.isascii() and key.isprintable()):
+        raise ValidationError({"Idempotency-Key": [f"1 to {IDEMPOTENCY_KEY_MAX} printable ASCII characters."]})
+    if not user_can_submit(referee):
+        raise PermissionDenied("Only referees can submit results.")
+    existing = Match.objects.filter(referee=referee, idempotency_key=key).first()
+    if existing is not None:
+        return existing, False
+    try:
+        with transaction.atomic():
+            return match_submit(referee=referee, data=data, idempotency_key=key), True
+    except IntegrityError:
+        # The same key raced in from another request: the first one won.
+        existing = Match.objects.filter(referee=referee, idempotency_key=key).first()
+        if existing is None:
+            raise
+        return existing, False
+
+
+def match_submit(*, referee, data: Mapping[str, Any], idempotency_key: str | None = None) -> Match:
     """Store a validated result and queue its rating once the transaction commits."""
     if not user_can_submit(referee):
         raise PermissionDenied("Only referees can submit results.")
@@ -589,6 +619,7 @@ def match_submit(*, referee, data: Mapping[str, Any]) -> Match:
             rated=cleaned.rated,
             status=Match.Status.SUBMITTED if cleaned.rated else Match.Status.FRIENDLY,
             referee=referee,
+            idempotency_key=idempotency_key,
             league=cleaned.league,
             due_at=match_due_at(game=cleaned.game, league=cleaned.league, played_at=cleaned.played_at),
             awaiting_confirmation=bool(cleaned.rated and cleaned.league and cleaned.league.requires_confirmation),

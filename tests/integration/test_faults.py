@@ -47,13 +47,15 @@ def stream(stack, count: int, clients: int, *, on_progress=None, retries: int = 
                 b = players[(index + 1) % 12]
             body = {"game": "slaps", "played_at": (base + timedelta(seconds=30 * index)).isoformat(),
                     "players": [a, b], "winner": a}  # fmt: skip
+            # A retry carries the same Idempotency-Key: never a second copy of the result.
+            keyed = {**headers, "Idempotency-Key": f"stream-{index}"}
             for _attempt in range(retries + 1):
-                status, response = stack.request("POST", "/api/matches/", json.dumps(body).encode(), headers)
-                if status == 201:
+                status, response = stack.request("POST", "/api/matches/", json.dumps(body).encode(), keyed)
+                if status in (200, 201):
                     break
                 time.sleep(0.5)
             with lock:
-                if status == 201:
+                if status in (200, 201):
                     created.append(json.loads(response)["id"])
                 else:
                     failed.append(status)
@@ -129,14 +131,16 @@ def test_postgresql_connections_cut_under_load(fault_stack):
                 )
             connection.close()  # this client thread's own connection
 
-    _created, failed = stream(fault_stack, 200, 6, on_progress=cut, retries=3)
+    created, failed = stream(fault_stack, 200, 6, on_progress=cut, retries=3)
     assert len(cuts) == 2
     assert not failed, failed
+    assert len(set(created)) == 200
     connection.close()  # the test's own connection was cut too: reconnect, as the site does
     wait_all_rated()
     # No result half-stored: every match has both its seats.
     seat_counts = Match.objects.annotate(n=Count("seats")).values_list("n", flat=True)
     assert set(seat_counts) == {2}
+    assert Match.objects.count() == 200, "retries with the same Idempotency-Key stored nothing twice"
     assert equals_replay()
     FIGURES["faults: PostgreSQL connection cuts under load"] = len(cuts)
 
@@ -202,12 +206,14 @@ def test_postgresql_restarted_under_load(fault_stack):
                 capture_output=True,
             )
 
-    _created, failed = stream(fault_stack, 160, 6, on_progress=restart, retries=30)
+    created, failed = stream(fault_stack, 160, 6, on_progress=restart, retries=30)
     assert restarts
     assert not failed, failed
+    assert len(set(created)) == 160
     connection.close()  # the test's own connection died with the server
     wait_all_rated()
     seat_counts = Match.objects.annotate(n=Count("seats")).values_list("n", flat=True)
     assert set(seat_counts) == {2}, "no result half-stored"
+    assert Match.objects.count() == 160, "retries with the same Idempotency-Key stored nothing twice"
     assert equals_replay()
     FIGURES["faults: PostgreSQL restarts under load"] = len(restarts)

@@ -178,3 +178,38 @@ def test_a_five_thousand_digit_id_is_a_400_not_a_crash(referee_client):
     response = referee_client.post("/api/matches/", body(ann, ann, players=[ann.pk, "9" * 5000]), format="json")
     assert response.status_code == 400
     assert nothing_stored()
+
+
+def test_a_retried_submission_with_the_same_idempotency_key_is_stored_once(referee_client, referee):
+    ann, bob = PlayerFactory(), PlayerFactory()
+    first = referee_client.post("/api/matches/", body(ann, bob), format="json", HTTP_IDEMPOTENCY_KEY="table-3-round-7")
+    again = referee_client.post("/api/matches/", body(ann, bob), format="json", HTTP_IDEMPOTENCY_KEY="table-3-round-7")
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert again.json()["id"] == first.json()["id"]
+    assert Match.objects.count() == 1
+    other = referee_client.post("/api/matches/", body(ann, bob), format="json", HTTP_IDEMPOTENCY_KEY="table-3-round-8")
+    assert other.status_code == 201
+    assert Match.objects.count() == 2
+    # Keys belong to their referee: another referee's same key is a new result.
+    from rest_framework.authtoken.models import Token
+
+    from tests.factories import RefereeFactory
+
+    colleague = APIClient()
+    colleague.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=RefereeFactory()).key}")
+    assert (
+        colleague.post(
+            "/api/matches/", body(ann, bob), format="json", HTTP_IDEMPOTENCY_KEY="table-3-round-7"
+        ).status_code
+        == 201
+    )
+    assert Match.objects.count() == 3
+
+
+@pytest.mark.parametrize("key", ["x" * 65, "caf\u00e9", "tab\there"])
+def test_bad_idempotency_keys_are_refused(referee_client, key):
+    ann, bob = PlayerFactory(), PlayerFactory()
+    response = referee_client.post("/api/matches/", body(ann, bob), format="json", HTTP_IDEMPOTENCY_KEY=key)
+    assert response.status_code == 400
+    assert "Idempotency-Key" in response.json()
+    assert nothing_stored()
