@@ -106,3 +106,21 @@ def test_engines_do_not_import_django():
             elif isinstance(node, ast.ImportFrom) and node.module:
                 names = [node.module]
             assert not any(name.split(".")[0] == "django" for name in names), f"{path.name} imports Django"
+
+
+@pytest.mark.parametrize(
+    ("rating_a", "rating_b", "played_a", "played_b"), [(1100, 1000, 0, 40), (1400, 1000, 31, 32), (987, 1234, 5, 100)]
+)
+def test_rate_agrees_with_elo_update(rating_a, rating_b, played_a, played_b):
+    """``rate`` inlines ``elo_update`` for replay speed; they must never drift apart."""
+    states = {"a": PlayerState(rating_a, played_a), "b": PlayerState(rating_b, played_b)}
+    changes = {c.player: c for c in get_rating_system("elo").rate(EloMatch(("a", "b"), "b"), states, EloParameters())}
+    for player, opponent, score in (("a", "b", 0), ("b", "a", 1)):
+        update = elo_update(
+            rating=states[player].rating,
+            opponent_rating=states[opponent].rating,
+            score=score,
+            rated_matches=states[player].rated_matches,
+        )
+        assert changes[player].rating_after == update.rating_after
+        assert changes[player].details["k"] == update.k

@@ -163,3 +163,12 @@ def test_non_finite_input_is_rejected():
         deal_update(rating=1000, opponents=[float("nan")], whists=1)
     with pytest.raises(EngineInputError):
         deal_update(rating=1000, opponents=[1000], whists=float("inf"))
+
+
+@pytest.mark.parametrize(
+    ("rating", "table", "whists"), [(1000, 1000, 3), (1500, 900, -2), (900, 2500, 1), (4600, 4200, 8), (3000, 1e9, 5)]
+)
+def test_the_flat_deal_update_agrees_with_the_helpers(rating, table, whists):
+    update = deal_update(rating=rating, opponents=[table], whists=whists)
+    assert update.kd == deal_coefficient(rating, table, P)
+    assert update.smoothing == (smoothing_factor(rating, P) if update.raw_delta > 0 else 1.0)
