@@ -11,6 +11,7 @@ from django.urls import path, reverse
 from matches.models import AuditEntry, Match, Seat
 from matches.selectors import match_as_body, match_detail
 from matches.services import match_correct, match_void, user_can_void
+from ratings.admin import ReadOnlyAdmin
 
 
 class SeatInline(admin.TabularInline):
@@ -39,7 +40,7 @@ class AuditInline(admin.TabularInline):
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(ReadOnlyAdmin):
     """The audit log: visible to admins, editable by nobody."""
 
     list_display = ["at", "actor", "action", "match"]
@@ -47,16 +48,6 @@ class AuditEntryAdmin(admin.ModelAdmin):
     search_fields = ["actor__username", "match__id"]
     list_select_related = ["actor", "match", "match__game"]
     date_hierarchy = "at"
-    readonly_fields = ["at", "actor", "action", "match", "data"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Match)

@@ -33,9 +33,10 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from leagues.models import Game, League, Player
-from matches.models import AuditEntry, Match, Seat
+from matches.models import Match, Seat
+from ratings.benchmarks.replay import cleanup
 from ratings.benchmarks.stack import Stack
-from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
+from ratings.models import PlayerRating, RatingChange
 
 SLUG = "benchmark-slaps"
 CLIENTS = 16
@@ -68,23 +69,8 @@ def _setup(players: int) -> tuple[Game, League, list[int], list[str]]:
 
 
 def _cleanup(game: Game) -> None:
-    with transaction.atomic():
-        for model in (RatingChange, Promotion, PlayerRating):
-            model.objects.filter(game=game)._raw_delete(connection.alias)
-        RatingState.objects.filter(game=game).delete()
-        matches = Match.objects.filter(game=game)
-        # The audit log is append-only; the benchmark removes the entries of its own
-        # synthetic game only, with the guard lifted for this transaction alone.
-        with connection.cursor() as cursor:
-            cursor.execute("ALTER TABLE matches_auditentry DISABLE TRIGGER matches_auditentry_append_only")
-            AuditEntry.objects.filter(match__in=matches)._raw_delete(connection.alias)
-            cursor.execute("ALTER TABLE matches_auditentry ENABLE TRIGGER matches_auditentry_append_only")
-        Seat.objects.filter(match__in=matches)._raw_delete(connection.alias)
-        matches._raw_delete(connection.alias)
-        League.objects.filter(game=game).delete()
-        game.delete()
-        Player.objects.filter(name__startswith="bench slaps ")._raw_delete(connection.alias)
-        get_user_model().objects.filter(username__startswith="bench-referee-").delete()
+    cleanup(game, player_prefix="bench slaps ")
+    get_user_model().objects.filter(username__startswith="bench-referee-").delete()
 
 
 def _body(players: list[int], rng: random.Random, played_at) -> bytes:
