@@ -24,21 +24,23 @@ the ledger's unique (match, unit, player) constraint backs that up.
 
 from __future__ import annotations
 
-import json
 import logging
+from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
+from typing import NamedTuple
 
+import orjson
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Count, OuterRef, Q, Subquery
 from django.utils import timezone
 
-from leagues.models import Game, League
-from matches.models import BoardTable, Match
+from leagues.models import Bot, Game, League
+from matches.models import BoardTable, Deal, Match, Seat
 from ratings.engines import EngineInputError, PlayerState, get_rating_system, parameters_from_mapping
 from ratings.engines.bridge import BridgeBoard, BridgeSession, BridgeTable
 from ratings.engines.elo import EloMatch
@@ -100,30 +102,77 @@ def rating_parameters_validate(*, game: Game) -> None:
 # --- engine inputs, one loader per rating system -------------------------------------------
 
 
+class _MatchRow(NamedTuple):
+    """What a replay reads of a match itself (plain values, no model instance)."""
+
+    id: int
+    played_at: datetime
+    status: str
+    league_id: int | None
+    due_at: datetime | None
+
+
+MATCH_ROW_FIELDS = _MatchRow._fields
+
+
 class _ApplyContext:
-    """What a replay keeps in memory besides ratings: bridge pairs' deals together so far."""
+    """What a replay keeps in memory besides ratings: bots, and bridge pairs' deals together so far."""
 
     def __init__(self, *, game: Game, start: LedgerKey) -> None:
         self.game = game
         self.start = start
         self.pair_deals: dict[frozenset, int] = {}
+        self.bots: dict[int, BotSeat] = {}
 
 
-def _elo_match_input(match: Match, context: _ApplyContext) -> EloMatch:
-    seats = list(match.seats.all())
-    winner = max(seats, key=lambda seat: seat.result)
-    return EloMatch(players=(seats[0].player_id, seats[1].player_id), winner=winner.player_id)
+# A loader reads a chunk of matches, in ledger order, into (rated players in seat order, engine input) pairs.
+Loader = Callable[[list[_MatchRow], _ApplyContext], list[tuple[tuple[int, ...], object]]]
 
 
-def _preferans_match_input(match: Match, context: _ApplyContext) -> PreferansGame:
-    seats = tuple(
-        BotSeat(slug=seat.bot.slug, rating=float(seat.bot.rating), max_rating=float(seat.bot.max_rating))
-        if seat.bot_id
-        else seat.player_id
-        for seat in match.seats.all()
+def _seat_rows(match_ids: list[int]) -> dict[int, list[tuple[int | None, int | None, Decimal]]]:
+    """(player, bot, result) of every seat of the matches, in seat order, with one query."""
+    seats: dict[int, list] = defaultdict(list)
+    rows = (
+        Seat.objects.filter(match_id__in=match_ids)
+        .order_by("match_id", "position")
+        .values_list("match_id", "player_id", "bot_id", "result")
     )
-    deals = tuple(tuple(float(whist) for whist in deal.whists) for deal in match.deals.all())
-    return PreferansGame(seats=seats, deals=deals)
+    for match_id, player_id, bot_id, result in rows:
+        seats[match_id].append((player_id, bot_id, result))
+    return seats
+
+
+def _elo_inputs(chunk: list[_MatchRow], context: _ApplyContext) -> list[tuple[tuple[int, ...], object]]:
+    seats = _seat_rows([row.id for row in chunk])
+    inputs = []
+    for row in chunk:
+        first, second = seats[row.id]
+        winner = first if first[2] >= second[2] else second
+        inputs.append(((first[0], second[0]), EloMatch(players=(first[0], second[0]), winner=winner[0])))
+    return inputs
+
+
+def _preferans_inputs(chunk: list[_MatchRow], context: _ApplyContext) -> list[tuple[tuple[int, ...], object]]:
+    ids = [row.id for row in chunk]
+    seats = _seat_rows(ids)
+    deals: dict[int, list[tuple[float, ...]]] = defaultdict(list)
+    for match_id, whists in (
+        Deal.objects.filter(match_id__in=ids).order_by("match_id", "number").values_list("match_id", "whists")
+    ):
+        deals[match_id].append(tuple(float(whist) for whist in whists))
+    wanted = {bot_id for row in seats.values() for _, bot_id, _ in row if bot_id} - context.bots.keys()
+    if wanted:
+        for pk, slug, rating, max_rating in Bot.objects.filter(pk__in=wanted).values_list(
+            "pk", "slug", "rating", "max_rating"
+        ):
+            context.bots[pk] = BotSeat(slug=slug, rating=float(rating), max_rating=float(max_rating))
+    inputs = []
+    for row in chunk:
+        table = seats[row.id]
+        game_seats = tuple(context.bots[bot_id] if bot_id else player_id for player_id, bot_id, _ in table)
+        players = tuple(player_id for player_id, _, _ in table if player_id)
+        inputs.append((players, PreferansGame(seats=game_seats, deals=tuple(deals[row.id]))))
+    return inputs
 
 
 def _bridge_pairs(match: Match) -> list[frozenset]:
@@ -157,9 +206,9 @@ def _bridge_match_input(match: Match, context: _ApplyContext) -> BridgeSession:
     return session
 
 
-def _bridge_before_chunk(chunk: list[Match], context: _ApplyContext) -> None:
-    """Load, for pairs first met in this chunk, the deals they played together before the replay's start."""
-    wanted = {pair for match in chunk for pair in _bridge_pairs(match)} - context.pair_deals.keys()
+def _bridge_pair_history(matches: list[Match], context: _ApplyContext) -> None:
+    """Load, for pairs first met in these matches, the deals they played together before the replay's start."""
+    wanted = {pair for match in matches for pair in _bridge_pairs(match)} - context.pair_deals.keys()
     if not wanted:
         return
     players = {player for pair in wanted for player in pair}
@@ -180,19 +229,20 @@ def _bridge_before_chunk(chunk: list[Match], context: _ApplyContext) -> None:
     context.pair_deals.update(counts)
 
 
-@dataclass(frozen=True)
-class MatchLoader:
-    """How to read a stored match into its engine's input, and what to prefetch for it."""
+def _bridge_inputs(chunk: list[_MatchRow], context: _ApplyContext) -> list[tuple[tuple[int, ...], object]]:
+    # Bridge sessions are few and rich (boards of tables): model instances with prefetching are clearest.
+    by_id = Match.objects.prefetch_related("seats", "boards__tables").in_bulk([row.id for row in chunk])
+    matches = [by_id[row.id] for row in chunk]
+    _bridge_pair_history(matches, context)
+    return [
+        (tuple(seat.player_id for seat in match.seats.all()), _bridge_match_input(match, context)) for match in matches
+    ]
 
-    load: Callable[[Match, _ApplyContext], object]
-    prefetch: tuple[str, ...] = ("seats",)
-    before_chunk: Callable[[list[Match], _ApplyContext], None] | None = None
 
-
-MATCH_LOADERS: dict[str, MatchLoader] = {
-    "elo": MatchLoader(_elo_match_input),
-    "preferans": MatchLoader(_preferans_match_input, prefetch=("seats", "seats__bot", "deals")),
-    "bridge": MatchLoader(_bridge_match_input, prefetch=("seats", "boards__tables"), before_chunk=_bridge_before_chunk),
+MATCH_LOADERS: dict[str, Loader] = {
+    "elo": _elo_inputs,
+    "preferans": _preferans_inputs,
+    "bridge": _bridge_inputs,
 }
 
 
@@ -341,7 +391,7 @@ def ratings_request_full_replay(*, game_id: int) -> bool:
 def _ledger_rollback(*, game: Game, start: LedgerKey) -> None:
     """Delete the ledger from ``start`` on and restore every affected player."""
     later = RatingChange.objects.filter(game=game).filter(_at_or_after(start))
-    player_ids = set(later.values_list("player_id", flat=True).distinct())
+    player_ids = set(later.order_by().values_list("player_id", flat=True).distinct())
     Promotion.objects.filter(game=game).filter(_at_or_after(start)).delete()
     later.delete()
     if not player_ids:
@@ -388,40 +438,115 @@ LEDGER_COLUMNS = (
 )
 
 
-class _LedgerWriter:
-    """Buffers ledger rows (plain tuples), promotions and status flips; writes them in batches.
+# Ratings are kept in whole cents while a replay runs: exact, like the ledger's
+# numeric(9, 2) columns, and much cheaper than Decimal arithmetic.
 
-    On PostgreSQL ledger rows go in with COPY, an order of magnitude faster
-    than INSERTs of model instances; elsewhere with ``bulk_create``.
+
+def to_cents(value: float) -> int:
+    """A rating as whole cents, rounded half away from zero as ``to_decimal`` does."""
+    scaled = value * 100
+    cents = round(scaled)
+    if abs(scaled - cents) < 1e-6:
+        return cents  # Engines round to two decimals; this is the usual case.
+    return int(to_decimal(value).scaleb(2))
+
+
+def cents_decimal(cents: int) -> Decimal:
+    return Decimal(cents).scaleb(-2)
+
+
+def decimal_cents(value: Decimal) -> int:
+    return int(value.scaleb(2))
+
+
+class _Standing:
+    """A player's rating state in the replay's pool; ``pk`` is None until their first rating is saved."""
+
+    __slots__ = ("league_id", "peak", "pk", "rated_matches", "rating")
+
+    def __init__(self, pk: int | None, rating: int, peak: int, rated_matches: int, league_id: int) -> None:
+        self.pk, self.rating, self.peak, self.rated_matches, self.league_id = (
+            pk,
+            rating,
+            peak,
+            rated_matches,
+            league_id,
+        )
+
+
+class _LedgerWriter:
+    """Buffers ledger rows, promotions and status flips, and writes them in batches.
+
+    On PostgreSQL ledger rows are streamed with COPY as ready-made text lines
+    (cents formatted once, details dumped by orjson): an order of magnitude
+    faster than INSERTs of model instances. Elsewhere they go in with
+    ``bulk_create``.
     """
 
-    def __init__(self) -> None:
-        self.changes: list[tuple] = []
+    def __init__(self, *, game_id: int) -> None:
+        self.game_id = game_id
+        self.postgres = connection.vendor == "postgresql"
+        self.lines: list[str] = []
+        self.instances: list[RatingChange] = []
         self.promotions: list[Promotion] = []
         self.rated_match_ids: list[int] = []
         self.now = timezone.now()
+        self.now_text = self.now.isoformat()
 
-    def add_change(self, *row) -> None:
-        self.changes.append(row)
+    def add_change(
+        self,
+        match: _MatchRow,
+        played_at_text: str,
+        player_id: int,
+        unit: int,
+        standing: _Standing,
+        before: int,
+        details: dict,
+    ) -> None:
+        after = standing.rating
+        if self.postgres:
+            text = orjson.dumps(details).decode()
+            if "\\" in text:
+                text = text.replace("\\", "\\\\")  # COPY's text format escapes backslashes.
+            self.lines.append(
+                f"{self.game_id}\t{match.id}\t{player_id}\t{unit}\t{played_at_text}\t{before / 100:.2f}\t"
+                f"{after / 100:.2f}\t{(after - before) / 100:.2f}\t{standing.peak / 100:.2f}\t"
+                f"{standing.rated_matches}\t{standing.league_id}\t{text}\t{self.now_text}\n"
+            )
+        else:
+            self.instances.append(
+                RatingChange(
+                    game_id=self.game_id,
+                    match_id=match.id,
+                    player_id=player_id,
+                    unit=unit,
+                    played_at=match.played_at,
+                    rating_before=cents_decimal(before),
+                    rating_after=cents_decimal(after),
+                    delta=cents_decimal(after - before),
+                    peak_after=cents_decimal(standing.peak),
+                    rated_matches_after=standing.rated_matches,
+                    league_after_id=standing.league_id,
+                    details=details,
+                    created_at=self.now,
+                )
+            )
 
     def _write_changes(self) -> None:
-        if connection.vendor == "postgresql":
+        if self.lines:
             columns = ", ".join(LEDGER_COLUMNS)
             with (
                 connection.cursor() as cursor,
                 cursor.connection.cursor().copy(f"COPY {RatingChange._meta.db_table} ({columns}) FROM STDIN") as copy,
             ):
-                for row in self.changes:
-                    copy.write_row((*row[:11], json.dumps(row[11]), self.now))
-        else:
-            RatingChange.objects.bulk_create(
-                (RatingChange(**dict(zip(LEDGER_COLUMNS, (*row, self.now), strict=True))) for row in self.changes),
-                batch_size=WRITE_BATCH,
-            )
-        self.changes = []
+                copy.write("".join(self.lines).encode())
+            self.lines = []
+        if self.instances:
+            RatingChange.objects.bulk_create(self.instances, batch_size=WRITE_BATCH)
+            self.instances = []
 
     def flush(self, *, force: bool = False) -> None:
-        if self.changes and (force or len(self.changes) >= WRITE_BATCH):
+        if force or len(self.lines) + len(self.instances) >= WRITE_BATCH:
             self._write_changes()
         if self.promotions and force:
             Promotion.objects.bulk_create(self.promotions)
@@ -433,10 +558,11 @@ class _LedgerWriter:
             self.rated_match_ids = []
 
 
-def _chunks(queryset, size: int) -> Iterable[list[Match]]:
-    chunk: list[Match] = []
-    for match in queryset.iterator(chunk_size=size):
-        chunk.append(match)
+def _match_chunks(queryset, size: int) -> Iterable[list[_MatchRow]]:
+    """The matches of ``queryset`` as plain rows, ``size`` at a time, read through one server-side cursor."""
+    chunk: list[_MatchRow] = []
+    for values in queryset.values_list(*MATCH_ROW_FIELDS).iterator(chunk_size=size):
+        chunk.append(_MatchRow._make(values))
         if len(chunk) == size:
             yield chunk
             chunk = []
@@ -445,7 +571,7 @@ def _chunks(queryset, size: int) -> Iterable[list[Match]]:
 
 
 class _PeriodSnapshots:
-    """Players' ratings at the start of each rating period a replay passes through.
+    """Players' ratings (in cents) at the start of each rating period a replay passes through.
 
     A result filed under a league with a rating period is computed from the
     ratings at its period's start (seed 003's rating periods). The replay
@@ -455,15 +581,105 @@ class _PeriodSnapshots:
     """
 
     def __init__(self, windows: Iterable[tuple[datetime, datetime]]) -> None:
-        self.ratings: dict[tuple[datetime, datetime], dict[int, Decimal]] = {window: {} for window in windows}
+        self.ratings: dict[tuple[datetime, datetime], dict[int, int]] = {window: {} for window in windows}
 
-    def before_change(self, player_id: int, played_at: datetime, rating: Decimal) -> None:
+    def before_change(self, player_id: int, played_at: datetime, rating: int) -> None:
         for (begin, end), ratings in self.ratings.items():
             if begin <= played_at < end:
                 ratings.setdefault(player_id, rating)
 
-    def rating_at_start(self, window: tuple[datetime, datetime], player_id: int, current: Decimal) -> Decimal:
+    def rating_at_start(self, window: tuple[datetime, datetime], player_id: int, current: int) -> int:
         return self.ratings.setdefault(window, {}).get(player_id, current)
+
+
+@dataclass(frozen=True, slots=True)
+class _LeagueRules:
+    """A league's rules in the replay's units: cents, and the league to promote to."""
+
+    pk: int
+    floor: int | None
+    promote_at: int | None
+    promote_to: int | None
+
+
+def _league_rules(leagues: dict[int, League], pro_league: League | None) -> dict[int, _LeagueRules]:
+    rules = {}
+    for league in leagues.values():
+        promotes = (
+            pro_league is not None and league.tier == League.Tier.AMATEUR and league.promotion_threshold is not None
+        )
+        rules[league.pk] = _LeagueRules(
+            pk=league.pk,
+            floor=decimal_cents(league.rating_floor) if league.rating_floor is not None else None,
+            promote_at=decimal_cents(league.promotion_threshold) if promotes else None,
+            promote_to=pro_league.pk if promotes else None,
+        )
+    return rules
+
+
+def _pool_load(*, game: Game, pool: dict[int, _Standing], needed: set[int], entry_league: League, start: int) -> None:
+    rows = PlayerRating.objects.filter(game=game, player_id__in=needed).values_list(
+        "pk", "player_id", "rating", "peak_rating", "rated_matches", "league_id"
+    )
+    for pk, player_id, rating, peak, rated_matches, league_id in rows:
+        pool[player_id] = _Standing(pk, decimal_cents(rating), decimal_cents(peak), rated_matches, league_id)
+    for player_id in needed - pool.keys():
+        pool[player_id] = _Standing(None, start, start, 0, entry_league.pk)
+
+
+def _pool_save(*, game: Game, pool: dict[int, _Standing]) -> None:
+    """Write the pool's final state to ``PlayerRating``: new players inserted, the others updated in place."""
+    new = [
+        PlayerRating(
+            player_id=player_id,
+            game=game,
+            league_id=standing.league_id,
+            rating=cents_decimal(standing.rating),
+            peak_rating=cents_decimal(standing.peak),
+            rated_matches=standing.rated_matches,
+        )
+        for player_id, standing in pool.items()
+        if standing.pk is None
+    ]
+    PlayerRating.objects.bulk_create(new, batch_size=WRITE_BATCH)
+    old = [standing for standing in pool.values() if standing.pk is not None]
+    if not old:
+        return
+    if connection.vendor == "postgresql":
+        # One UPDATE joined to arrays: bulk_update's CASE per row grows quadratically with the batch.
+        with connection.cursor() as cursor:
+            cursor.execute(
+                """
+                UPDATE ratings_playerrating AS r
+                SET rating = v.rating / 100.0, peak_rating = v.peak / 100.0, rated_matches = v.rated_matches,
+                    league_id = v.league_id, updated_at = now()
+                FROM unnest(%s::bigint[], %s::bigint[], %s::bigint[], %s::integer[], %s::bigint[])
+                    AS v(id, rating, peak, rated_matches, league_id)
+                WHERE r.id = v.id
+                """,
+                [
+                    [standing.pk for standing in old],
+                    [standing.rating for standing in old],
+                    [standing.peak for standing in old],
+                    [standing.rated_matches for standing in old],
+                    [standing.league_id for standing in old],
+                ],
+            )
+        return
+    PlayerRating.objects.bulk_update(
+        (
+            PlayerRating(
+                pk=standing.pk,
+                rating=cents_decimal(standing.rating),
+                peak_rating=cents_decimal(standing.peak),
+                rated_matches=standing.rated_matches,
+                league_id=standing.league_id,
+            )
+            for standing in old
+        ),
+        ["rating", "peak_rating", "rated_matches", "league"],
+        batch_size=WRITE_BATCH,
+    )
 
 
 def _ledger_apply(*, game: Game, start: LedgerKey, now: datetime) -> int:
@@ -471,17 +687,19 @@ def _ledger_apply(*, game: Game, start: LedgerKey, now: datetime) -> int:
 
     Results still waiting for their rating period to close are skipped; they
     are applied (with a replay from their period's start) once it has.
+    Matches are streamed in chunks, so memory holds one chunk and the
+    players met so far, however long the history.
     """
     system = get_rating_system(game.rating_system)
     parameters = rating_parameters(game=game)
-    loader = MATCH_LOADERS[system.slug]
+    load = MATCH_LOADERS[system.slug]
     leagues = {league.pk: league for league in League.objects.filter(game=game)}
     by_tier = {league.tier: league for league in leagues.values()}
     entry_league = by_tier.get(League.Tier.AMATEUR) or next(iter(leagues.values()), None)
     if entry_league is None:
         raise ValidationError(f"The game {game} has no league to place players in.")
-    pro_league = by_tier.get(League.Tier.PRO)
-    start_rating = Decimal(game.start_rating).quantize(CENT)
+    rules = _league_rules(leagues, by_tier.get(League.Tier.PRO))
+    start_rating = decimal_cents(Decimal(game.start_rating).quantize(CENT))
 
     in_range = (
         Match.objects.filter(game=game, status__in=[Match.Status.SUBMITTED, Match.Status.RATED])
@@ -494,141 +712,100 @@ def _ledger_apply(*, game: Game, start: LedgerKey, now: datetime) -> int:
             "league_id", "played_at"
         )
     } - {None}
-    snapshots = _PeriodSnapshots(windows)
+    apply = _MatchApplier(
+        system=system,
+        parameters=parameters,
+        rules=rules,
+        writer=_LedgerWriter(game_id=game.pk),
+        snapshots=_PeriodSnapshots(windows),
+    )
     context = _ApplyContext(game=game, start=start)
-    matches = in_range.order_by("played_at", "id").prefetch_related(*loader.prefetch)
-    pool: dict[int, PlayerRating] = {}
-    writer = _LedgerWriter()
     applied = 0
-    for chunk in _chunks(matches, REPLAY_CHUNK):
-        needed = {seat.player_id for match in chunk for seat in match.seats.all() if seat.player_id} - pool.keys()
+    for chunk in _match_chunks(in_range.order_by("played_at", "id"), REPLAY_CHUNK):
+        inputs = load(chunk, context)
+        needed = {player_id for players, _ in inputs for player_id in players} - apply.pool.keys()
         if needed:
-            for rating in PlayerRating.objects.filter(game=game, player_id__in=needed):
-                pool[rating.player_id] = rating
-            for player_id in needed - pool.keys():
-                pool[player_id] = PlayerRating(
-                    player_id=player_id,
-                    game=game,
-                    league=entry_league,
-                    rating=start_rating,
-                    peak_rating=start_rating,
-                    rated_matches=0,
-                )
-        if loader.before_chunk:
-            loader.before_chunk(chunk, context)
-        for match in chunk:
+            _pool_load(game=game, pool=apply.pool, needed=needed, entry_league=entry_league, start=start_rating)
+        for match, (players, engine_input) in zip(chunk, inputs, strict=True):
             window = (
                 leagues[match.league_id].period_bounds(match.played_at) if match.due_at and match.league_id else None
             )
-            _match_apply(
-                match,
-                system=system,
-                parameters=parameters,
-                engine_input=loader.load(match, context),
-                pool=pool,
-                leagues=leagues,
-                pro_league=pro_league,
-                writer=writer,
-                snapshots=snapshots,
-                window=window,
-            )
+            apply(match, players, engine_input, window)
             applied += 1
-        writer.flush()
-    writer.flush(force=True)
-    new = [rating for rating in pool.values() if rating.pk is None]
-    old = [rating for rating in pool.values() if rating.pk is not None]
-    PlayerRating.objects.bulk_create(new, batch_size=WRITE_BATCH)
-    PlayerRating.objects.bulk_update(old, ["rating", "peak_rating", "rated_matches", "league"], batch_size=WRITE_BATCH)
+        apply.writer.flush()
+    apply.writer.flush(force=True)
+    _pool_save(game=game, pool=apply.pool)
     return applied
 
 
-def _match_apply(
-    match: Match,
-    *,
-    system,
-    parameters,
-    engine_input,
-    pool: dict[int, PlayerRating],
-    leagues: dict[int, League],
-    pro_league: League | None,
-    writer: _LedgerWriter,
-    snapshots: _PeriodSnapshots,
-    window: tuple[datetime, datetime] | None,
-) -> None:
-    """Rate one match on top of the in-memory pool and buffer its ledger rows.
+class _MatchApplier:
+    """Rates one match at a time on top of the in-memory pool and buffers its ledger rows."""
 
-    In a rating period (``window``) the engine sees every player's rating at
-    the period's start, and the deltas it computes are added to the current
-    ratings.
-    """
-    states = {}
-    for seat in match.seats.all():
-        if not seat.player_id:
-            continue  # Bots are never rated.
-        rating = pool[seat.player_id]
-        floor = leagues[rating.league_id].rating_floor
-        basis = snapshots.rating_at_start(window, seat.player_id, rating.rating) if window else rating.rating
-        states[seat.player_id] = PlayerState(
-            rating=float(basis),
-            rated_matches=rating.rated_matches,
-            floor=float(floor) if floor is not None and not window else None,
-        )
-    if window and hasattr(engine_input, "frozen"):
-        engine_input = replace(engine_input, frozen=True)
-    changes = system.rate(engine_input, states, parameters)
-    for player_id in states:
-        pool[player_id].rated_matches += 1
-    for change in changes:
-        rating = pool[change.player]
-        before = rating.rating
-        snapshots.before_change(change.player, match.played_at, before)
-        after = to_decimal(change.rating_after)
-        if window:
-            after = before + to_decimal(change.rating_after) - to_decimal(change.rating_before)
-            floor = leagues[rating.league_id].rating_floor
-            if floor is not None and after < floor:
-                after = max(floor, min(before, after))
-        rating.rating = after
-        rating.peak_rating = max(rating.peak_rating, after)
-        league = leagues[rating.league_id]
-        if (
-            pro_league is not None
-            and league.tier == League.Tier.AMATEUR
-            and league.promotion_threshold is not None
-            and after >= league.promotion_threshold
-        ):
-            rating.league_id = pro_league.pk
-            writer.promotions.append(
-                Promotion(
-                    player_id=change.player,
-                    game_id=match.game_id,
-                    from_league_id=league.pk,
-                    to_league_id=pro_league.pk,
-                    match_id=match.pk,
-                    played_at=match.played_at,
-                    rating=after,
-                )
+    def __init__(self, *, system, parameters, rules: dict[int, _LeagueRules], writer: _LedgerWriter, snapshots):
+        self.system = system
+        self.parameters = parameters
+        self.rules = rules
+        self.writer = writer
+        self.snapshots = snapshots
+        self.pool: dict[int, _Standing] = {}
+
+    def __call__(
+        self, match: _MatchRow, players: tuple[int, ...], engine_input, window: tuple[datetime, datetime] | None
+    ) -> None:
+        """In a rating period (``window``) the engine sees every player's rating at the
+        period's start, and the deltas it computes are added to the current ratings.
+        """
+        pool, rules, writer = self.pool, self.rules, self.writer
+        states = {}
+        for player_id in players:
+            standing = pool[player_id]
+            floor = rules[standing.league_id].floor
+            basis = self.snapshots.rating_at_start(window, player_id, standing.rating) if window else standing.rating
+            states[player_id] = PlayerState(
+                rating=basis / 100,
+                rated_matches=standing.rated_matches,
+                floor=floor / 100 if floor is not None and not window else None,
             )
-        details = dict(change.details)
-        if window:
-            details["period_start"] = window[0].isoformat()
-            details["period_rating"] = float(to_decimal(change.rating_before))
-        writer.add_change(
-            match.game_id,
-            match.pk,
-            change.player,
-            change.unit,
-            match.played_at,
-            before,
-            after,
-            after - before,
-            rating.peak_rating,
-            rating.rated_matches,
-            rating.league_id,
-            details,
-        )
-    if match.status == Match.Status.SUBMITTED:
-        writer.rated_match_ids.append(match.pk)
+        if window and hasattr(engine_input, "frozen"):
+            engine_input = replace(engine_input, frozen=True)
+        changes = self.system.rate(engine_input, states, self.parameters)
+        for player_id in states:
+            pool[player_id].rated_matches += 1
+        played_at_text = match.played_at.isoformat()
+        for change in changes:
+            standing = pool[change.player]
+            before = standing.rating
+            league = rules[standing.league_id]
+            details = change.details
+            if self.snapshots.ratings:
+                self.snapshots.before_change(change.player, match.played_at, before)
+            if window:
+                period_before = to_cents(change.rating_before)
+                after = before + to_cents(change.rating_after) - period_before
+                if league.floor is not None and after < league.floor:
+                    after = max(league.floor, min(before, after))
+                details = {**details, "period_start": window[0].isoformat(), "period_rating": period_before / 100}
+            else:
+                after = to_cents(change.rating_after)
+            standing.rating = after
+            if after > standing.peak:
+                standing.peak = after
+            if league.promote_at is not None and after >= league.promote_at:
+                standing.league_id = league.promote_to
+                writer.promotions.append(
+                    Promotion(
+                        player_id=change.player,
+                        game_id=writer.game_id,
+                        from_league_id=league.pk,
+                        to_league_id=league.promote_to,
+                        match_id=match.id,
+                        played_at=match.played_at,
+                        rating=cents_decimal(after),
+                    )
+                )
+            writer.add_change(match, played_at_text, change.player, change.unit, standing, before, details)
+        if match.status == Match.Status.SUBMITTED:
+            writer.rated_match_ids.append(match.id)
 
 
 # --- queueing -------------------------------------------------------------------------------

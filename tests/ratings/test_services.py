@@ -283,3 +283,37 @@ def test_correction_validates_like_a_submission_and_changes_nothing_when_wrong(s
         match_correct(match_id=match.pk, by=referee, data=bad)
     assert snapshot(slaps) == before
     assert match.seats.count() == 2
+
+
+@pytest.mark.parametrize(
+    ("value", "cents"),
+    [(1234.56, 123456), (1000.0, 100000), (-0.05, -5), (1234.565, 123457), (-1234.565, -123457), (0.005, 1)],
+)
+def test_ratings_become_whole_cents_rounded_half_away_from_zero(value, cents):
+    from ratings.services import cents_decimal, to_cents, to_decimal
+
+    assert to_cents(value) == cents
+    assert cents_decimal(cents) == to_decimal(value)
+
+
+def test_the_ledger_writer_keeps_details_that_need_escaping(slaps):
+    """Details go to PostgreSQL as COPY text: backslashes, tabs, quotes and newlines must survive."""
+    from ratings.services import _LedgerWriter, _MatchRow, _Standing
+
+    ann, bob = PlayerFactory(), PlayerFactory()
+    match = slaps_match(winner=ann, loser=bob, rated=False)
+    league = League.objects.get(game=slaps, tier=League.Tier.AMATEUR)
+    details = {"note": 'tab\there "quoted" back\\slash\nnew line é', "expected": 0.5, "nothing": None}
+    writer = _LedgerWriter(game_id=slaps.pk)
+    row = _MatchRow(match.pk, match.played_at, match.status, None, None)
+    standing = _Standing(None, 101_234, 101_234, 1, league.pk)
+    writer.add_change(row, match.played_at.isoformat(), ann.pk, 0, standing, 100_000, details)
+    writer.flush(force=True)
+    change = RatingChange.objects.get(match=match, player=ann)
+    assert change.details == details
+    assert (change.rating_before, change.rating_after, change.delta) == (
+        Decimal("1000.00"),
+        Decimal("1012.34"),
+        Decimal("12.34"),
+    )
+    assert change.played_at == match.played_at
