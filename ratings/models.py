@@ -51,9 +51,23 @@ class PlayerRating(models.Model):
 
 
 class RatingChange(models.Model):
-    game = models.ForeignKey("leagues.Game", on_delete=models.PROTECT, related_name="rating_changes")
-    match = models.ForeignKey("matches.Match", on_delete=models.PROTECT, related_name="rating_changes")
-    player = models.ForeignKey("leagues.Player", on_delete=models.PROTECT, related_name="rating_changes")
+    # The ledger is the largest table (a row per player per deal), derived
+    # from the results and rewritten in bulk by replays, so it carries only
+    # the indexes its reads use (the composite ones below start with game,
+    # match and player) and no database foreign keys: PostgreSQL checks each
+    # one per row at commit, which measured 27% of a replay's time. Its one
+    # writer takes every id from rows it has just read under the game's
+    # lock, matches are never deleted (they are voided), and the ORM still
+    # refuses to delete a game, match, player or league the ledger names.
+    game = models.ForeignKey(
+        "leagues.Game", on_delete=models.PROTECT, related_name="rating_changes", db_index=False, db_constraint=False
+    )
+    match = models.ForeignKey(
+        "matches.Match", on_delete=models.PROTECT, related_name="rating_changes", db_index=False, db_constraint=False
+    )
+    player = models.ForeignKey(
+        "leagues.Player", on_delete=models.PROTECT, related_name="rating_changes", db_index=False, db_constraint=False
+    )
     unit = models.PositiveIntegerField(
         default=0, help_text="The rated unit inside the match (deal or board); 0 for Slaps."
     )
@@ -63,7 +77,9 @@ class RatingChange(models.Model):
     delta = models.DecimalField(max_digits=9, decimal_places=2)
     peak_after = models.DecimalField(max_digits=9, decimal_places=2)
     rated_matches_after = models.PositiveIntegerField()
-    league_after = models.ForeignKey("leagues.League", on_delete=models.PROTECT, related_name="+")
+    league_after = models.ForeignKey(
+        "leagues.League", on_delete=models.PROTECT, related_name="+", db_index=False, db_constraint=False
+    )
     details = models.JSONField(default=dict, help_text="The formula's inputs: expected score, K, ...")
     created_at = models.DateTimeField(auto_now_add=True)
 
