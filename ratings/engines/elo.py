@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .base import Change, EngineInputError, PlayerState, round_half_away_from_zero, stored_expected_score
 
@@ -29,9 +30,11 @@ class EloParameters:
     scale: float = 400.0
 
 
-@dataclass(frozen=True, slots=True)
-class EloMatch:
-    """A rated 1-v-1 match: two distinct players and the winner among them."""
+class EloMatch(NamedTuple):
+    """A rated 1-v-1 match: two distinct players and the winner among them.
+
+    A named tuple, not a dataclass: one is built per match of a replay.
+    """
 
     players: tuple[Hashable, Hashable]
     winner: Hashable

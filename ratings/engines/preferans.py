@@ -129,16 +129,27 @@ def deal_update(
     bot_cap: float | None = None,
     floor: float | None = None,
 ) -> DealUpdate:
-    """One player's rating change for one deal (the formulas of the module docstring, in order).
-
-    Written flat because a replay runs it millions of times (the engine
-    benchmark holds it to its inline baseline); ``deal_coefficient`` and
-    ``smoothing_factor`` above state Kd and the smoothing on their own, and
-    tests check they agree with this.
-    """
+    """One player's rating change for one deal (the formulas of the module docstring, in order)."""
     if not math.isfinite(rating) or not math.isfinite(whists) or not all(math.isfinite(x) for x in opponents):
         raise EngineInputError("ratings and whists must be finite numbers")
-    p = parameters
+    return _deal_update(rating, opponents, whists, parameters, bot_cap, floor)
+
+
+def _deal_update(
+    rating: float,
+    opponents: Sequence[float],
+    whists: float,
+    p: PreferansParameters,
+    bot_cap: float | None,
+    floor: float | None,
+) -> DealUpdate:
+    """``deal_update`` on numbers already checked to be finite.
+
+    Written flat and called positionally because a replay runs it millions
+    of times (the engine benchmark holds it to its inline baseline);
+    ``deal_coefficient`` and ``smoothing_factor`` above state Kd and the
+    smoothing on their own, and tests check they agree with this.
+    """
     table = table_rating(opponents)
     gap = rating - table
     kv = p.kv_base + gap / p.kv_above if gap > 0 else p.kv_base - gap / p.kv_below
@@ -203,33 +214,33 @@ class PreferansSystem:
         bots = [seat for seat in seats if isinstance(seat, BotSeat)]
         bot_cap = max((bot.max_rating for bot in bots), default=None)
         current = {player: float(states[player].rating) for player in players}
+        numbers = [*current.values(), *(bot.rating for bot in bots)]
+        for deal_number, whists in enumerate(match.deals, start=1):
+            if len(whists) != len(seats):
+                raise EngineInputError(f"deal {deal_number} has {len(whists)} scores for {len(seats)} seats")
+            numbers.extend(whists)
+        if not all(math.isfinite(number) for number in numbers):
+            raise EngineInputError("ratings and whists must be finite numbers")
+        floors = {player: states[player].floor for player in players}
+        rated = [(index, seat) for index, seat in enumerate(seats) if not isinstance(seat, BotSeat)]
         changes: list[Change] = []
         for unit, whists in enumerate(match.deals):
-            if len(whists) != len(seats):
-                raise EngineInputError(f"deal {unit + 1} has {len(whists)} scores for {len(seats)} seats")
             ratings = [seat.rating if isinstance(seat, BotSeat) else current[seat] for seat in seats]
-            after_deal = {}
-            for index, seat in enumerate(seats):
-                if isinstance(seat, BotSeat):
-                    continue
-                opponents = ratings[:index] + ratings[index + 1 :]
-                update = deal_update(
-                    rating=ratings[index],
-                    opponents=opponents,
-                    whists=float(whists[index]),
-                    parameters=parameters,
-                    bot_cap=bot_cap,
-                    floor=states[seat].floor,
+            for index, seat in rated:
+                # Every seat's delta is computed from the ratings at the deal's start.
+                whist = float(whists[index])
+                update = _deal_update(
+                    ratings[index], ratings[:index] + ratings[index + 1 :], whist, parameters, bot_cap, floors[seat]
                 )
-                after_deal[seat] = update.rating_after
+                current[seat] = update.rating_after
                 changes.append(
                     Change(
-                        unit=unit,
-                        player=seat,
-                        rating_before=ratings[index],
-                        rating_after=update.rating_after,
-                        details={
-                            "whists": float(whists[index]),
+                        unit,
+                        seat,
+                        ratings[index],
+                        update.rating_after,
+                        {
+                            "whists": whist,
                             "table_rating": round(update.table_rating, 4),
                             "kv": round(update.kv, 4),
                             "expected_whists": round(update.expected_whists, 4),
@@ -240,7 +251,6 @@ class PreferansSystem:
                         },
                     )
                 )
-            current.update(after_deal)
         return changes
 
 
