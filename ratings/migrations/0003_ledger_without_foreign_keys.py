@@ -5,32 +5,55 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('leagues', '0006_league_confirmation'),
-        ('matches', '0009_idempotency_key'),
-        ('ratings', '0002_ledger_delta_tolerance'),
+        ("leagues", "0006_league_confirmation"),
+        ("matches", "0009_idempotency_key"),
+        ("ratings", "0002_ledger_delta_tolerance"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='ratingchange',
-            name='game',
-            field=models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name='rating_changes', to='leagues.game'),
+            model_name="ratingchange",
+            name="game",
+            field=models.ForeignKey(
+                db_constraint=False,
+                db_index=False,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="rating_changes",
+                to="leagues.game",
+            ),
         ),
         migrations.AlterField(
-            model_name='ratingchange',
-            name='league_after',
-            field=models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='leagues.league'),
+            model_name="ratingchange",
+            name="league_after",
+            field=models.ForeignKey(
+                db_constraint=False,
+                db_index=False,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to="leagues.league",
+            ),
         ),
         migrations.AlterField(
-            model_name='ratingchange',
-            name='match',
-            field=models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name='rating_changes', to='matches.match'),
+            model_name="ratingchange",
+            name="match",
+            field=models.ForeignKey(
+                db_constraint=False,
+                db_index=False,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="rating_changes",
+                to="matches.match",
+            ),
         ),
         migrations.AlterField(
-            model_name='ratingchange',
-            name='player',
-            field=models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name='rating_changes', to='leagues.player'),
+            model_name="ratingchange",
+            name="player",
+            field=models.ForeignKey(
+                db_constraint=False,
+                db_index=False,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="rating_changes",
+                to="leagues.player",
+            ),
         ),
     ]
