@@ -96,7 +96,7 @@ class LeaderboardApi(APIView):
         sort = request.query_params.get("sort") or Sort.CURRENT
         if sort not in Sort.CHOICES:
             raise ValidationError({"sort": ["Must be 'current' or 'peak'."]})
-        search = (request.query_params.get("search") or "").strip()[:100]
+        search = (request.query_params.get("search") or "").replace("\x00", "").strip()[:100]
         paginator = LeaderboardPagination()
         page_size = paginator.get_page_size(request)
         try:

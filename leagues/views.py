@@ -28,7 +28,7 @@ def home(request):
 def league_leaderboard(request, slug):
     league = get_object_or_404(League.objects.select_related("game"), slug=slug)
     sort = Sort.clean(request.GET.get("sort"))
-    search = (request.GET.get("q") or "").strip()[:100]
+    search = (request.GET.get("q") or "").replace("\x00", "").strip()[:100]
     page = selectors.leaderboard_page(
         league=league, sort=sort, search=search, page=request.GET.get("page"), page_size=LEADERBOARD_PAGE_SIZE
     )
