@@ -1,11 +1,14 @@
 """Read APIs for games, leagues, leaderboards and players; player creation."""
 
 from django.core.exceptions import ValidationError
+from django.core.paginator import InvalidPage
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import generics, serializers, status
+from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
+from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
 from config.api import IsReferee, WriteThrottle
@@ -93,25 +96,51 @@ class LeaderboardApi(APIView):
         sort = request.query_params.get("sort") or Sort.CURRENT
         if sort not in Sort.CHOICES:
             raise ValidationError({"sort": ["Must be 'current' or 'peak'."]})
-        search = (request.query_params.get("search") or "").strip()[:100]
-        queryset = selectors.leaderboard(league=league, sort=sort, search=search)
+        search = (request.query_params.get("search") or "").replace("\x00", "").strip()[:100]
         paginator = LeaderboardPagination()
-        page = paginator.paginate_queryset(queryset, request, view=self)
-        offset = (paginator.page.number - 1) * paginator.get_page_size(request)
+        page_size = paginator.get_page_size(request)
+        try:
+            page = selectors.leaderboard_page(
+                league=league,
+                sort=sort,
+                search=search,
+                page=request.query_params.get(paginator.page_query_param),
+                page_size=page_size,
+                clamp=False,
+            )
+        except InvalidPage as error:
+            raise NotFound(paginator.invalid_page_message.format(page_number="", message=str(error))) from error
         decimals = rating_decimals(league.game)
         provisional_after = selectors.provisional_matches(league.game)
         rows = [
             {
-                "rank": getattr(rating, "rank", offset + index + 1),
-                "player": {"id": rating.player_id, "name": rating.player.name},
-                "rating": rating_number(rating.rating, decimals=decimals),
-                "peak_rating": rating_number(rating.peak_rating, decimals=decimals),
-                "rated_matches": rating.rated_matches,
-                "provisional": rating.rated_matches < provisional_after,
+                "rank": row.rank,
+                "player": {"id": row.player_id, "name": row.name},
+                "rating": rating_number(row.rating, decimals=decimals),
+                "peak_rating": rating_number(row.peak_rating, decimals=decimals),
+                "rated_matches": row.rated_matches,
+                "provisional": row.rated_matches < provisional_after,
             }
-            for index, rating in enumerate(page)
+            for row in page.rows
         ]
-        return paginator.get_paginated_response(rows)
+        return Response(
+            {
+                "count": page.count,
+                "next": self._page_link(request, paginator, page.next_page_number) if page.has_next else None,
+                "previous": self._page_link(request, paginator, page.previous_page_number)
+                if page.has_previous
+                else None,
+                "results": rows,
+            }
+        )
+
+    @staticmethod
+    def _page_link(request, paginator: PageNumberPagination, number: int) -> str:
+        """DRF's page links: page 1 is the URL without a page parameter."""
+        url = request.build_absolute_uri()
+        if number == 1:
+            return remove_query_param(url, paginator.page_query_param)
+        return replace_query_param(url, paginator.page_query_param, number)
 
 
 class PlayerRatingSerializer(serializers.Serializer):

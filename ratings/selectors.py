@@ -7,15 +7,19 @@ size of the league.
 
 from __future__ import annotations
 
+from array import array
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
+from django.core.paginator import EmptyPage, PageNotAnInteger
 from django.db.models import Count, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 
 from leagues.models import Game, League, Player
 from matches.models import BoardTable, Match, Seat
+from ratings.caching import cached, rating_version, rating_version_of, rating_version_site
 from ratings.engines import REGISTRY
 from ratings.models import PlayerRating, Promotion, RatingChange
 
@@ -55,51 +59,217 @@ def provisional_matches(game: Game) -> int:
     return int(getattr(rating_parameters(game=game), "provisional_matches", 0))
 
 
-def leaderboard(*, league: League, sort: str = Sort.CURRENT, search: str = "") -> QuerySet[PlayerRating]:
-    """Ratings of a league, best first; ties broken by name (then id, for a total order)."""
-    field = Sort.FIELDS[Sort.clean(sort)]
-    queryset = (
-        PlayerRating.objects.filter(league=league)
-        .select_related("player")
-        .order_by(f"-{field}", "player__name", "player_id")
-    )
-    if search:
-        queryset = queryset.filter(player__name__icontains=search).annotate(rank=rank_expression(sort))
-    return queryset
+@dataclass(frozen=True)
+class Standings:
+    """How many players of a league hold each rating (or peak), best first: the league's histogram.
+
+    ``values`` holds the distinct ratings in cents, negated so the array
+    ascends (best first); ``before[i]`` is how many players rate strictly above
+    ``values[i]`` (``before[-1]`` is the league's size). One grouped read of the
+    league's rating index builds it; from it, without scanning the league again:
+    the player count, how many players rate above a given rating (a rank, up to
+    ties), and where the leaderboard's row number N starts (a seek key for deep
+    pages instead of OFFSET N).
+    """
+
+    values: array
+    before: array
+
+    @property
+    def count(self) -> int:
+        return self.before[-1]
+
+    def above(self, value: Decimal) -> int:
+        """How many players rate strictly above ``value``."""
+        return self.before[bisect_left(self.values, -_cents(value))]
+
+    def seek(self, offset: int) -> tuple[Decimal, int]:
+        """The rating at row ``offset`` (0-based) and how many rows of that rating come before it."""
+        index = bisect_right(self.before, offset) - 1
+        return Decimal(-self.values[index]) / 100, offset - self.before[index]
 
 
-def rank_expression(sort: str):
-    """1 + the number of league members ordered before this row (by rating, then name, then id)."""
+def _cents(value: Decimal) -> int:
+    return int((Decimal(value) * 100).to_integral_value())
+
+
+def league_standings(*, league: League, sort: str, version: str) -> Standings:
+    """The league's histogram for a sort, cached under the game's ratings version."""
     field = Sort.FIELDS[Sort.clean(sort)]
+
+    def compute() -> Standings:
+        rows = (
+            PlayerRating.objects.filter(league=league)
+            .order_by(f"-{field}")
+            .values_list(field)
+            .annotate(players=Count("pk"))
+        )
+        values, before, total = array("q"), array("q", [0]), 0
+        for value, players in rows:
+            values.append(-_cents(value))
+            total += players
+            before.append(total)
+        return Standings(values=values, before=before)
+
+    return cached(("standings", league.pk, field, version), compute)
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    rank: int
+    player_id: int
+    name: str
+    rating: Decimal
+    peak_rating: Decimal
+    rated_matches: int
+
+
+@dataclass(frozen=True)
+class LeaderboardPage:
+    """One page of a leaderboard, with what a pager needs; plain data, safe to cache."""
+
+    rows: list[LeaderboardRow]
+    number: int
+    page_size: int
+    count: int
+
+    @property
+    def num_pages(self) -> int:
+        return max(1, -(-self.count // self.page_size))
+
+    @property
+    def has_next(self) -> bool:
+        return self.number < self.num_pages
+
+    @property
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+    @property
+    def has_other_pages(self) -> bool:
+        return self.num_pages > 1
+
+    @property
+    def next_page_number(self) -> int:
+        return self.number + 1
+
+    @property
+    def previous_page_number(self) -> int:
+        return self.number - 1
+
+
+def _page_number(raw, *, count: int, page_size: int, clamp: bool) -> int:
+    """Django's paginator rules: clamped (pages) or refused with InvalidPage (API, then 404)."""
+    pages = max(1, -(-count // page_size))
+    if raw in (None, ""):
+        return 1
+    if raw == "last":
+        return pages
+    try:
+        number = int(raw)
+    except (TypeError, ValueError):
+        if clamp:
+            return 1
+        raise PageNotAnInteger("That page number is not an integer.") from None
+    if 1 <= number <= pages:
+        return number
+    if clamp:
+        return pages
+    raise EmptyPage("That page contains no results.")
+
+
+def _ties_ahead(field: str):
+    """League members with the same rating whose name (then id) comes first: the rank within a tie."""
     ahead = (
-        PlayerRating.objects.filter(league=OuterRef("league"))
+        PlayerRating.objects.filter(league=OuterRef("league"), **{field: OuterRef(field)})
         .filter(
-            Q(**{f"{field}__gt": OuterRef(field)})
-            | Q(**{field: OuterRef(field), "player__name__lt": OuterRef("player__name")})
-            | Q(
-                **{
-                    field: OuterRef(field),
-                    "player__name": OuterRef("player__name"),
-                    "player_id__lt": OuterRef("player_id"),
-                }
-            )
+            Q(player__name__lt=OuterRef("player__name"))
+            | Q(player__name=OuterRef("player__name"), player_id__lt=OuterRef("player_id"))
         )
         .order_by()
         .values("league")
         .annotate(ahead=Count("pk"))
         .values("ahead")
     )
-    return Coalesce(Subquery(ahead, output_field=IntegerField()), Value(0)) + 1
+    return Coalesce(Subquery(ahead, output_field=IntegerField()), Value(0))
 
 
-def player_ratings(*, player: Player) -> list[PlayerRating]:
-    """The player's rating in every game they played, each with its league rank."""
-    return list(
-        PlayerRating.objects.filter(player=player)
-        .select_related("game", "league")
-        .annotate(rank=rank_expression(Sort.CURRENT))
-        .order_by("game__name")
-    )
+def leaderboard_page(
+    *, league: League, sort: str = Sort.CURRENT, search: str = "", page, page_size: int, clamp: bool = True
+) -> LeaderboardPage:
+    """A page of the league's leaderboard, best first, ties broken by name (then id).
+
+    Ranks are true league ranks, in search results too. Cached under the game's
+    ratings version; on a miss the page costs the histogram (cached as well),
+    one read of its rows from the (league, rating) index seeking from the
+    page's first rating, and for a search its count. ``page`` is the raw page
+    parameter; out of range it is clamped (``clamp``) or refused with
+    ``InvalidPage``.
+    """
+    sort = Sort.clean(sort)
+    field = Sort.FIELDS[sort]
+    version = rating_version(game_id=league.game_id)
+    standings = league_standings(league=league, sort=sort, version=version)
+    ratings = PlayerRating.objects.filter(league=league).select_related("player")
+    if search:
+        ratings = ratings.filter(player__name__icontains=search)
+        count = cached(("leaderboard-count", league.pk, search, version), ratings.count)
+    else:
+        count = standings.count
+    number = _page_number(page, count=count, page_size=page_size, clamp=clamp)
+
+    def compute() -> LeaderboardPage:
+        offset = (number - 1) * page_size
+        order = (f"-{field}", "player__name", "player_id")
+        if search:
+            found = ratings.annotate(ties_ahead=_ties_ahead(field)).order_by(*order)[offset : offset + page_size]
+            ranked = [(standings.above(getattr(rating, field)) + rating.ties_ahead + 1, rating) for rating in found]
+        elif offset < count:
+            # Keyset seek: start at the page's first rating instead of skipping `offset` rows.
+            value, skip = standings.seek(offset)
+            found = ratings.filter(**{f"{field}__lte": value}).order_by(*order)[skip : skip + page_size]
+            ranked = [(offset + index + 1, rating) for index, rating in enumerate(found)]
+        else:
+            ranked = []
+        rows = [
+            LeaderboardRow(
+                rank=rank,
+                player_id=rating.player_id,
+                name=rating.player.name,
+                rating=rating.rating,
+                peak_rating=rating.peak_rating,
+                rated_matches=rating.rated_matches,
+            )
+            for rank, rating in ranked
+        ]
+        return LeaderboardPage(rows=rows, number=number, page_size=page_size, count=count)
+
+    return cached(("leaderboard", league.pk, sort, search, number, page_size, version), compute)
+
+
+def player_ratings(*, player: Player, version: str | None = None) -> list[PlayerRating]:
+    """The player's rating in every game they played, each with its league rank (``rank``).
+
+    Cached under the ratings versions of all games; on a miss, one query plus
+    each league's histogram (itself cached). ``version``: the site version, if
+    the caller has read it already.
+    """
+    version = version or rating_version_site()
+
+    def compute() -> list[PlayerRating]:
+        ratings = list(
+            PlayerRating.objects.filter(player=player)
+            .select_related("game", "league")
+            .annotate(ties_ahead=_ties_ahead(Sort.FIELDS[Sort.CURRENT]))
+            .order_by("game__name")
+        )
+        for rating in ratings:
+            game_version = rating_version_of(version, game_id=rating.game_id)
+            standings = league_standings(league=rating.league, sort=Sort.CURRENT, version=game_version)
+            rating.rank = standings.above(rating.rating) + rating.ties_ahead + 1
+        return ratings
+
+    return cached(("player-ratings", player.pk, version), compute)
 
 
 def player_history(*, player: Player, game: Game | None = None) -> QuerySet[RatingChange]:
@@ -161,29 +331,84 @@ def player_recent_matches(*, player: Player, limit: int = 20) -> list[RecentMatc
     return recent
 
 
-def player_promotions(*, player: Player) -> list[Promotion]:
-    return list(Promotion.objects.filter(player=player).select_related("game", "from_league", "to_league", "match"))
-
-
-def player_chart_series(*, player: Player) -> dict[str, list[list[float]]]:
-    """Rating after every rated unit, per game name, starting from the rating before the first.
-
-    Points are [epoch milliseconds, rating]: compact for long histories (every
-    deal of a Preferans career), read in the order of the ledger's player
-    index so the database does not sort.
-    """
-    series: dict[str, list[list[float]]] = {}
-    rows = (
-        RatingChange.objects.filter(player=player)
-        .order_by("game_id", "played_at", "match_id", "unit")
-        .values_list("game__name", "played_at", "rating_before", "rating_after")
+def player_promotions(*, player: Player, version: str | None = None) -> list[Promotion]:
+    """Promotions come only from the rating pipeline: cached under the ratings versions."""
+    return cached(
+        ("player-promotions", player.pk, version or rating_version_site()),
+        lambda: list(
+            Promotion.objects.filter(player=player).select_related("game", "from_league", "to_league", "match")
+        ),
     )
-    for name, played_at, rating_before, rating_after in rows:
-        moment = int(played_at.timestamp() * 1000)
-        if name not in series:
-            series[name] = [[moment, float(rating_before)]]
-        series[name].append([moment, float(rating_after)])
-    return series
+
+
+CHART_POINTS = 600
+
+
+@dataclass(frozen=True)
+class ChartSeries:
+    """A game's rating history for the profile chart.
+
+    ``points`` are [epoch milliseconds, rating, rated units so far], from the
+    rating before the first unit to the rating after the last. A history longer
+    than ``CHART_POINTS`` keeps its whole span at reduced resolution: each
+    stretch of units keeps its lowest and highest point (so peaks and dips stay
+    on the chart) and the first and last points are always kept.
+    """
+
+    game: str
+    units: int
+    points: list[list[float]]
+
+    @property
+    def reduced(self) -> bool:
+        return len(self.points) < self.units + 1
+
+
+def _chart_points(points: list[list[float]], limit: int) -> list[list[float]]:
+    if len(points) <= limit:
+        return points
+    buckets = (limit - 2) // 2
+    inner = points[1:-1]
+    size = len(inner) / buckets
+    kept = [points[0]]
+    for bucket in range(buckets):
+        chunk = inner[int(bucket * size) : int((bucket + 1) * size)]
+        if not chunk:
+            continue
+        low = min(chunk, key=lambda point: point[1])
+        high = max(chunk, key=lambda point: point[1])
+        kept += sorted({id(low): low, id(high): high}.values(), key=lambda point: point[2])
+    kept.append(points[-1])
+    return kept
+
+
+def player_chart_series(*, player: Player, limit: int = CHART_POINTS, version: str | None = None) -> list[ChartSeries]:
+    """The player's rating history per game, at most ``limit`` points each (see ``ChartSeries``).
+
+    Read in the order of the ledger's player index (player, game, played_at,
+    match, unit) so the database does not sort; cached under the ratings
+    versions, so a long career is read once per rating change, not per view.
+    """
+
+    def compute() -> list[ChartSeries]:
+        histories: dict[str, list[list[float]]] = {}
+        rows = (
+            RatingChange.objects.filter(player=player)
+            .order_by("game_id", "played_at", "match_id", "unit")
+            .values_list("game__name", "played_at", "rating_before", "rating_after")
+        )
+        for name, played_at, rating_before, rating_after in rows:
+            moment = int(played_at.timestamp() * 1000)
+            points = histories.get(name)
+            if points is None:
+                points = histories[name] = [[moment, float(rating_before), 0]]
+            points.append([moment, float(rating_after), len(points)])
+        return [
+            ChartSeries(game=name, units=len(points) - 1, points=_chart_points(points, limit))
+            for name, points in histories.items()
+        ]
+
+    return cached(("player-chart", player.pk, limit, version or rating_version_site()), compute)
 
 
 @dataclass

@@ -1,4 +1,5 @@
-// Draws the profile's rating history: one line per game, a point per rated unit.
+// Draws the profile's rating history: one line per game. Points are [time, rating, rated units so far];
+// a long history arrives at reduced resolution, so x is the unit count, not the point's index.
 (function () {
   "use strict";
   var source = document.getElementById("rating-series");
@@ -6,26 +7,22 @@
   if (!source || !canvas || typeof Chart === "undefined") return;
   var series = JSON.parse(source.textContent);
   var colours = ["#1f6feb", "#d1242f", "#1a7f37", "#9a6700"];
-  var longest = 0;
-  Object.keys(series).forEach(function (slug) { longest = Math.max(longest, series[slug].length); });
   var datasets = Object.keys(series).map(function (slug, index) {
     return {
       label: slug,
-      data: series[slug].map(function (point) { return point[1]; }),
+      data: series[slug].map(function (point) { return { x: point[2], y: point[1] }; }),
       borderColor: colours[index % colours.length],
       pointRadius: series[slug].length > 200 ? 0 : 2,
       tension: 0.1,
     };
   });
-  var labels = [];
-  for (var i = 0; i < longest; i++) labels.push(i);
   new Chart(canvas, {
     type: "line",
-    data: { labels: labels, datasets: datasets },
+    data: { datasets: datasets },
     options: {
       animation: false,
       maintainAspectRatio: false,
-      scales: { x: { title: { display: true, text: "Rated matches" } }, y: { title: { display: true, text: "Rating" } } },
+      scales: { x: { type: "linear", title: { display: true, text: "Rated matches" } }, y: { title: { display: true, text: "Rating" } } },
       plugins: {
         tooltip: {
           callbacks: {

@@ -5,6 +5,8 @@
     --full             2,000,000 updates; 1,000,000 deals (about 4M ledger rows); 500
                        results; 60 s; pages over 100,000 players
     --json             only the JSON object (last line either way)
+    --only pages       only the leaderboard and profile pages under load (no engines,
+                       replay, submission latency or sustained load)
 
 Every timing comes with a ratio to a baseline measured in the same run
 (absolute times drift on shared machines). Run it on PostgreSQL: the replay
@@ -59,6 +61,12 @@ class Command(BaseCommand):
         parser.add_argument("--updates", type=int, help="Override the engine stream length.")
         parser.add_argument("--deals", type=int, help="Override the replay's number of deals.")
         parser.add_argument("--players", type=int, help="Override the replay's number of players.")
+        parser.add_argument(
+            "--board-players", type=int, help="Override the number of players on the measured leaderboard."
+        )
+        parser.add_argument(
+            "--only", choices=["pages"], help="Measure only this section (pages: leaderboards and a profile)."
+        )
         parser.add_argument("--skip-replay", action="store_true", help="Leave out the replay section.")
         parser.add_argument("--skip-services", action="store_true", help="Leave out gunicorn/worker measures.")
         parser.add_argument("--web-workers", type=int, default=4, help="gunicorn workers (2 per core).")
@@ -71,15 +79,18 @@ class Command(BaseCommand):
 
     def handle(self, *args, full=False, json=False, updates=None, deals=None, players=None, **options):
         size = dict(SIZES["full" if full else "quick"])
-        size.update({k: v for k, v in {"updates": updates, "deals": deals, "players": players}.items() if v})
+        overrides = {"updates": updates, "deals": deals, "players": players, "board_players": options["board_players"]}
+        size.update({k: v for k, v in overrides.items() if v})
+        only_pages = options["only"] == "pages"
         started = time.perf_counter()
         result = {
             "mode": "full" if full else "quick",
             "machine": {"python": platform.python_version(), "platform": platform.platform(), "cpus": _cpus()},
             "database": connection.vendor,
-            "engines": engine_speed(updates=size["updates"]),
         }
-        if not options["skip_replay"]:
+        if not only_pages:
+            result["engines"] = engine_speed(updates=size["updates"])
+        if not options["skip_replay"] and not only_pages:
             result["replay"] = full_replay(deals=size["deals"], players=size["players"], keep=options["keep"])
         if not options["skip_services"]:
             result["services"] = service_benchmarks(
@@ -90,6 +101,7 @@ class Command(BaseCommand):
                 players=size["board_players"],
                 profile_units=size["profile_units"],
                 page_seconds=size["page_seconds"],
+                only_pages=only_pages,
             )
         result["seconds"] = round(time.perf_counter() - started, 1)
         if not json:
@@ -98,8 +110,9 @@ class Command(BaseCommand):
 
     def _table(self, result: dict) -> None:
         self.stdout.write(f"Benchmark ({result['mode']}) on {result['database']}, {result['machine']['cpus']} CPUs")
-        self.stdout.write(f"{'engine':<12} {'updates':>10} {'engine/s':>12} {'inline/s':>12} {'ratio':>7}")
-        for row in result["engines"]:
+        if result.get("engines"):
+            self.stdout.write(f"{'engine':<12} {'updates':>10} {'engine/s':>12} {'inline/s':>12} {'ratio':>7}")
+        for row in result.get("engines", []):
             self.stdout.write(
                 f"{row['engine']:<12} {row['updates']:>10,} {row['engine_updates_per_s']:>12,} "
                 f"{row['inline_updates_per_s']:>12,} {row['ratio']:>7}"
@@ -116,10 +129,14 @@ class Command(BaseCommand):
                 f"sustained: {sustained['submitted']} results from {sustained['clients']} clients in "
                 f"{sustained['seconds']} s: {sustained['rated_per_s']} rated/s"
             )
+        if "pages" in services:
+            self.stdout.write(
+                f"pages over {services['players']:,} players, empty GET {services['baseline_get_ms']} ms:"
+            )
             for row in services["pages"]:
                 self.stdout.write(
-                    f"  {row['page']:<42} {row['requests_per_s']:>7} req/s  p95 {row['p95_ms']:>7} ms  "
-                    f"{row['queries']} queries"
+                    f"  {row['page']:<42} {row['requests_per_s']:>7} req/s  p50 {row['p50_ms']:>7} ms  "
+                    f"p95 {row['p95_ms']:>7} ms ({row['p95_to_baseline']}x)  {row['queries']} queries"
                 )
         elif services:
             self.stdout.write(f"services: {services['skipped']}")

@@ -1,0 +1,101 @@
+"""Reads cached under a ratings version, so a cached page can never outlive a rating change.
+
+Vocabulary:
+    ratings version  a string naming one state of a game's ratings. It is read
+                     from the game's ``RatingState`` row: ``ratings_process_game``
+                     saves that row (``updated_at`` is ``auto_now``) in the same
+                     transaction as every ledger and rating write (a new result,
+                     a void, a correction, a replay), and ``rating_replay_mark``
+                     saves it when a replay is requested. A reader that reads the
+                     version first and the ratings after can therefore only store
+                     data at least as new as its key: a rated result is never
+                     hidden behind a cached page. One cheap query by the game's
+                     unique key, and it is kept in the database rather than the
+                     cache, so it is the same for every web process even with the
+                     per-process memory cache of ``make run``.
+    site version     the versions of every game at once, for pages that span
+                     games (a profile).
+
+Renaming a player changes leaderboards (names break ties) without touching the
+ledger, so saving a player who has ratings bumps the versions of their games
+(``rating_version_bump``, connected in ``ratings.apps``).
+
+Entries also expire after ``CACHE_SECONDS``: the version makes them correct,
+the timeout only bounds memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from django.core.cache import cache
+from django.utils import timezone
+
+from ratings.models import PlayerRating, RatingState
+
+CACHE_SECONDS = 600
+PREFIX = "ratings:v1"
+
+T = TypeVar("T")
+
+
+def _state_version(row: tuple) -> str:
+    return "/".join("-" if value is None else str(value) for value in row)
+
+
+_STATE_FIELDS = (
+    "updated_at",
+    "applied_until_played_at",
+    "applied_until_match_id",
+    "replay_from_played_at",
+    "replay_from_match_id",
+)
+
+
+def rating_version(*, game_id: int) -> str:
+    """The version of one game's ratings (one query)."""
+    row = RatingState.objects.filter(game_id=game_id).values_list(*_STATE_FIELDS).first()
+    return "none" if row is None else _state_version(row)
+
+
+def rating_version_site() -> str:
+    """The versions of every game's ratings, in one string (one query over a row per game)."""
+    rows = RatingState.objects.order_by("game_id").values_list("game_id", *_STATE_FIELDS)
+    return ";".join(f"{row[0]}:{_state_version(row[1:])}" for row in rows) or "none"
+
+
+def rating_version_of(site_version: str, *, game_id: int) -> str:
+    """One game's version taken from the site version (equal to ``rating_version`` read at that moment)."""
+    prefix = f"{game_id}:"
+    for part in site_version.split(";"):
+        if part.startswith(prefix):
+            return part[len(prefix) :]
+    return "none"
+
+
+def rating_version_bump(*, game_ids) -> None:
+    """Give these games a new version without changing their ratings (a player was renamed)."""
+    RatingState.objects.filter(game_id__in=list(game_ids)).update(updated_at=timezone.now())
+
+
+def player_saved(sender, instance, created, raw=False, **kwargs) -> None:
+    """``post_save`` of Player: names order ties on leaderboards, so a rename must show at once."""
+    if created or raw:
+        return
+    rating_version_bump(game_ids=PlayerRating.objects.filter(player=instance).values_list("game_id", flat=True))
+
+
+def cached(key: tuple, compute: Callable[[], T]) -> T:
+    """The value cached under ``key`` (which must contain a version), computed on a miss."""
+    name = ":".join([PREFIX, *(str(part) for part in key)])
+    if len(name) > 200 or any(ord(char) < 33 or char == "\x7f" for char in name):
+        # Memcached-safe keys: search text may hold spaces or anything; hash it.
+        import hashlib
+
+        name = f"{PREFIX}:h:{hashlib.sha256(name.encode()).hexdigest()}"
+    value = cache.get(name)
+    if value is None:
+        value = compute()
+        cache.set(name, value, CACHE_SECONDS)
+    return value

@@ -1,0 +1,302 @@
+"""Leaderboards and profiles at scale: true ranks on every page and in search, query counts that
+do not grow with the league or the history, and cached pages that never outlive a rating change."""
+
+import random
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.core.cache import cache
+from django.test import override_settings
+from django.utils import timezone
+
+from leagues.models import League, Player
+from matches.models import Match
+from matches.services import match_correct, match_void
+from ratings import selectors
+from ratings.caching import rating_version
+from ratings.models import PlayerRating, RatingState
+from ratings.selectors import Standings, _chart_points, leaderboard_page
+from ratings.services import ratings_process_game, ratings_replay_all
+from tests.factories import AdminFactory, PlayerFactory, slaps_match
+
+pytestmark = pytest.mark.django_db
+T0 = timezone.now() - timedelta(days=3)
+
+
+def league_of(slaps, tier="amateur") -> League:
+    return League.objects.get(game=slaps, tier=tier)
+
+
+def seed_league(slaps, players: int, *, seed: int = 1) -> list[tuple]:
+    """``players`` ratings drawn from few values (ties everywhere), names in shuffled order.
+
+    Returns the expected leaderboard by current rating: (player id, name, rating, peak) best first.
+    """
+    rng = random.Random(seed)
+    league = league_of(slaps)
+    names = [f"p{n:04d}" for n in range(players)]
+    rng.shuffle(names)
+    roster = Player.objects.bulk_create(Player(name=name) for name in names)
+    rows = []
+    for player in roster:
+        rating = Decimal(rng.choice([980, 1000, 1000.5, 1016, 1032]))
+        rows.append(
+            PlayerRating(
+                player=player,
+                game=slaps,
+                league=league,
+                rating=rating,
+                peak_rating=rating + rng.choice([0, 0, 8, 16]),
+                rated_matches=rng.randint(1, 60),
+            )
+        )
+    PlayerRating.objects.bulk_create(rows)
+    RatingState.objects.get_or_create(game=slaps)
+    return [(r.player_id, r.player.name, r.rating, r.peak_rating) for r in rows]
+
+
+def expected(rows, sort: str) -> list[int]:
+    column = 2 if sort == "current" else 3
+    return [row[0] for row in sorted(rows, key=lambda row: (-row[column], row[1], row[0]))]
+
+
+def test_standings_count_rank_and_seek():
+    # Ratings 1016 (x2), 1000 (x3), 984 (x1), in cents, negated so the array ascends.
+    from array import array
+
+    standings = Standings(values=array("q", [-101600, -100000, -98400]), before=array("q", [0, 2, 5, 6]))
+    assert standings.count == 6
+    assert [standings.above(Decimal(value)) for value in (1100, 1016, 1000, 984, 900)] == [0, 0, 2, 5, 6]
+    assert [standings.seek(offset) for offset in range(6)] == [
+        (Decimal(1016), 0),
+        (Decimal(1016), 1),
+        (Decimal(1000), 0),
+        (Decimal(1000), 1),
+        (Decimal(1000), 2),
+        (Decimal(984), 0),
+    ]
+
+
+@pytest.mark.parametrize("sort", ["current", "peak"])
+@pytest.mark.parametrize("page_size", [7, 25, 50])
+def test_every_page_holds_the_true_ranks_in_order(slaps, sort, page_size):
+    rows = seed_league(slaps, 230)
+    order = expected(rows, sort)
+    league = league_of(slaps)
+    seen = []
+    for number in range(1, -(-len(order) // page_size) + 1):
+        page = leaderboard_page(league=league, sort=sort, page=str(number), page_size=page_size)
+        assert page.count == len(order)
+        seen += [(row.rank, row.player_id) for row in page.rows]
+    assert seen == [(rank, pid) for rank, pid in enumerate(order, start=1)]
+
+
+@pytest.mark.parametrize("sort", ["current", "peak"])
+def test_search_keeps_true_league_ranks(slaps, sort):
+    rows = seed_league(slaps, 230)
+    rank_of = {pid: rank for rank, pid in enumerate(expected(rows, sort), start=1)}
+    league = league_of(slaps)
+    page = leaderboard_page(league=league, sort=sort, search="p01", page="2", page_size=40)
+    matching = [pid for pid in expected(rows, sort) if {r[0]: r[1] for r in rows}[pid].startswith("p01")]
+    assert page.count == len(matching) == 100
+    assert [row.player_id for row in page.rows] == matching[40:80]
+    assert [row.rank for row in page.rows] == [rank_of[row.player_id] for row in page.rows]
+
+
+def test_api_deep_page_and_search_ranks(anon_client, slaps):
+    rows = seed_league(slaps, 230)
+    order = expected(rows, "peak")
+    url = "/api/leagues/slaps-amateur/leaderboard/?sort=peak&page_size=20"
+    deep = anon_client.get(f"{url}&page=9").json()
+    assert deep["count"] == 230
+    assert [(r["rank"], r["player"]["id"]) for r in deep["results"]] == list(enumerate(order, 1))[160:180]
+    assert "page=10&" in deep["next"]
+    assert "page=8&" in deep["previous"]
+    last = anon_client.get(f"{url}&page=last").json()
+    assert last["next"] is None
+    assert [r["rank"] for r in last["results"]] == list(range(221, 231))
+    second = anon_client.get(f"{url}&page=2").json()
+    assert "page=" not in second["previous"]
+    assert anon_client.get(f"{url}&page=13").status_code == 404
+    assert anon_client.get(f"{url}&page=x").status_code == 404
+    target = order[137]
+    name = Player.objects.get(pk=target).name
+    found = anon_client.get(f"{url}&search={name}").json()
+    assert [(r["rank"], r["player"]["id"]) for r in found["results"]] == [(138, target)]
+
+
+def test_html_deep_page_and_out_of_range_pages(client, slaps):
+    rows = seed_league(slaps, 120)
+    order = expected(rows, "current")
+    html = client.get("/leagues/slaps-amateur/?page=3").content.decode()
+    assert "Page 3 of 5 · 120 players" in html
+    assert f'<tr data-player="{order[50]}">\n        <td class="num">51</td>' in html
+    assert "Page 5 of 5" in client.get("/leagues/slaps-amateur/?page=99").content.decode()
+    assert "Page 1 of 5" in client.get("/leagues/slaps-amateur/?page=zz").content.decode()
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/leagues/slaps-amateur/leaderboard/?sort=current",
+        "/api/leagues/slaps-amateur/leaderboard/?sort=peak&page=3&page_size=10",
+        "/api/leagues/slaps-amateur/leaderboard/?search=p00",
+        "/leagues/slaps-amateur/?sort=peak&page=2",
+        "/leagues/slaps-amateur/?q=p00",
+    ],
+)
+def test_leaderboard_queries_do_not_grow_with_the_league(
+    client, slaps, url, django_assert_num_queries, django_assert_max_num_queries
+):
+    seed_league(slaps, 40, seed=1)
+    cache.clear()
+    with django_assert_max_num_queries(6) as small:  # a cold cache
+        client.get(url)
+    with django_assert_max_num_queries(3) as warm:  # league, its version (and the league tabs on pages)
+        client.get(url)
+    seed_league(slaps, 400, seed=2)
+    cache.clear()
+    with django_assert_num_queries(len(small.captured_queries)):
+        response = client.get(url)
+    assert response.status_code == 200
+    with django_assert_num_queries(len(warm.captured_queries)):
+        client.get(url)
+
+
+def test_profile_queries_do_not_grow_with_the_history(client, slaps, django_assert_num_queries):
+    ann, bob = PlayerFactory(name="Ann"), PlayerFactory(name="Bob")
+    for index in range(10):
+        slaps_match(winner=ann, loser=bob, played_at=T0 + timedelta(minutes=index))
+    ratings_process_game(game_id=slaps.pk)
+    with django_assert_num_queries(10) as cold:
+        client.get(f"/players/{ann.pk}/")
+    with django_assert_num_queries(6) as warm:
+        client.get(f"/players/{ann.pk}/")
+    for index in range(10, 700):
+        slaps_match(winner=ann, loser=bob, played_at=T0 + timedelta(minutes=index))
+    ratings_process_game(game_id=slaps.pk)
+    with django_assert_num_queries(len(cold.captured_queries)):
+        html = client.get(f"/players/{ann.pk}/").content.decode()
+    with django_assert_num_queries(len(warm.captured_queries)):
+        client.get(f"/players/{ann.pk}/")
+    assert "the whole history of 700 rated units" in html
+
+
+def test_chart_keeps_the_span_peaks_and_dips_of_a_long_history():
+    ratings = [1000 + (index % 50) for index in range(5001)]
+    ratings[3333] = 2500  # a peak
+    ratings[4444] = 100  # a dip
+    points = [[index * 1000, float(rating), index] for index, rating in enumerate(ratings)]
+    kept = _chart_points(points, 600)
+    assert len(kept) <= 600
+    assert kept[0] == points[0]
+    assert kept[-1] == points[-1]
+    assert points[3333] in kept
+    assert points[4444] in kept
+    assert [point[2] for point in kept] == sorted(point[2] for point in kept)
+    assert _chart_points(points[:100], 600) == points[:100]
+
+
+def board(client, sort="current"):
+    return client.get(f"/api/leagues/slaps-amateur/leaderboard/?sort={sort}").json()
+
+
+def profile_card(client, player) -> str:
+    html = client.get(f"/players/{player.pk}/").content.decode()
+    return html[html.index('<div class="cards">') : html.index("</dl>")]
+
+
+def rated_pair(slaps):
+    ann, bob, cid = PlayerFactory(name="Ann"), PlayerFactory(name="Bob"), PlayerFactory(name="Cid")
+    first = slaps_match(winner=ann, loser=bob, played_at=T0)
+    ratings_process_game(game_id=slaps.pk)
+    return ann, bob, cid, first
+
+
+def test_a_new_rated_result_shows_at_once(anon_client, client, slaps):
+    ann, _bob, cid, _ = rated_pair(slaps)
+    assert [r["player"]["name"] for r in board(anon_client)["results"]] == ["Ann", "Bob"]
+    assert "#1 in" in profile_card(client, ann)
+    assert "1016" in profile_card(client, ann)
+    chart = selectors.player_chart_series(player=ann)
+    slaps_match(winner=cid, loser=ann, played_at=T0 + timedelta(hours=1))
+    ratings_process_game(game_id=slaps.pk)
+    after = board(anon_client)["results"]
+    assert [(r["rank"], r["player"]["name"], r["rating"]) for r in after] == [
+        (1, "Cid", 1017),
+        (2, "Ann", 999),
+        (3, "Bob", 984),
+    ]
+    assert "#2 in" in profile_card(client, ann)
+    assert "999" in profile_card(client, ann)
+    assert selectors.player_chart_series(player=ann)[0].units == chart[0].units + 1
+    assert board(anon_client, "peak")["results"][0]["player"]["name"] == "Cid"
+
+
+def test_a_void_shows_at_once(anon_client, client, slaps, reference_data):
+    ann, _bob, _cid, first = rated_pair(slaps)
+    board(anon_client)
+    profile_card(client, ann)
+    match_void(match_id=first.pk, by=AdminFactory())
+    ratings_process_game(game_id=slaps.pk)
+    assert board(anon_client) == {"count": 0, "next": None, "previous": None, "results": []}
+    assert "has no rated matches yet" in client.get(f"/players/{ann.pk}/").content.decode()
+
+
+def test_a_correction_and_a_full_replay_show_at_once(anon_client, slaps, reference_data):
+    ann, bob, _cid, first = rated_pair(slaps)
+    assert board(anon_client)["results"][0]["player"]["name"] == "Ann"
+    body = {"game": "slaps", "played_at": T0.isoformat(), "players": [ann.pk, bob.pk], "winner": bob.pk}
+    match_correct(match_id=first.pk, by=AdminFactory(), data=body)
+    ratings_process_game(game_id=slaps.pk)
+    assert [r["player"]["name"] for r in board(anon_client)["results"]] == ["Bob", "Ann"]
+    slaps.parameters = {**(slaps.parameters or {}), "k_provisional": 40}
+    slaps.save()
+    ratings_replay_all(game_id=slaps.pk)
+    assert board(anon_client)["results"][0]["rating"] == 1020
+
+
+def test_a_late_result_replays_and_shows_at_once(anon_client, slaps):
+    _ann, bob, cid, _ = rated_pair(slaps)
+    board(anon_client)
+    slaps_match(winner=cid, loser=bob, played_at=T0 - timedelta(hours=1))  # played before the rated one
+    ratings_process_game(game_id=slaps.pk)
+    assert {r["player"]["name"]: r["rated_matches"] for r in board(anon_client)["results"]} == {
+        "Ann": 1,
+        "Bob": 2,
+        "Cid": 1,
+    }
+
+
+def test_a_rename_reorders_ties_at_once(anon_client, slaps):
+    ann, _bob, cid, _ = rated_pair(slaps)
+    slaps_match(winner=cid, loser=PlayerFactory(name="Dan"), played_at=T0 + timedelta(hours=1))
+    ratings_process_game(game_id=slaps.pk)
+    before = rating_version(game_id=slaps.pk)
+    assert [r["player"]["name"] for r in board(anon_client)["results"]][:2] == ["Ann", "Cid"]  # tied at 1016
+    ann.name = "Zoe"
+    ann.save()
+    assert rating_version(game_id=slaps.pk) != before
+    assert [r["player"]["name"] for r in board(anon_client)["results"]][:2] == ["Cid", "Zoe"]
+
+
+def test_a_result_that_is_only_submitted_changes_no_version(slaps):
+    _ann, bob, cid, _ = rated_pair(slaps)
+    before = rating_version(game_id=slaps.pk)
+    match = slaps_match(winner=cid, loser=bob, played_at=T0 + timedelta(hours=1), rated=False)
+    assert match.status == Match.Status.FRIENDLY
+    assert rating_version(game_id=slaps.pk) == before
+
+
+def test_pages_are_invalidated_through_a_shared_redis_cache(anon_client, slaps, require_redis):
+    with override_settings(
+        CACHES={"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": require_redis}}
+    ):
+        cache.clear()
+        ann, _bob, cid, _ = rated_pair(slaps)
+        assert [r["player"]["name"] for r in board(anon_client)["results"]] == ["Ann", "Bob"]
+        slaps_match(winner=cid, loser=ann, played_at=T0 + timedelta(hours=1))
+        ratings_process_game(game_id=slaps.pk)
+        assert [r["player"]["name"] for r in board(anon_client)["results"]] == ["Cid", "Ann", "Bob"]
+        cache.clear()
