@@ -23,6 +23,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.validators import slug_re
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -95,6 +96,11 @@ class _Errors(dict):
 # --- field cleaners: each returns a value or records an error ----------------------------------
 
 
+def _is_slug(value: Any) -> bool:
+    """Only well-formed slugs are looked up: anything else (a NUL byte, say) is simply unknown."""
+    return isinstance(value, str) and slug_re.fullmatch(value) is not None
+
+
 def _clean_game(value: Any, errors: _Errors) -> Game | None:
     if value in (None, ""):
         errors.add("game", "This field is required.")
@@ -102,7 +108,7 @@ def _clean_game(value: Any, errors: _Errors) -> Game | None:
     if not isinstance(value, str):
         errors.add("game", 'Give the game\'s slug, e.g. "slaps".')
         return None
-    game = Game.objects.filter(slug=value).first()
+    game = Game.objects.filter(slug=value).first() if _is_slug(value) else None
     if game is None:
         slugs = ", ".join(Game.objects.order_by("slug").values_list("slug", flat=True))
         errors.add("game", f"Unknown game {value[:50]!r}. Known games: {slugs}.")
@@ -268,7 +274,8 @@ def _clean_preferans_seats(raw_seats: Any, errors: _Errors, game: Game) -> tuple
     if missing:
         errors.add("seats", f"Unknown player id(s): {', '.join(missing)}.")
         return ()
-    bots = {bot.slug: bot for bot in Bot.objects.filter(game=game, slug__in=bot_slugs, active=True)}
+    wanted = [slug for slug in bot_slugs if _is_slug(slug)]
+    bots = {bot.slug: bot for bot in Bot.objects.filter(game=game, slug__in=wanted, active=True)}
     unknown = sorted({slug for slug in bot_slugs if slug not in bots})
     if unknown:
         known = ", ".join(Bot.objects.filter(game=game, active=True).values_list("slug", flat=True))
@@ -490,7 +497,7 @@ def _clean_league(value: Any, game: Game | None, errors: _Errors) -> League | No
         return None
     if game is None:
         return None
-    league = League.objects.filter(game=game, slug=value).first() if isinstance(value, str) else None
+    league = League.objects.filter(game=game, slug=value).first() if _is_slug(value) else None
     if league is None:
         slugs = ", ".join(League.objects.filter(game=game).values_list("slug", flat=True))
         errors.add("league", f"Unknown league for {game.name}. Leagues: {slugs}.")

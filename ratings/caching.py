@@ -26,6 +26,7 @@ the timeout only bounds memory.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -91,8 +92,6 @@ def cached(key: tuple, compute: Callable[[], T]) -> T:
     name = ":".join([PREFIX, *(str(part) for part in key)])
     if len(name) > 200 or any(ord(char) < 33 or char == "\x7f" for char in name):
         # Memcached-safe keys: search text may hold spaces or anything; hash it.
-        import hashlib
-
         name = f"{PREFIX}:h:{hashlib.sha256(name.encode()).hexdigest()}"
     value = cache.get(name)
     if value is None:

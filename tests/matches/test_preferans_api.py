@@ -220,3 +220,21 @@ def test_calculator_grid(anon_client, reference_data):
     assert grid["tables"][0] == 1000
     row = next(row for row in grid["rows"] if row["rating"] == 1000)
     assert row["deltas"][0] == 4.0  # equal 1000 table, +4 whists: 2*sqrt(4)
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [{"game": "prefer\x00ans"}, {"league": "\x00"}, {"seats": "bot"}],
+    ids=["game", "league", "bot"],
+)
+def test_nul_bytes_in_slugs_are_refused_like_any_unknown_slug(
+    referee_client, django_capture_on_commit_callbacks, overrides
+):
+    """PostgreSQL cannot compare text with a NUL byte; such a slug must be a 400, not a 500."""
+    players = PlayerFactory.create_batch(2)
+    seats = [{"player": players[0].pk}, {"player": players[1].pk}, {"bot": "norm\x00al"}]
+    if overrides.pop("seats", None) is None:
+        seats[2] = {"player": PlayerFactory().pk}
+    response = submit(referee_client, body(seats, [[2, -1, -1]], **overrides), django_capture_on_commit_callbacks)
+    assert response.status_code == 400, response.content
+    assert Match.objects.count() == 0
