@@ -36,7 +36,7 @@ import orjson
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models import Count, Max, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from leagues.models import Bot, Game, League
@@ -345,8 +345,9 @@ def ratings_process_game(*, game_id: int) -> int:
         )
         if applied_until is not None and start <= applied_until:
             _ledger_rollback(game=game, start=start)
-        applied = _ledger_apply(game=game, start=start, now=now)
-        end = _ledger_end(game_id)
+        applied, last = _ledger_apply(game=game, start=start, now=now)
+        # The ledger now ends at the last match applied, or, if none was, where the rollback left it.
+        end = last or _ledger_end(game_id)
         state.applied_until_played_at = end.played_at if end else None
         state.applied_until_match_id = end.match_id if end else None
         state.replay_from_played_at = state.replay_from_match_id = None
@@ -559,15 +560,23 @@ class _LedgerWriter:
 
 
 def _match_chunks(queryset, size: int) -> Iterable[list[_MatchRow]]:
-    """The matches of ``queryset`` as plain rows, ``size`` at a time, read through one server-side cursor."""
-    chunk: list[_MatchRow] = []
-    for values in queryset.values_list(*MATCH_ROW_FIELDS).iterator(chunk_size=size):
-        chunk.append(_MatchRow._make(values))
-        if len(chunk) == size:
+    """The matches of ``queryset`` in ledger order, as plain rows, ``size`` at a time.
+
+    Each chunk is one query that seeks past the previous chunk's last match
+    on the (game, played_at, id) index: no server-side cursor to declare,
+    fetch and close, which an incremental run of one match would mostly pay for.
+    """
+    last: _MatchRow | None = None
+    while True:
+        page = queryset.order_by("played_at", "id")
+        if last is not None:
+            page = page.filter(Q(played_at__gt=last.played_at) | Q(played_at=last.played_at, id__gt=last.id))
+        chunk = [_MatchRow._make(values) for values in page.values_list(*MATCH_ROW_FIELDS)[:size]]
+        if chunk:
             yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
+        if len(chunk) < size:
+            return
+        last = chunk[-1]
 
 
 class _PeriodSnapshots:
@@ -682,8 +691,8 @@ def _pool_save(*, game: Game, pool: dict[int, _Standing]) -> None:
     )
 
 
-def _ledger_apply(*, game: Game, start: LedgerKey, now: datetime) -> int:
-    """Apply every rated match of the game from ``start`` on, in ledger order.
+def _ledger_apply(*, game: Game, start: LedgerKey, now: datetime) -> tuple[int, LedgerKey | None]:
+    """Apply every rated match of the game from ``start`` on, in ledger order; returns (count, last applied).
 
     Results still waiting for their rating period to close are skipped; they
     are applied (with a replay from their period's start) once it has.
@@ -701,8 +710,11 @@ def _ledger_apply(*, game: Game, start: LedgerKey, now: datetime) -> int:
     rules = _league_rules(leagues, by_tier.get(League.Tier.PRO))
     start_rating = decimal_cents(Decimal(game.start_rating).quantize(CENT))
 
+    # Results stored after this run began wait for the next run (each queued its own task):
+    # the rating periods below are read once, at the start.
+    newest = Match.objects.filter(game=game).aggregate(newest=Max("id"))["newest"] or 0
     in_range = (
-        Match.objects.filter(game=game, status__in=[Match.Status.SUBMITTED, Match.Status.RATED])
+        Match.objects.filter(game=game, status__in=[Match.Status.SUBMITTED, Match.Status.RATED], id__lte=newest)
         .filter(_at_or_after(start, id_field="id"))
         .filter(Q(status=Match.Status.RATED) | _due(now))
     )
@@ -720,8 +732,8 @@ def _ledger_apply(*, game: Game, start: LedgerKey, now: datetime) -> int:
         snapshots=_PeriodSnapshots(windows),
     )
     context = _ApplyContext(game=game, start=start)
-    applied = 0
-    for chunk in _match_chunks(in_range.order_by("played_at", "id"), REPLAY_CHUNK):
+    applied, last = 0, None
+    for chunk in _match_chunks(in_range, REPLAY_CHUNK):
         inputs = load(chunk, context)
         needed = {player_id for players, _ in inputs for player_id in players} - apply.pool.keys()
         if needed:
@@ -732,10 +744,11 @@ def _ledger_apply(*, game: Game, start: LedgerKey, now: datetime) -> int:
             )
             apply(match, players, engine_input, window)
             applied += 1
+            last = LedgerKey(match.played_at, match.id)
         apply.writer.flush()
     apply.writer.flush(force=True)
     _pool_save(game=game, pool=apply.pool)
-    return applied
+    return applied, last
 
 
 class _MatchApplier:

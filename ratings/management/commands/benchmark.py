@@ -145,7 +145,8 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"replay: {replay['deals']:,} deals, {replay['ledger_rows']:,} ledger rows in {replay['replay_s']} s "
                 f"({replay['rows_per_s']:,} rows/s, {replay['ratio_to_engine']}x the pure engine), "
-                f"peak RSS {replay['peak_rss_mb']} MB"
+                f"memory +{replay['rss_growth_during_replay_mb']} MB while replaying; "
+                f"again over the existing ledger in {replay['replay_over_ledger_s']} s"
             )
 
 
