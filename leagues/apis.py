@@ -15,6 +15,7 @@ from config.api import IsReferee, WriteThrottle
 from leagues.models import Game, League, Player
 from leagues.services import player_create
 from ratings import selectors
+from ratings.caching import cached, rating_version_of_state
 from ratings.selectors import Sort, rating_decimals, rating_number
 
 
@@ -92,7 +93,9 @@ class LeaderboardApi(APIView):
         responses=LeaderboardRowSerializer(many=True),
     )
     def get(self, request, slug):
-        league = get_object_or_404(League.objects.select_related("game"), slug=slug)
+        # The league and its game's ratings version in one query.
+        league = get_object_or_404(League.objects.select_related("game", "game__rating_state"), slug=slug)
+        version = rating_version_of_state(getattr(league.game, "rating_state", None))
         sort = request.query_params.get("sort") or Sort.CURRENT
         if sort not in Sort.CHOICES:
             raise ValidationError({"sort": ["Must be 'current' or 'peak'."]})
@@ -100,37 +103,45 @@ class LeaderboardApi(APIView):
         paginator = LeaderboardPagination()
         page_size = paginator.get_page_size(request)
         try:
-            page = selectors.leaderboard_page(
+            number = selectors.leaderboard_page_number(
                 league=league,
                 sort=sort,
                 search=search,
                 page=request.query_params.get(paginator.page_query_param),
                 page_size=page_size,
                 clamp=False,
+                version=version,
             )
         except InvalidPage as error:
             raise NotFound(paginator.invalid_page_message.format(page_number="", message=str(error))) from error
-        decimals = rating_decimals(league.game)
-        provisional_after = selectors.provisional_matches(league.game)
-        rows = [
-            {
-                "rank": row.rank,
-                "player": {"id": row.player_id, "name": row.name},
-                "rating": rating_number(row.rating, decimals=decimals),
-                "peak_rating": rating_number(row.peak_rating, decimals=decimals),
-                "rated_matches": row.rated_matches,
-                "provisional": row.rated_matches < provisional_after,
-            }
-            for row in page.rows
-        ]
+
+        def compute() -> dict:
+            page = selectors.leaderboard_page(
+                league=league, sort=sort, search=search, page=number, page_size=page_size, version=version
+            )
+            decimals = rating_decimals(league.game)
+            provisional_after = selectors.provisional_matches(league.game)
+            rows = [
+                {
+                    "rank": row.rank,
+                    "player": {"id": row.player_id, "name": row.name},
+                    "rating": rating_number(row.rating, decimals=decimals),
+                    "peak_rating": rating_number(row.peak_rating, decimals=decimals),
+                    "rated_matches": row.rated_matches,
+                    "provisional": row.rated_matches < provisional_after,
+                }
+                for row in page.rows
+            ]
+            return {"count": page.count, "has_next": page.has_next, "has_previous": page.has_previous, "results": rows}
+
+        # The whole page's data, under the ratings version; only the links depend on the request's URL.
+        payload = cached(("leaderboard-api", league.pk, sort, search, number, page_size, version), compute)
         return Response(
             {
-                "count": page.count,
-                "next": self._page_link(request, paginator, page.next_page_number) if page.has_next else None,
-                "previous": self._page_link(request, paginator, page.previous_page_number)
-                if page.has_previous
-                else None,
-                "results": rows,
+                "count": payload["count"],
+                "next": self._page_link(request, paginator, number + 1) if payload["has_next"] else None,
+                "previous": self._page_link(request, paginator, number - 1) if payload["has_previous"] else None,
+                "results": payload["results"],
             }
         )
 

@@ -5,12 +5,17 @@ the partial it swaps (django-htmx-patterns), a plain request the full page,
 so every link also works without JavaScript.
 """
 
+from collections.abc import Callable
+
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 
 from leagues.models import Game, League, Player
-from matches.selectors import matches_recent
+from matches.selectors import matches_recent, results_version_site
 from ratings import selectors
-from ratings.caching import rating_version_site
+from ratings.caching import cached, cached_many, rating_version_of_state, rating_version_site
 from ratings.selectors import Sort
 
 LEADERBOARD_PAGE_SIZE = 25
@@ -26,45 +31,93 @@ def home(request):
 
 
 def league_leaderboard(request, slug):
-    league = get_object_or_404(League.objects.select_related("game"), slug=slug)
+    # The league and its game's ratings version in one query.
+    league = get_object_or_404(League.objects.select_related("game", "game__rating_state"), slug=slug)
+    version = rating_version_of_state(getattr(league.game, "rating_state", None))
     sort = Sort.clean(request.GET.get("sort"))
     search = (request.GET.get("q") or "").replace("\x00", "").strip()[:100]
-    page = selectors.leaderboard_page(
-        league=league, sort=sort, search=search, page=request.GET.get("page"), page_size=LEADERBOARD_PAGE_SIZE
+    number = selectors.leaderboard_page_number(
+        league=league,
+        sort=sort,
+        search=search,
+        page=request.GET.get("page"),
+        page_size=LEADERBOARD_PAGE_SIZE,
+        version=version,
     )
-    context = {
-        "league": league,
-        "leagues": League.objects.filter(game=league.game).order_by("tier"),
-        "sort": sort,
-        "search": search,
-        "page": page,
-        "rows": page.rows,
-        "provisional_after": selectors.provisional_matches(league.game),
-    }
-    template = "leagues/leaderboard.html#board" if request.htmx else "leagues/leaderboard.html"
-    return render(request, template, context)
+
+    def board() -> str:
+        page = selectors.leaderboard_page(
+            league=league, sort=sort, search=search, page=number, page_size=LEADERBOARD_PAGE_SIZE, version=version
+        )
+        context = {
+            "sort": sort,
+            "search": search,
+            "page": page,
+            "rows": page.rows,
+            "provisional_after": selectors.provisional_matches(league.game),
+        }
+        return render_to_string("leagues/leaderboard.html#board", context)
+
+    # The #board partial is the same for every visitor: cached as HTML under the ratings version.
+    # The page around it (the signed-in user, CSRF token) is rendered per request.
+    board_html = mark_safe(cached(("leaderboard-html", league.pk, sort, search, number, version), board))  # noqa: S308 - our own rendered template
+    if request.htmx:
+        return HttpResponse(board_html)
+    leagues = cached(("league-tabs", league.game_id, version), lambda: list(league.game.leagues.order_by("tier")))
+    context = {"league": league, "leagues": leagues, "sort": sort, "search": search, "board_html": board_html}
+    return render(request, "leagues/leaderboard.html", context)
+
+
+def _profile_cards(player: Player, version: str) -> dict:
+    ratings = selectors.player_ratings(player=player, version=version)
+    for rating in ratings:
+        rating.provisional_after = selectors.provisional_matches(rating.game)
+        rating.provisional = rating.rated_matches < rating.provisional_after
+    return {"player": player, "ratings": ratings}
+
+
+def _profile_chart(player: Player, version: str) -> dict:
+    chart = selectors.player_chart_series(player=player, version=version)
+    return {"player": player, "chart": chart, "chart_series": {series.game: series.points for series in chart}}
 
 
 def player_profile(request, pk):
+    """A player's profile: the parts are cached as HTML under what each shows.
+
+    Ratings, ranks, promotions and the chart change only with the ratings
+    (the site's ratings version); recent matches and bridge records also show
+    friendly, waiting and voided results, so they are keyed on the results
+    version as well. Four queries when warm: the player, the two versions and
+    nothing else; the signed-in header is rendered per request.
+    """
     player = get_object_or_404(Player, pk=pk)
-    # One read of the ratings version for every cached part of the page.
-    version = rating_version_site()
-    ratings = selectors.player_ratings(player=player, version=version)
-    provisional = {rating.game_id: selectors.provisional_matches(rating.game) for rating in ratings}
-    for rating in ratings:
-        rating.provisional_after = provisional[rating.game_id]
-        rating.provisional = rating.rated_matches < rating.provisional_after
-    chart = selectors.player_chart_series(player=player, version=version)
-    return render(
-        request,
-        "leagues/player.html",
+    # Versions first, data after: a part is never older than its key.
+    ratings = rating_version_site()
+    results = results_version_site()
+
+    def part(name: str, context: Callable[[], dict]) -> Callable[[], str]:
+        return lambda: render_to_string(f"leagues/player.html#{name}", context()).strip()
+
+    parts = cached_many(
         {
-            "player": player,
-            "ratings": ratings,
-            "recent": selectors.player_recent_matches(player=player),
-            "promotions": selectors.player_promotions(player=player, version=version),
-            "chart": chart,
-            "chart_series": {series.game: series.points for series in chart},
-            "bridge": selectors.player_bridge_records(player=player),
-        },
+            "cards": (
+                ("profile-cards", player.pk, player.name, ratings),
+                part("cards", lambda: _profile_cards(player, ratings)),
+            ),
+            "promotions": (
+                ("profile-promotions", player.pk, ratings),
+                part("promotions", lambda: {"promotions": selectors.player_promotions(player=player, version=ratings)}),
+            ),
+            "bridge": (
+                ("profile-bridge", player.pk, ratings, results),
+                part("bridge", lambda: {"bridge": selectors.player_bridge_records(player=player)}),
+            ),
+            "chart": (("profile-chart", player.pk, ratings), part("chart", lambda: _profile_chart(player, ratings))),
+            "recent": (
+                ("profile-recent", player.pk, ratings, results),
+                part("recent", lambda: {"recent": selectors.player_recent_matches(player=player)}),
+            ),
+        }
     )
+    safe = {name: mark_safe(html) for name, html in parts.items()}  # noqa: S308 - our own rendered templates
+    return render(request, "leagues/player.html", {"player": player, "parts": safe})

@@ -247,3 +247,25 @@ class AuditEntry(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValueError("Audit entries are never deleted.")
+
+
+class ResultsVersion(models.Model):
+    """A counter per game, raised by ``matches.services`` in the same transaction as every result write.
+
+    Submitting (rated or friendly), confirming, correcting and voiding a result,
+    and moving waiting results to a new rating period, each raise it. Cached
+    pages that show results which can change without any rating change (a
+    profile's recent matches: friendly, waiting or voided results) include it
+    in their key. The row is updated last in each write, so its lock is held
+    only until the commit; two writers of one game commit in counter order, and
+    a reader that reads the counter before the results never caches results
+    older than its key.
+    """
+
+    game = models.OneToOneField(
+        "leagues.Game", primary_key=True, on_delete=models.CASCADE, related_name="results_version"
+    )
+    version = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"results of game {self.game_id}: version {self.version}"

@@ -2,8 +2,14 @@
 
 from django.db.models import Prefetch, QuerySet
 
-from matches.models import Board, Deal, Match, Seat
+from matches.models import Board, Deal, Match, ResultsVersion, Seat
 from ratings.models import RatingChange
+
+
+def results_version_site() -> str:
+    """The results versions of every game, in one string (one query over a row per game; see ``ResultsVersion``)."""
+    rows = ResultsVersion.objects.order_by("game_id").values_list("game_id", "version")
+    return ";".join(f"{game_id}:{version}" for game_id, version in rows) or "none"
 
 
 def match_detail_queryset() -> QuerySet[Match]:

@@ -24,18 +24,34 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.validators import slug_re
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from leagues.models import Bot, Game, League, Player
-from matches.models import AuditEntry, Board, BoardTable, Deal, Match, Seat
+from matches.models import AuditEntry, Board, BoardTable, Deal, Match, ResultsVersion, Seat
 from matches.selectors import match_as_body, match_detail
 from ratings.services import rating_replay_mark, rating_state_lock, ratings_enqueue
 
 MAX_ID = 2**63 - 1
 # Clocks of referees' devices drift; a result a few minutes "in the future" is accepted.
 FUTURE_TOLERANCE = timedelta(minutes=10)
+
+
+def results_version_bump(*, game_ids) -> None:
+    """Raise the results version of these games (see ``ResultsVersion``); call it last in the write's transaction.
+
+    One upsert per game, which PostgreSQL and SQLite both run; the row lock
+    it takes is held until the commit, so it goes after every other write.
+    """
+    table = connection.ops.quote_name(ResultsVersion._meta.db_table)
+    with connection.cursor() as cursor:
+        for game_id in sorted(set(game_ids)):  # one order for every writer: no deadlock between two games
+            cursor.execute(
+                f"INSERT INTO {table} (game_id, version) VALUES (%s, 1) "  # noqa: S608 - the table name is ours
+                f"ON CONFLICT (game_id) DO UPDATE SET version = {table}.version + 1",
+                [game_id],
+            )
 
 
 def user_can_submit(user) -> bool:
@@ -637,6 +653,7 @@ def match_submit(*, referee, data: Mapping[str, Any], idempotency_key: str | Non
         )
         if cleaned.rated:
             transaction.on_commit(lambda: ratings_enqueue(match_id=match.pk))
+        results_version_bump(game_ids=[match.game_id])
     match.refresh_from_db(fields=["status"])
     return match
 
@@ -668,6 +685,7 @@ def match_void(*, match_id: int, by) -> Match:
         if was_rated:
             rating_replay_mark(state=state, played_at=match.played_at, match_id=match.pk)
             transaction.on_commit(lambda: ratings_enqueue(match_id=match.pk))
+        results_version_bump(game_ids=[game_id])
     return match
 
 
@@ -710,6 +728,7 @@ def match_correct(*, match_id: int, by, data: Mapping[str, Any]) -> Match:
             actor=by, action=AuditEntry.Action.CORRECTED, match=match, data={"before": before, "after": after}
         )
         transaction.on_commit(lambda: ratings_enqueue(match_id=match.pk))
+        results_version_bump(game_ids=[match.game_id])
     return match
 
 
@@ -798,7 +817,10 @@ def league_due_dates_refresh(*, league: League) -> int:
     matches = list(Match.objects.filter(league=league).select_related("game").only("pk", "played_at", "game", "league"))
     for match in matches:
         match.due_at = match_due_at(game=match.game, league=league, played_at=match.played_at)
-    Match.objects.bulk_update(matches, ["due_at"], batch_size=1000)
+    with transaction.atomic():
+        Match.objects.bulk_update(matches, ["due_at"], batch_size=1000)
+        if matches:
+            results_version_bump(game_ids=[league.game_id])
     return len(matches)
 
 
@@ -824,4 +846,5 @@ def match_confirm(*, match_id: int, by) -> Match:
         match.save(update_fields=["awaiting_confirmation", "confirmed_by"])
         AuditEntry.objects.create(actor=by, action=AuditEntry.Action.CONFIRMED, match=match, data={})
         transaction.on_commit(lambda: ratings_enqueue(match_id=match.pk))
+        results_version_bump(game_ids=[match.game_id])
     return match

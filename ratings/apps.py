@@ -7,8 +7,11 @@ class RatingsConfig(AppConfig):
     verbose_name = "Ratings"
 
     def ready(self):
-        from leagues.models import Player
-        from ratings.caching import player_saved
+        from leagues.models import Bot, Game, League, Player
+        from ratings.caching import named_saved, player_saved
 
         # A rename re-orders ties on cached leaderboards: give the player's games a new version.
         post_save.connect(player_saved, sender=Player, dispatch_uid="ratings-player-saved")
+        # Names of games, leagues and bots are cached too (profile cards, charts, recent matches).
+        for model in (Game, League, Bot):
+            post_save.connect(named_saved, sender=model, dispatch_uid=f"ratings-{model._meta.model_name}-saved")

@@ -18,7 +18,15 @@ Vocabulary:
 
 Renaming a player changes leaderboards (names break ties) without touching the
 ledger, so saving a player who has ratings bumps the versions of their games
-(``rating_version_bump``, connected in ``ratings.apps``).
+(``rating_version_bump``, connected in ``ratings.apps``). Names of games,
+leagues and bots are cached as well (profile cards, chart series, recent
+matches): saving one bumps its game's versions too. These are rare admin edits.
+
+    results version  ``matches.models.ResultsVersion``: a counter per game that
+                     every result write raises (friendly, waiting and voided
+                     results change a profile's recent matches without any
+                     rating change). Parts of a page that show results are
+                     keyed on it as well as on the ratings version.
 
 Entries also expire after ``CACHE_SECONDS``: the version makes them correct,
 the timeout only bounds memory.
@@ -60,6 +68,11 @@ def rating_version(*, game_id: int) -> str:
     return "none" if row is None else _state_version(row)
 
 
+def rating_version_of_state(state: RatingState | None) -> str:
+    """``rating_version`` from a RatingState row already read (e.g. joined to its league: one query less)."""
+    return "none" if state is None else _state_version(tuple(getattr(state, field) for field in _STATE_FIELDS))
+
+
 def rating_version_site() -> str:
     """The versions of every game's ratings, in one string (one query over a row per game)."""
     rows = RatingState.objects.order_by("game_id").values_list("game_id", *_STATE_FIELDS)
@@ -81,20 +94,59 @@ def rating_version_bump(*, game_ids) -> None:
 
 
 def player_saved(sender, instance, created, raw=False, **kwargs) -> None:
-    """``post_save`` of Player: names order ties on leaderboards, so a rename must show at once."""
+    """``post_save`` of Player: names order ties on leaderboards, so a rename must show at once.
+
+    The name also shows in other players' recent matches: the results versions
+    of the games the player has a seat in are raised too.
+    """
+    from matches.models import Match
+    from matches.services import results_version_bump
+
     if created or raw:
         return
     rating_version_bump(game_ids=PlayerRating.objects.filter(player=instance).values_list("game_id", flat=True))
+    results_version_bump(game_ids=Match.objects.filter(seats__player=instance).values_list("game_id", flat=True))
 
 
-def cached(key: tuple, compute: Callable[[], T]) -> T:
-    """The value cached under ``key`` (which must contain a version), computed on a miss."""
+def named_saved(sender, instance, created, raw=False, **kwargs) -> None:
+    """``post_save`` of Game, League and Bot: their names show on cached pages of their game."""
+    from matches.services import results_version_bump
+
+    if raw:
+        return  # A new league changes its game's league tabs: created rows bump too.
+    game_id = instance.pk if sender._meta.model_name == "game" else instance.game_id
+    rating_version_bump(game_ids=[game_id])
+    results_version_bump(game_ids=[game_id])
+
+
+def _name(key: tuple) -> str:
     name = ":".join([PREFIX, *(str(part) for part in key)])
     if len(name) > 200 or any(ord(char) < 33 or char == "\x7f" for char in name):
         # Memcached-safe keys: search text may hold spaces or anything; hash it.
         name = f"{PREFIX}:h:{hashlib.sha256(name.encode()).hexdigest()}"
+    return name
+
+
+def cached(key: tuple, compute: Callable[[], T]) -> T:
+    """The value cached under ``key`` (which must contain a version), computed on a miss."""
+    name = _name(key)
     value = cache.get(name)
     if value is None:
         value = compute()
         cache.set(name, value, CACHE_SECONDS)
     return value
+
+
+def cached_many(computes: dict[str, tuple[tuple, Callable[[], T]]]) -> dict[str, T]:
+    """Several cached values in one cache round trip: ``{label: (key, compute)}`` to ``{label: value}``."""
+    names = {label: _name(key) for label, (key, _compute) in computes.items()}
+    found = cache.get_many(list(names.values()))
+    values, missing = {}, {}
+    for label, (_key, compute) in computes.items():
+        value = found.get(names[label])
+        if value is None:
+            value = missing[names[label]] = compute()
+        values[label] = value
+    if missing:
+        cache.set_many(missing, CACHE_SECONDS)
+    return values

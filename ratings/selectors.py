@@ -194,8 +194,39 @@ def _ties_ahead(field: str):
     return Coalesce(Subquery(ahead, output_field=IntegerField()), Value(0))
 
 
+def leaderboard_page_number(
+    *,
+    league: League,
+    sort: str = Sort.CURRENT,
+    search: str = "",
+    page,
+    page_size: int,
+    clamp: bool = True,
+    version: str,
+) -> int:
+    """The page number ``leaderboard_page`` will show for the raw ``page`` parameter (cached reads only, when warm).
+
+    Callers that cache what they make of a page key it on this number, not on
+    the raw parameter (``page=007``, ``page=99999`` clamped): one entry per page.
+    """
+    standings = league_standings(league=league, sort=Sort.clean(sort), version=version)
+    if search:
+        ratings = PlayerRating.objects.filter(league=league, player__name__icontains=search)
+        count = cached(("leaderboard-count", league.pk, search, version), ratings.count)
+    else:
+        count = standings.count
+    return _page_number(page, count=count, page_size=page_size, clamp=clamp)
+
+
 def leaderboard_page(
-    *, league: League, sort: str = Sort.CURRENT, search: str = "", page, page_size: int, clamp: bool = True
+    *,
+    league: League,
+    sort: str = Sort.CURRENT,
+    search: str = "",
+    page,
+    page_size: int,
+    clamp: bool = True,
+    version: str | None = None,
 ) -> LeaderboardPage:
     """A page of the league's leaderboard, best first, ties broken by name (then id).
 
@@ -204,11 +235,11 @@ def leaderboard_page(
     one read of its rows from the (league, rating) index seeking from the
     page's first rating, and for a search its count. ``page`` is the raw page
     parameter; out of range it is clamped (``clamp``) or refused with
-    ``InvalidPage``.
+    ``InvalidPage``. ``version``: the game's ratings version, if the caller has read it already.
     """
     sort = Sort.clean(sort)
     field = Sort.FIELDS[sort]
-    version = rating_version(game_id=league.game_id)
+    version = version or rating_version(game_id=league.game_id)
     standings = league_standings(league=league, sort=sort, version=version)
     ratings = PlayerRating.objects.filter(league=league).select_related("player")
     if search:

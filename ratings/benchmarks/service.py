@@ -231,30 +231,23 @@ def _pages(stack: Stack, league: League, star: int, seconds: float, players: int
     client = Client()
     rows = []
     for name, url in urls.items():
-        with CaptureQueriesContext(connection) as queries:
+        with CaptureQueriesContext(connection) as cold:
             client.get(url)
-        times: list[float] = []
-        lock = threading.Lock()
-        stop = time.monotonic() + seconds
-
-        def hammer(_: int, url=url, times=times, lock=lock, stop=stop) -> None:
-            while time.monotonic() < stop:
-                started = time.perf_counter()
-                status, _body = stack.request("GET", url)
-                elapsed = time.perf_counter() - started
-                if status == 200:
-                    with lock:
-                        times.append(elapsed)
-
-        with ThreadPoolExecutor(max_workers=CLIENTS) as pool:
-            list(pool.map(hammer, range(CLIENTS)))
+        with CaptureQueriesContext(connection) as warm:
+            client.get(url)
+        # The clients share the machine with gunicorn and PostgreSQL: their own CPU per request says how much.
+        client_cpu = time.process_time()
+        times, served = stack.hammer(url, clients=CLIENTS, seconds=seconds)
+        client_cpu = time.process_time() - client_cpu
         rows.append(
             {
                 "page": name,
                 "requests_per_s": round(len(times) / seconds, 1),
                 "p50_ms": _ms(statistics.median(times)),
                 "p95_ms": _ms(_percentile(times, 0.95)),
-                "queries": len(queries),
+                "queries": len(cold),
+                "queries_warm": len(warm),
+                "client_cpu_ms_per_request": round(client_cpu * 1000 / max(1, served), 2),
             }
         )
     return rows
