@@ -110,6 +110,13 @@ class _MatchRow(NamedTuple):
     status: str
     league_id: int | None
     due_at: datetime | None
+    awaiting_confirmation: bool
+
+    def rateable(self, now: datetime) -> bool:
+        """Rated already, or submitted and due: confirmed where needed, its rating period (if any) closed."""
+        if self.status == Match.Status.RATED:
+            return True
+        return not self.awaiting_confirmation and (self.due_at is None or self.due_at <= now)
 
 
 MATCH_ROW_FIELDS = _MatchRow._fields
@@ -713,16 +720,16 @@ def _ledger_apply(*, game: Game, start: LedgerKey, now: datetime) -> tuple[int, 
     # Results stored after this run began wait for the next run (each queued its own task):
     # the rating periods below are read once, at the start.
     newest = Match.objects.filter(game=game).aggregate(newest=Max("id"))["newest"] or 0
-    in_range = (
-        Match.objects.filter(game=game, status__in=[Match.Status.SUBMITTED, Match.Status.RATED], id__lte=newest)
-        .filter(_at_or_after(start, id_field="id"))
-        .filter(Q(status=Match.Status.RATED) | _due(now))
-    )
+    # Which results are due is decided per row in Python (``_MatchRow.rateable``): with it in
+    # SQL, its ORs tempt the planner off the (game, played_at, id) index the chunks seek on.
+    in_range = Match.objects.filter(
+        game=game, status__in=[Match.Status.SUBMITTED, Match.Status.RATED], id__lte=newest
+    ).filter(_at_or_after(start, id_field="id"))
     windows = {
         leagues[league_id].period_bounds(played_at)
-        for league_id, played_at in in_range.filter(due_at__isnull=False, league__isnull=False).values_list(
-            "league_id", "played_at"
-        )
+        for league_id, played_at in in_range.filter(due_at__isnull=False, league__isnull=False)
+        .filter(Q(status=Match.Status.RATED) | _due(now))
+        .values_list("league_id", "played_at")
     } - {None}
     apply = _MatchApplier(
         system=system,
@@ -733,7 +740,10 @@ def _ledger_apply(*, game: Game, start: LedgerKey, now: datetime) -> tuple[int, 
     )
     context = _ApplyContext(game=game, start=start)
     applied, last = 0, None
-    for chunk in _match_chunks(in_range, REPLAY_CHUNK):
+    for page in _match_chunks(in_range, REPLAY_CHUNK):
+        chunk = [match for match in page if match.rateable(now)]
+        if not chunk:
+            continue
         inputs = load(chunk, context)
         needed = {player_id for players, _ in inputs for player_id in players} - apply.pool.keys()
         if needed:

@@ -305,7 +305,7 @@ def test_the_ledger_writer_keeps_details_that_need_escaping(slaps):
     league = League.objects.get(game=slaps, tier=League.Tier.AMATEUR)
     details = {"note": 'tab\there "quoted" back\\slash\nnew line é', "expected": 0.5, "nothing": None}
     writer = _LedgerWriter(game_id=slaps.pk)
-    row = _MatchRow(match.pk, match.played_at, match.status, None, None)
+    row = _MatchRow(match.pk, match.played_at, match.status, None, None, False)
     standing = _Standing(None, 101_234, 101_234, 1, league.pk)
     writer.add_change(row, match.played_at.isoformat(), ann.pk, 0, standing, 100_000, details)
     writer.flush(force=True)
