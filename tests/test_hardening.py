@@ -72,6 +72,21 @@ def test_production_settings_pass_check_deploy():
     assert "no issues" in result.stdout
 
 
+def test_production_static_files_collect_with_hashed_names(tmp_path, settings):
+    """README's deployment runs collectstatic; the manifest storage fails on any reference it cannot resolve."""
+    from django.core.management import call_command
+
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
+    call_command("collectstatic", interactive=False, verbosity=0)
+    manifest = (tmp_path / "staticfiles.json").read_text()
+    assert "vendor/chart-4.6.1.umd.min.js" in manifest
+    assert "vendor/htmx" in manifest
+
+
 def test_production_refuses_to_start_without_a_secret():
     env = {**os.environ, "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": ""}
     result = subprocess.run(
