@@ -1,5 +1,6 @@
 """Match APIs: submit a result, read it back, void it. Thin: the service decides."""
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -85,10 +86,11 @@ def match_data(match: Match) -> dict:
         "winner": winner.player_id if winner and match.game.rating_system == "elo" else None,
         "rating_changes": changes,
     }
-    deals = list(match.deals.all())
+    system = match.game.rating_system
+    deals = list(match.deals.all()) if "deals" in selectors.DETAIL_PARTS.get(system, ("deals",)) else []
     if deals:
         data["deals"] = [deal.whists for deal in deals]
-    boards = list(match.boards.all())
+    boards = list(match.boards.all()) if "boards" in selectors.DETAIL_PARTS.get(system, ("boards",)) else []
     if boards:
         data["boards"] = [
             {
@@ -211,7 +213,10 @@ class MatchCreateApi(APIView):
 class MatchDetailApi(APIView):
     @extend_schema(responses=MatchOutSerializer)
     def get(self, request, pk):
-        match = get_object_or_404(selectors.match_detail_queryset(), pk=pk)
+        try:
+            match = selectors.match_detail(match_id=pk)
+        except Match.DoesNotExist as error:
+            raise Http404 from error
         return Response(match_data(match))
 
 

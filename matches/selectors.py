@@ -1,6 +1,6 @@
 """Reading matches with everything a page or the API shows, in a fixed number of queries."""
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 
 from matches.models import Board, Deal, Match, ResultsVersion, Seat
 from ratings.models import RatingChange
@@ -12,22 +12,40 @@ def results_version_site() -> str:
     return ";".join(f"{game_id}:{version}" for game_id, version in rows) or "none"
 
 
-def match_detail_queryset() -> QuerySet[Match]:
-    return Match.objects.select_related("game", "referee", "league", "confirmed_by").prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("player", "bot").order_by("position")),
-        Prefetch("rating_changes", queryset=RatingChange.objects.order_by("unit", "player_id")),
-        Prefetch("deals", queryset=Deal.objects.order_by("number")),
-        Prefetch(
+def _detail_prefetches() -> dict[str, Prefetch]:
+    return {
+        "seats": Prefetch("seats", queryset=Seat.objects.select_related("player", "bot").order_by("position")),
+        "rating_changes": Prefetch("rating_changes", queryset=RatingChange.objects.order_by("unit", "player_id")),
+        "deals": Prefetch("deals", queryset=Deal.objects.order_by("number")),
+        "boards": Prefetch(
             "boards",
             queryset=Board.objects.order_by("position").prefetch_related(
                 "tables", "tables__ns_1", "tables__ns_2", "tables__ew_1", "tables__ew_2"
             ),
         ),
+    }
+
+
+# What each rating system's matches hold besides seats and ledger rows.
+DETAIL_PARTS = {"elo": (), "preferans": ("deals",), "bridge": ("boards",)}
+
+
+def match_detail_queryset() -> QuerySet[Match]:
+    """Matches of any game, with everything any game's match shows."""
+    return Match.objects.select_related("game", "referee", "league", "confirmed_by").prefetch_related(
+        *_detail_prefetches().values()
     )
 
 
 def match_detail(*, match_id: int) -> Match:
-    return match_detail_queryset().get(pk=match_id)
+    """One match with what its game shows, and nothing it cannot have (no bridge boards on a Slaps match)."""
+    match = Match.objects.select_related("game", "referee", "league", "confirmed_by").get(pk=match_id)
+    prefetches = _detail_prefetches()
+    parts = DETAIL_PARTS.get(match.game.rating_system, ("deals", "boards"))
+    prefetch_related_objects(
+        [match], prefetches["seats"], prefetches["rating_changes"], *(prefetches[p] for p in parts)
+    )
+    return match
 
 
 def matches_recent(*, game=None, limit: int = 20) -> list[Match]:

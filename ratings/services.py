@@ -258,8 +258,11 @@ MATCH_LOADERS: dict[str, Loader] = {
 
 def rating_state_lock(*, game_id: int) -> RatingState:
     """Lock the game's rating state row for the rest of the current transaction."""
-    RatingState.objects.get_or_create(game_id=game_id)
-    return RatingState.objects.select_for_update().get(game_id=game_id)
+    try:
+        return RatingState.objects.select_for_update().get(game_id=game_id)
+    except RatingState.DoesNotExist:
+        RatingState.objects.get_or_create(game_id=game_id)  # A game's first run; races end in one row.
+        return RatingState.objects.select_for_update().get(game_id=game_id)
 
 
 def rating_replay_mark(*, state: RatingState, played_at: datetime, match_id: int) -> None:

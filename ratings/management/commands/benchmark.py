@@ -69,7 +69,15 @@ class Command(BaseCommand):
         )
         parser.add_argument("--skip-replay", action="store_true", help="Leave out the replay section.")
         parser.add_argument("--skip-services", action="store_true", help="Leave out gunicorn/worker measures.")
-        parser.add_argument("--web-workers", type=int, default=4, help="gunicorn workers (2 per core).")
+        parser.add_argument(
+            "--web-workers", type=int, default=3, help="gunicorn workers (default 3: best measured on 2 cores)."
+        )
+        parser.add_argument(
+            "--worker-processes",
+            type=int,
+            default=1,
+            help="Celery worker processes (default 1: one game's ratings run under one lock anyway).",
+        )
         parser.add_argument(
             "--broker",
             default=os.environ.get("CARDRANK_BENCH_REDIS_URL", "redis://127.0.0.1:6379/14"),
@@ -96,6 +104,7 @@ class Command(BaseCommand):
             result["services"] = service_benchmarks(
                 broker_url=options["broker"],
                 web_workers=options["web_workers"],
+                worker_processes=options["worker_processes"],
                 latency_results=size["latency_results"],
                 sustain_seconds=size["sustain_seconds"],
                 players=size["board_players"],
