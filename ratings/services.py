@@ -400,36 +400,43 @@ def ratings_request_full_replay(*, game_id: int) -> bool:
 
 
 def _ledger_rollback(*, game: Game, start: LedgerKey) -> None:
-    """Delete the ledger from ``start`` on and restore every affected player."""
+    """Delete the ledger from ``start`` on and restore every affected player from their last row before it.
+
+    Those rows are found before the delete, each with one seek down the
+    player's ledger index from ``start``; after it, every seek would first
+    wade through the rows the delete left dead in this transaction (a full
+    replay of 4M rows spent minutes there).
+    """
     later = RatingChange.objects.filter(game=game).filter(_at_or_after(start))
     player_ids = set(later.order_by().values_list("player_id", flat=True).distinct())
+    restore: dict[int, tuple] = {}
+    if player_ids:
+        last_before = (
+            RatingChange.objects.filter(game=game, player_id=OuterRef("player_id"))
+            .filter(_before(start))
+            .order_by("-played_at", "-match_id", "-unit")
+            .values("pk")[:1]
+        )
+        last_pks = dict(
+            PlayerRating.objects.filter(game=game, player_id__in=player_ids)
+            .annotate(last=Subquery(last_before))
+            .values_list("pk", "last")
+        )
+        rows = RatingChange.objects.filter(pk__in=[pk for pk in last_pks.values() if pk is not None])
+        by_pk = {
+            row[0]: row[1:]
+            for row in rows.values_list("pk", "rating_after", "peak_after", "rated_matches_after", "league_after_id")
+        }
+        restore = {rating_pk: by_pk.get(last_pk) for rating_pk, last_pk in last_pks.items()}
     Promotion.objects.filter(game=game).filter(_at_or_after(start)).delete()
     later.delete()
-    if not player_ids:
-        return
-    last_row = RatingChange.objects.filter(game=game, player_id=OuterRef("player_id")).order_by(
-        "-played_at", "-match_id", "-unit"
-    )
-    ratings = PlayerRating.objects.filter(game=game, player_id__in=player_ids).annotate(
-        last_rating=Subquery(last_row.values("rating_after")[:1]),
-        last_peak=Subquery(last_row.values("peak_after")[:1]),
-        last_count=Subquery(last_row.values("rated_matches_after")[:1]),
-        last_league=Subquery(last_row.values("league_after")[:1]),
-    )
-    restored, unrated = [], []
-    for rating in ratings:
-        if rating.last_rating is None:
-            unrated.append(rating.pk)
-            continue
-        rating.rating = rating.last_rating
-        rating.peak_rating = rating.last_peak
-        rating.rated_matches = rating.last_count
-        rating.league_id = rating.last_league
-        restored.append(rating)
-    PlayerRating.objects.bulk_update(
-        restored, ["rating", "peak_rating", "rated_matches", "league"], batch_size=WRITE_BATCH
-    )
-    PlayerRating.objects.filter(pk__in=unrated).delete()
+    restored = [
+        _Standing(rating_pk, decimal_cents(row[0]), decimal_cents(row[1]), row[2], row[3])
+        for rating_pk, row in restore.items()
+        if row is not None
+    ]
+    _standings_update(restored)
+    PlayerRating.objects.filter(pk__in=[rating_pk for rating_pk, row in restore.items() if row is None]).delete()
 
 
 LEDGER_COLUMNS = (
@@ -661,8 +668,12 @@ def _pool_save(*, game: Game, pool: dict[int, _Standing]) -> None:
         if standing.pk is None
     ]
     PlayerRating.objects.bulk_create(new, batch_size=WRITE_BATCH)
-    old = [standing for standing in pool.values() if standing.pk is not None]
-    if not old:
+    _standings_update([standing for standing in pool.values() if standing.pk is not None])
+
+
+def _standings_update(standings: list[_Standing]) -> None:
+    """Write these players' ratings over their existing ``PlayerRating`` rows."""
+    if not standings:
         return
     if connection.vendor == "postgresql":
         # One UPDATE joined to arrays: bulk_update's CASE per row grows quadratically with the batch.
@@ -677,11 +688,11 @@ def _pool_save(*, game: Game, pool: dict[int, _Standing]) -> None:
                 WHERE r.id = v.id
                 """,
                 [
-                    [standing.pk for standing in old],
-                    [standing.rating for standing in old],
-                    [standing.peak for standing in old],
-                    [standing.rated_matches for standing in old],
-                    [standing.league_id for standing in old],
+                    [standing.pk for standing in standings],
+                    [standing.rating for standing in standings],
+                    [standing.peak for standing in standings],
+                    [standing.rated_matches for standing in standings],
+                    [standing.league_id for standing in standings],
                 ],
             )
         return
@@ -694,7 +705,7 @@ def _pool_save(*, game: Game, pool: dict[int, _Standing]) -> None:
                 rated_matches=standing.rated_matches,
                 league_id=standing.league_id,
             )
-            for standing in old
+            for standing in standings
         ),
         ["rating", "peak_rating", "rated_matches", "league"],
         batch_size=WRITE_BATCH,
