@@ -72,3 +72,13 @@ def test_referee_records_a_preferans_game_with_a_bot(page, live_server):
     assert f"{first.details['kd']:.3f}" in text
     assert "bot table" in page.locator("table.recent").inner_text()
     assert page.locator("#rating-chart").is_visible()
+    # Chart.js drew the history: x is the rated-unit count, ascending, one point per deal at least.
+    drawn = page.evaluate(
+        """() => {
+            const chart = Chart.getChart(document.getElementById("rating-chart"));
+            return chart ? chart.data.datasets.map((set) => set.data.map((point) => point.x)) : null;
+        }"""
+    )
+    assert drawn is not None, "the chart was not drawn"
+    assert len(drawn[0]) >= 2
+    assert drawn[0] == sorted(drawn[0])
