@@ -6,6 +6,7 @@ turns them into DRF-style responses: 400 ``{"field": ["message"]}``.
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django_ratelimit.core import get_usage
 from rest_framework import exceptions, permissions, throttling
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -36,9 +37,17 @@ class IsMatchAdmin(permissions.BasePermission):
 
 
 class WriteThrottle(throttling.ScopedRateThrottle):
-    """Writes per user (or address), at the ``writes`` rate of REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]."""
+    """Writes per user (or address), at the ``writes`` rate of REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"].
+
+    Counted in fixed windows by django-ratelimit (an atomic ``add``/``incr`` of
+    one cache counter), the same counting as the pages' limits. DRF's own
+    throttle keeps, and pickles to and from the cache on every request, the
+    time of every request in its window: at the rates of a busy federation
+    that cost a submission more than validating it.
+    """
 
     scope_attr = "throttle_scope"
+    time_left = None
 
     def get_rate(self):
         # Read the rates now, not at import, so settings changes (and tests) take effect.
@@ -50,3 +59,18 @@ class WriteThrottle(throttling.ScopedRateThrottle):
         if request.method in permissions.SAFE_METHODS:
             return None
         return super().get_cache_key(request, view)
+
+    def allow_request(self, request, view):
+        self.scope = getattr(view, self.scope_attr, None)
+        rate = self.get_rate() if self.scope else None
+        key = self.get_cache_key(request, view) if rate else None
+        if key is None:
+            return True
+        usage = get_usage(request, group=f"api-{self.scope}", key=lambda group, request: key, rate=rate, increment=True)
+        if usage is None:  # RATELIMIT_ENABLE is off
+            return True
+        self.time_left = max(usage["time_left"], 0)
+        return not usage["should_limit"]
+
+    def wait(self):
+        return self.time_left
