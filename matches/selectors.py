@@ -41,6 +41,9 @@ def match_detail(*, match_id: int) -> Match:
     """One match with what its game shows, and nothing it cannot have (no bridge boards on a Slaps match)."""
     match = Match.objects.select_related("game", "referee", "league", "confirmed_by").get(pk=match_id)
     prefetches = _detail_prefetches()
+    if match.status in (Match.Status.SUBMITTED, Match.Status.FRIENDLY):
+        # Not rated (yet), so no ledger rows: none are asked for (a fresh submission's reply).
+        prefetches["rating_changes"] = Prefetch("rating_changes", queryset=RatingChange.objects.none())
     parts = DETAIL_PARTS.get(match.game.rating_system, ("deals", "boards"))
     prefetch_related_objects(
         [match], prefetches["seats"], prefetches["rating_changes"], *(prefetches[p] for p in parts)
