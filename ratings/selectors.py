@@ -209,13 +209,17 @@ def leaderboard_page_number(
     Callers that cache what they make of a page key it on this number, not on
     the raw parameter (``page=007``, ``page=99999`` clamped): one entry per page.
     """
-    standings = league_standings(league=league, sort=Sort.clean(sort), version=version)
-    if search:
-        ratings = PlayerRating.objects.filter(league=league, player__name__icontains=search)
-        count = cached(("leaderboard-count", league.pk, search, version), ratings.count)
-    else:
-        count = standings.count
+    _standings, count = _leaderboard_count(league=league, sort=sort, search=search, version=version)
     return _page_number(page, count=count, page_size=page_size, clamp=clamp)
+
+
+def _leaderboard_count(*, league: League, sort: str, search: str, version: str) -> tuple[Standings, int]:
+    """The league's histogram for ``sort`` and how many players the leaderboard lists (all, or the search's)."""
+    standings = league_standings(league=league, sort=Sort.clean(sort), version=version)
+    if not search:
+        return standings, standings.count
+    found = PlayerRating.objects.filter(league=league, player__name__icontains=search)
+    return standings, cached(("leaderboard-count", league.pk, search, version), found.count)
 
 
 def leaderboard_page(
@@ -240,13 +244,10 @@ def leaderboard_page(
     sort = Sort.clean(sort)
     field = Sort.FIELDS[sort]
     version = version or rating_version(game_id=league.game_id)
-    standings = league_standings(league=league, sort=sort, version=version)
+    standings, count = _leaderboard_count(league=league, sort=sort, search=search, version=version)
     ratings = PlayerRating.objects.filter(league=league).select_related("player")
     if search:
         ratings = ratings.filter(player__name__icontains=search)
-        count = cached(("leaderboard-count", league.pk, search, version), ratings.count)
-    else:
-        count = standings.count
     number = _page_number(page, count=count, page_size=page_size, clamp=clamp)
 
     def compute() -> LeaderboardPage:
