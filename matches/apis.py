@@ -86,11 +86,11 @@ def match_data(match: Match) -> dict:
         "winner": winner.player_id if winner and match.game.rating_system == "elo" else None,
         "rating_changes": changes,
     }
-    system = match.game.rating_system
-    deals = list(match.deals.all()) if "deals" in selectors.DETAIL_PARTS.get(system, ("deals",)) else []
+    parts = selectors.match_detail_parts(match)
+    deals = list(match.deals.all()) if "deals" in parts else []
     if deals:
         data["deals"] = [deal.whists for deal in deals]
-    boards = list(match.boards.all()) if "boards" in selectors.DETAIL_PARTS.get(system, ("boards",)) else []
+    boards = list(match.boards.all()) if "boards" in parts else []
     if boards:
         data["boards"] = [
             {

@@ -30,6 +30,11 @@ def _detail_prefetches() -> dict[str, Prefetch]:
 DETAIL_PARTS = {"elo": (), "preferans": ("deals",), "bridge": ("boards",)}
 
 
+def match_detail_parts(match: Match) -> tuple[str, ...]:
+    """The parts (deals, boards) a match of its game can have; an unknown system may have any."""
+    return DETAIL_PARTS.get(match.game.rating_system, ("deals", "boards"))
+
+
 def match_detail_queryset() -> QuerySet[Match]:
     """Matches of any game, with everything any game's match shows."""
     return Match.objects.select_related("game", "referee", "league", "confirmed_by").prefetch_related(
@@ -44,7 +49,7 @@ def match_detail(*, match_id: int) -> Match:
     if match.status in (Match.Status.SUBMITTED, Match.Status.FRIENDLY):
         # Not rated (yet), so no ledger rows: none are asked for (a fresh submission's reply).
         prefetches["rating_changes"] = Prefetch("rating_changes", queryset=RatingChange.objects.none())
-    parts = DETAIL_PARTS.get(match.game.rating_system, ("deals", "boards"))
+    parts = match_detail_parts(match)
     prefetch_related_objects(
         [match], prefetches["seats"], prefetches["rating_changes"], *(prefetches[p] for p in parts)
     )
