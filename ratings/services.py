@@ -477,19 +477,15 @@ def decimal_cents(value: Decimal) -> int:
     return int(value.scaleb(2))
 
 
+@dataclass(slots=True)
 class _Standing:
-    """A player's rating state in the replay's pool; ``pk`` is None until their first rating is saved."""
+    """A player's rating state in the replay's pool, in cents; ``pk`` is None until their first rating is saved."""
 
-    __slots__ = ("league_id", "peak", "pk", "rated_matches", "rating")
-
-    def __init__(self, pk: int | None, rating: int, peak: int, rated_matches: int, league_id: int) -> None:
-        self.pk, self.rating, self.peak, self.rated_matches, self.league_id = (
-            pk,
-            rating,
-            peak,
-            rated_matches,
-            league_id,
-        )
+    pk: int | None
+    rating: int
+    peak: int
+    rated_matches: int
+    league_id: int
 
 
 class _LedgerWriter:
