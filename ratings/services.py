@@ -113,7 +113,7 @@ class _MatchRow(NamedTuple):
     awaiting_confirmation: bool
 
     def rateable(self, now: datetime) -> bool:
-        """Rated already, or submitted and due: confirmed where needed, its rating period (if any) closed."""
+        """Rated already, or submitted and due (``_due`` in Python: keep the two alike)."""
         if self.status == Match.Status.RATED:
             return True
         return not self.awaiting_confirmation and (self.due_at is None or self.due_at <= now)
@@ -275,7 +275,10 @@ def rating_replay_mark(*, state: RatingState, played_at: datetime, match_id: int
 
 
 def _due(now: datetime) -> Q:
-    """Submitted results that may be rated now: confirmed where needed, and no rating period or a closed one."""
+    """Submitted results that may be rated now: confirmed where needed, and no rating period or a closed one.
+
+    ``_MatchRow.rateable`` asks the same of a row already read; keep the two alike.
+    """
     return Q(awaiting_confirmation=False) & (Q(due_at__isnull=True) | Q(due_at__lte=now))
 
 
