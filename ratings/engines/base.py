@@ -17,8 +17,9 @@ Terms:
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import fields
+from functools import partial
 from typing import Any, NamedTuple, Protocol
 
 
@@ -32,10 +33,17 @@ class EngineInputError(ValueError):
 
 # PlayerState and Change are created once per player per rated unit, millions of
 # times in a replay: immutable named tuples cost a fraction of frozen dataclasses.
+# Calling a named tuple class still runs its generated Python ``__new__`` (a
+# third of an Elo update's time), so the hot paths build them with
+# ``new_change`` and ``PlayerState.after``, which go straight to ``tuple.__new__``.
 class PlayerState(NamedTuple):
     rating: float
     rated_matches: int = 0
     floor: float | None = None
+
+    def after(self, rating: float) -> PlayerState:
+        """This player's state after one more rated match, which left them at ``rating``."""
+        return _tuple_new(PlayerState, (rating, self.rated_matches + 1, self.floor))
 
 
 class Change(NamedTuple):
@@ -48,6 +56,12 @@ class Change(NamedTuple):
     @property
     def delta(self) -> float:
         return self.rating_after - self.rating_before
+
+
+_tuple_new = tuple.__new__
+new_change: Callable[[tuple[int, Hashable, float, float, Mapping[str, Any]]], Change] = partial(_tuple_new, Change)
+"""``new_change((unit, player, before, after, details))`` is ``Change(unit, player, before, after, details)``
+without a Python call: engines use it in their per-unit loops."""
 
 
 class RatingSystem(Protocol):

@@ -45,7 +45,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .base import Change, EngineInputError, PlayerState
+from .base import Change, EngineInputError, PlayerState, new_change
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,24 +233,17 @@ class PreferansSystem:
                     ratings[index], ratings[:index] + ratings[index + 1 :], whist, parameters, bot_cap, floors[seat]
                 )
                 current[seat] = update.rating_after
-                changes.append(
-                    Change(
-                        unit,
-                        seat,
-                        ratings[index],
-                        update.rating_after,
-                        {
-                            "whists": whist,
-                            "table_rating": round(update.table_rating, 4),
-                            "kv": round(update.kv, 4),
-                            "expected_whists": round(update.expected_whists, 4),
-                            "kd": round(update.kd, 4),
-                            "smoothing": round(update.smoothing, 4),
-                            "bot_cap": bot_cap if update.bot_cap_applied else None,
-                            "floor_applied": update.floor_applied,
-                        },
-                    )
-                )
+                details = {
+                    "whists": whist,
+                    "table_rating": round(update.table_rating, 4),
+                    "kv": round(update.kv, 4),
+                    "expected_whists": round(update.expected_whists, 4),
+                    "kd": round(update.kd, 4),
+                    "smoothing": round(update.smoothing, 4),
+                    "bot_cap": bot_cap if update.bot_cap_applied else None,
+                    "floor_applied": update.floor_applied,
+                }
+                changes.append(new_change((unit, seat, ratings[index], update.rating_after, details)))
         return changes
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from ratings.engines import EngineInputError, PlayerState, get_rating_system
+from ratings.engines import Change, EngineInputError, PlayerState, get_rating_system
 from ratings.engines.base import round_half_away_from_zero
 from ratings.engines.elo import EloMatch, EloParameters, elo_update, expected_score, k_factor
 
@@ -109,18 +109,43 @@ def test_engines_do_not_import_django():
 
 
 @pytest.mark.parametrize(
-    ("rating_a", "rating_b", "played_a", "played_b"), [(1100, 1000, 0, 40), (1400, 1000, 31, 32), (987, 1234, 5, 100)]
+    ("rating_a", "rating_b", "played_a", "played_b", "floor_a", "floor_b", "winner"),
+    [
+        (1100, 1000, 0, 40, None, None, "b"),
+        (1400, 1000, 31, 32, None, None, "a"),
+        (987, 1234, 5, 100, None, None, "b"),
+        (1805, 1000, 40, 3, 1800, None, "b"),  # a's floor holds
+        (1000, 1805, 3, 40, None, 1800, "a"),  # b's floor holds
+        (1900, 1850, 40, 40, 1800, 1800, "a"),  # floors given, not reached
+    ],
 )
-def test_rate_agrees_with_elo_update(rating_a, rating_b, played_a, played_b):
-    """``rate`` inlines ``elo_update`` for replay speed; they must never drift apart."""
-    states = {"a": PlayerState(rating_a, played_a), "b": PlayerState(rating_b, played_b)}
-    changes = {c.player: c for c in get_rating_system("elo").rate(EloMatch(("a", "b"), "b"), states, EloParameters())}
-    for player, opponent, score in (("a", "b", 0), ("b", "a", 1)):
+def test_rate_agrees_with_elo_update(rating_a, rating_b, played_a, played_b, floor_a, floor_b, winner):
+    """``rate`` writes ``elo_update`` out for both sides for replay speed; they must never drift apart."""
+    states = {"a": PlayerState(rating_a, played_a, floor_a), "b": PlayerState(rating_b, played_b, floor_b)}
+    changes = {
+        c.player: c for c in get_rating_system("elo").rate(EloMatch(("a", "b"), winner), states, EloParameters())
+    }
+    for player, opponent in (("a", "b"), ("b", "a")):
         update = elo_update(
             rating=states[player].rating,
             opponent_rating=states[opponent].rating,
-            score=score,
+            score=1 if player == winner else 0,
             rated_matches=states[player].rated_matches,
+            floor=states[player].floor,
         )
-        assert changes[player].rating_after == update.rating_after
-        assert changes[player].details["k"] == update.k
+        change = changes[player]
+        assert type(change) is Change
+        assert (change.rating_before, change.rating_after) == (states[player].rating, update.rating_after)
+        assert change.details == {
+            "opponent_rating": states[opponent].rating,
+            "expected": round(update.expected, 4),
+            "k": update.k,
+            "score": update.score,
+            "floor_applied": update.floor_applied,
+        }
+
+
+def test_player_state_after_one_more_match_keeps_its_floor():
+    state = PlayerState(1810.0, 7, 1800.0)
+    assert state.after(1800.0) == PlayerState(rating=1800.0, rated_matches=8, floor=1800.0)
+    assert type(state.after(1800.0)) is PlayerState
