@@ -294,9 +294,9 @@ def service_benchmarks(
     players: int,
     profile_units: int,
     page_seconds: float,
-    only_pages: bool = False,
+    sections: frozenset[str] = frozenset({"submissions", "pages"}),
 ) -> dict:
-    """Measure the stack; ``only_pages`` leaves out the submission latency and sustained load."""
+    """Measure the stack: the ``sections`` among "submissions" (latency and sustained load) and "pages"."""
     if connection.vendor != "postgresql":
         return {"skipped": "needs PostgreSQL (DATABASE_URL=postgres://...) shared by gunicorn and the worker"}
     rng = random.Random(9)
@@ -308,11 +308,13 @@ def service_benchmarks(
         stack.start_web(workers=web_workers)
         baseline = _baseline(stack)
         latency = sustained = None
-        if not only_pages:
+        pages = []
+        if "submissions" in sections:
             latency = _latency(stack, roster, tokens, latency_results, rng)
             sustained = _sustained(stack, roster, tokens, sustain_seconds, rng)
-        star = _pages_data(game, league, roster, profile_units, rng)
-        pages = _pages(stack, league, star, page_seconds, players)
+        if "pages" in sections:
+            star = _pages_data(game, league, roster, profile_units, rng)
+            pages = _pages(stack, league, star, page_seconds, players)
     finally:
         stack.stop()
         _cleanup(game)
@@ -321,12 +323,13 @@ def service_benchmarks(
     for row in pages:
         row["p95_to_baseline"] = round(row["p95_ms"] / _ms(baseline), 1)
     measures = {"latency": latency, "sustained": sustained} if latency is not None else {}
+    if "pages" in sections:
+        measures["pages"] = pages
     return {
         "web_workers": web_workers,
         "worker_processes": worker_processes,
         "baseline_get_ms": _ms(baseline),
         **measures,
-        "pages": pages,
         "players": players,
         "profile_units": profile_units,
     }
