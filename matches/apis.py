@@ -207,7 +207,7 @@ class MatchCreateApi(APIView):
             referee=request.user, data=request.data, key=request.headers.get("Idempotency-Key")
         )
         response_status = status.HTTP_201_CREATED if created else status.HTTP_200_OK
-        return Response(match_data(selectors.match_detail(match_id=match.pk)), status=response_status)
+        return Response(match_data(selectors.match_detail_of(match)), status=response_status)
 
 
 class MatchDetailApi(APIView):

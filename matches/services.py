@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -30,7 +30,7 @@ from django.utils.dateparse import parse_datetime
 
 from leagues.models import Bot, Game, League, Player
 from matches.models import AuditEntry, Board, BoardTable, Deal, Match, ResultsVersion, Seat
-from matches.selectors import match_as_body, match_detail
+from matches.selectors import match_as_body, match_detail, match_parts_hold
 from ratings.services import rating_replay_mark, rating_state_lock, ratings_enqueue
 
 MAX_ID = 2**63 - 1
@@ -564,17 +564,19 @@ def match_due_at(*, game: Game, league: League | None, played_at: datetime) -> d
 
 
 def _match_store_result(match: Match, cleaned: MatchInput) -> None:
-    Seat.objects.bulk_create(
+    """Store the result's seats, deals and boards, and keep them on ``match`` as ``match_detail`` would load them."""
+    seats = Seat.objects.bulk_create(
         Seat(match=match, position=position, player=seat.player, bot=seat.bot, result=seat.result)
         for position, seat in enumerate(cleaned.seats, start=1)
     )
-    Deal.objects.bulk_create(
+    deals = Deal.objects.bulk_create(
         Deal(match=match, number=number, whists=[float(whist) for whist in whists])
         for number, whists in enumerate(cleaned.deals, start=1)
     )
+    boards = []
     for position, board_input in enumerate(cleaned.boards, start=1):
         board = Board.objects.create(match=match, number=board_input.number, position=position)
-        BoardTable.objects.bulk_create(
+        tables = BoardTable.objects.bulk_create(
             BoardTable(
                 board=board,
                 table=table.table,
@@ -587,6 +589,8 @@ def _match_store_result(match: Match, cleaned: MatchInput) -> None:
             )
             for table in board_input.tables
         )
+        boards.append((board, tables))
+    match_parts_hold(match, seats=seats, deals=deals, boards=boards)
 
 
 BODY_FIELDS = ("game", "played_at", "rated", "league", "players", "winner", "seats", "deals", "boards")
@@ -621,13 +625,15 @@ def match_submit_idempotent(*, referee, data: Mapping[str, Any], key: str | None
         return existing, False
     try:
         with transaction.atomic():
-            return match_submit(referee=referee, data=data, idempotency_key=key), True
+            match = match_submit(referee=referee, data=data, idempotency_key=key)
     except IntegrityError:
         # The same key raced in from another request: the first one won.
         existing = Match.objects.filter(referee=referee, idempotency_key=key).first()
         if existing is None:
             raise
         return existing, False
+    match.refresh_from_db(fields=["status"])  # after this outer commit, which may have rated it (eager Celery)
+    return match, True
 
 
 def match_submit(*, referee, data: Mapping[str, Any], idempotency_key: str | None = None) -> Match:
@@ -635,16 +641,18 @@ def match_submit(*, referee, data: Mapping[str, Any], idempotency_key: str | Non
     if not user_can_submit(referee):
         raise PermissionDenied("Only referees can submit results.")
     cleaned = match_clean(data=data)
+    due_at = match_due_at(game=cleaned.game, league=cleaned.league, played_at=cleaned.played_at)
     with transaction.atomic():
         match = Match.objects.create(
             game=cleaned.game,
-            played_at=cleaned.played_at,
+            # In UTC, as the database gives them back: the reply is built from this object.
+            played_at=cleaned.played_at.astimezone(UTC),
             rated=cleaned.rated,
             status=Match.Status.SUBMITTED if cleaned.rated else Match.Status.FRIENDLY,
             referee=referee,
             idempotency_key=idempotency_key,
             league=cleaned.league,
-            due_at=match_due_at(game=cleaned.game, league=cleaned.league, played_at=cleaned.played_at),
+            due_at=due_at.astimezone(UTC) if due_at else None,
             awaiting_confirmation=bool(cleaned.rated and cleaned.league and cleaned.league.requires_confirmation),
         )
         _match_store_result(match, cleaned)
