@@ -172,6 +172,9 @@ SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
 
+# Django's ModelBackend, with a user's own and group permissions read in one query (config/auth.py).
+AUTHENTICATION_BACKENDS = ["config.auth.ModelBackend"]
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first, so a bad or missing token answers 401 with WWW-Authenticate.

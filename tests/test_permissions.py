@@ -246,3 +246,24 @@ def test_admin_corrects_a_result_in_admin(world, django_capture_on_commit_callba
     match.refresh_from_db()
     assert match.winner_seat.player == world["bob"]
     assert AuditEntry.objects.filter(match=match, action="corrected").count() == 1
+
+
+def test_a_users_own_and_group_permissions_are_read_in_one_query(reference_data, django_assert_num_queries):
+    from django.contrib.auth.models import Permission
+
+    referee, nobody, admin = RefereeFactory(), UserFactory(), AdminFactory()
+    direct = UserFactory()
+    direct.user_permissions.add(Permission.objects.get(codename="void_match"))
+    inactive = RefereeFactory(is_active=False)
+    with django_assert_num_queries(1):
+        assert referee.has_perm("matches.submit_result")  # through the referees group
+        assert not referee.has_perm("matches.void_match")
+    with django_assert_num_queries(1):
+        assert direct.has_perm("matches.void_match")  # given to the user directly
+        assert not direct.has_perm("matches.submit_result")
+    assert not nobody.has_perm("matches.submit_result")
+    assert not inactive.has_perm("matches.submit_result")
+    assert admin.has_perm("matches.void_match")
+    referee.groups.clear()
+    assert not type(referee).objects.get(pk=referee.pk).has_perm("matches.submit_result")
+    assert referee.get_all_permissions() >= {"matches.submit_result"}  # this request's cache, as Django's keeps it
