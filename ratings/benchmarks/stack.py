@@ -15,6 +15,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from django.conf import settings
@@ -165,4 +166,6 @@ class Stack:
             await asyncio.gather(*(client(times, served, stop) for _ in range(clients)))
             return times, served[0]
 
-        return asyncio.run(run())
+        # On a thread of its own: the caller's thread may already run an event loop (Playwright's, in the tests).
+        with ThreadPoolExecutor(max_workers=1) as thread:
+            return thread.submit(asyncio.run, run()).result()
