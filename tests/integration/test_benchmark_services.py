@@ -16,15 +16,11 @@ def broker(transactional_db, require_postgres, require_redis):
     return require_redis
 
 
+TINY = {"latency_results": 5, "sustain_seconds": 2, "players": 300, "profile_units": 40, "page_seconds": 0.5}
+
+
 def test_the_service_measures_run_on_gunicorn_and_a_worker_and_clean_up(broker):
-    result = service_benchmarks(
-        broker_url=broker,
-        latency_results=5,
-        sustain_seconds=2,
-        players=300,
-        profile_units=40,
-        page_seconds=0.5,
-    )
+    result = service_benchmarks(broker_url=broker, **TINY)
     assert result["latency"]["results"] == 5
     assert 0 < result["latency"]["p50_ms"] <= result["latency"]["p95_ms"]
     sustained = result["sustained"]
@@ -40,15 +36,7 @@ def test_the_service_measures_run_on_gunicorn_and_a_worker_and_clean_up(broker):
 
 
 def test_only_the_submissions_section(broker):
-    result = service_benchmarks(
-        broker_url=broker,
-        latency_results=2,
-        sustain_seconds=1,
-        players=100,
-        profile_units=10,
-        page_seconds=0.5,
-        sections=frozenset({"submissions"}),
-    )
-    assert result["latency"]["results"] == 2
+    result = service_benchmarks(broker_url=broker, **TINY, sections=frozenset({"submissions"}))
+    assert result["latency"]["results"] == 5
     assert result["sustained"]["submitted"] > 0
     assert "pages" not in result
