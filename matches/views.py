@@ -59,7 +59,7 @@ def _entry_submit(request, *, body: dict, page: str, on_error, on_saved):
         return render(request, page, context, status=400)
     if not request.htmx:
         return redirect(match)
-    response = render(request, f"{page}#entry-form", on_saved(selectors.match_detail(match_id=match.pk)))
+    response = render(request, f"{page}#entry-form", on_saved(selectors.match_detail_of(match)))
     response["HX-Trigger"] = "result-saved"
     return response
 
