@@ -368,6 +368,25 @@ def ratings_process_game(*, game_id: int) -> int:
     return applied
 
 
+def ratings_process_match(*, match_id: int) -> int:
+    """``ratings_process_game`` for the game of a result just queued (the rating task's body).
+
+    Under load one run rates many results; when this one was rated by an
+    earlier run and no replay is asked for since, nothing is left to do and
+    the game's lock is not taken.
+    """
+    row = Match.objects.filter(pk=match_id).values_list("game_id", "status").first()
+    if row is None:
+        return 0
+    game_id, status = row
+    if (
+        status == Match.Status.RATED
+        and not RatingState.objects.filter(game_id=game_id, replay_from_played_at__isnull=False).exists()
+    ):
+        return 0
+    return ratings_process_game(game_id=game_id)
+
+
 def ratings_replay_all(*, game_id: int) -> int:
     """Recompute a game's whole history from its first result, now (admin tool, tests, benchmarks)."""
     with transaction.atomic():
