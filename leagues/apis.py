@@ -99,7 +99,7 @@ class LeaderboardApi(APIView):
         sort = request.query_params.get("sort") or Sort.CURRENT
         if sort not in Sort.CHOICES:
             raise ValidationError({"sort": ["Must be 'current' or 'peak'."]})
-        search = (request.query_params.get("search") or "").replace("\x00", "").strip()[:100]
+        search = selectors.leaderboard_search(request.query_params.get("search"))
         paginator = LeaderboardPagination()
         page_size = paginator.get_page_size(request)
         try:

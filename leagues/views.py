@@ -35,7 +35,7 @@ def league_leaderboard(request, slug):
     league = get_object_or_404(League.objects.select_related("game", "game__rating_state"), slug=slug)
     version = rating_version_of_state(getattr(league.game, "rating_state", None))
     sort = Sort.clean(request.GET.get("sort"))
-    search = (request.GET.get("q") or "").replace("\x00", "").strip()[:100]
+    search = selectors.leaderboard_search(request.GET.get("q"))
     number = selectors.leaderboard_page_number(
         league=league,
         sort=sort,

@@ -35,6 +35,15 @@ class Sort:
         return value if value in cls.CHOICES else cls.CURRENT
 
 
+SEARCH_MAX = 100
+
+
+def leaderboard_search(value: str | None) -> str:
+    """A leaderboard's search text as typed: trimmed, at most ``SEARCH_MAX`` characters, no NUL
+    (PostgreSQL refuses NUL in text, so it could never match a name)."""
+    return (value or "").replace("\x00", "").strip()[:SEARCH_MAX]
+
+
 def rating_decimals(game: Game) -> int:
     system = REGISTRY.get(game.rating_system)
     return system.decimals if system else 2
