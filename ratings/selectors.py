@@ -20,6 +20,7 @@ from django.db.models.functions import Coalesce
 from leagues.models import Game, League, Player
 from matches.models import BoardTable, Match, Seat
 from ratings.caching import cached, rating_version, rating_version_of, rating_version_site
+from ratings.cents import cents_decimal, decimal_cents
 from ratings.engines import REGISTRY
 from ratings.models import PlayerRating, Promotion, RatingChange
 
@@ -90,16 +91,12 @@ class Standings:
 
     def above(self, value: Decimal) -> int:
         """How many players rate strictly above ``value``."""
-        return self.before[bisect_left(self.values, -_cents(value))]
+        return self.before[bisect_left(self.values, -decimal_cents(value))]
 
     def seek(self, offset: int) -> tuple[Decimal, int]:
         """The rating at row ``offset`` (0-based) and how many rows of that rating come before it."""
         index = bisect_right(self.before, offset) - 1
-        return Decimal(-self.values[index]) / 100, offset - self.before[index]
-
-
-def _cents(value: Decimal) -> int:
-    return int((Decimal(value) * 100).to_integral_value())
+        return cents_decimal(-self.values[index]), offset - self.before[index]
 
 
 def league_standings(*, league: League, sort: str, version: str) -> Standings:
@@ -115,7 +112,7 @@ def league_standings(*, league: League, sort: str, version: str) -> Standings:
         )
         values, before, total = array("q"), array("q", [0]), 0
         for value, players in rows:
-            values.append(-_cents(value))
+            values.append(-decimal_cents(value))
             total += players
             before.append(total)
         return Standings(values=values, before=before)

@@ -29,7 +29,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import NamedTuple
 
 import orjson
@@ -41,6 +41,7 @@ from django.utils import timezone
 
 from leagues.models import Bot, Game, League
 from matches.models import BoardTable, Deal, Match, Seat
+from ratings.cents import CENT, cents_decimal, decimal_cents, to_cents
 from ratings.engines import EngineInputError, PlayerState, get_rating_system, parameters_from_mapping
 from ratings.engines.bridge import BridgeBoard, BridgeSession, BridgeTable
 from ratings.engines.elo import EloMatch
@@ -49,7 +50,6 @@ from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
 
 logger = logging.getLogger(__name__)
 
-CENT = Decimal("0.01")
 # Matches read per query while replaying, and ledger rows written per INSERT.
 REPLAY_CHUNK = 1000
 WRITE_BATCH = 2000
@@ -71,10 +71,6 @@ def _at_or_after(key: LedgerKey, *, played_at_field: str = "played_at", id_field
 
 def _before(key: LedgerKey, *, played_at_field: str = "played_at", id_field: str = "match_id") -> Q:
     return ~_at_or_after(key, played_at_field=played_at_field, id_field=id_field)
-
-
-def to_decimal(value: float) -> Decimal:
-    return Decimal(repr(float(value))).quantize(CENT, rounding=ROUND_HALF_UP)
 
 
 # --- parameters ---------------------------------------------------------------------------
@@ -476,27 +472,6 @@ LEDGER_COLUMNS = (
     "details",
     "created_at",
 )
-
-
-# Ratings are kept in whole cents while a replay runs: exact, like the ledger's
-# numeric(9, 2) columns, and much cheaper than Decimal arithmetic.
-
-
-def to_cents(value: float) -> int:
-    """A rating as whole cents, rounded half away from zero as ``to_decimal`` does."""
-    scaled = value * 100
-    cents = round(scaled)
-    if abs(scaled - cents) < 1e-6:
-        return cents  # Engines round to two decimals; this is the usual case.
-    return int(to_decimal(value).scaleb(2))
-
-
-def cents_decimal(cents: int) -> Decimal:
-    return Decimal(cents).scaleb(-2)
-
-
-def decimal_cents(value: Decimal) -> int:
-    return int(value.scaleb(2))
 
 
 @dataclass(slots=True)

@@ -290,7 +290,7 @@ def test_correction_validates_like_a_submission_and_changes_nothing_when_wrong(s
     [(1234.56, 123456), (1000.0, 100000), (-0.05, -5), (1234.565, 123457), (-1234.565, -123457), (0.005, 1)],
 )
 def test_ratings_become_whole_cents_rounded_half_away_from_zero(value, cents):
-    from ratings.services import cents_decimal, to_cents, to_decimal
+    from ratings.cents import cents_decimal, to_cents, to_decimal
 
     assert to_cents(value) == cents
     assert cents_decimal(cents) == to_decimal(value)
