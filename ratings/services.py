@@ -876,16 +876,26 @@ def ratings_close_periods() -> int:
     return sum(ratings_process_game(game_id=game_id) for game_id in sorted(game_ids))
 
 
+def ratings_pending_games(*, stored_before: datetime | None = None) -> set[int]:
+    """The games with rating work left: a due ``submitted`` result, or a replay asked for.
+
+    A void or a correction changes a match and asks for its replay in one
+    transaction, so an empty answer means every rating is final: no result
+    waits to be rated and no rated one waits to be taken out again.
+    ``stored_before`` leaves out results stored after it (the sweeper's grace).
+    """
+    now = timezone.now()
+    submitted = Match.objects.filter(status=Match.Status.SUBMITTED).filter(_due(now))
+    if stored_before is not None:
+        submitted = submitted.filter(created_at__lte=stored_before)
+    game_ids = set(submitted.order_by().values_list("game_id", flat=True).distinct())
+    game_ids |= set(RatingState.objects.filter(replay_from_played_at__isnull=False).values_list("game_id", flat=True))
+    return game_ids
+
+
 def ratings_sweep() -> int:
     """Process every game with results left ``submitted`` for a while, or a replay pending."""
-    now = timezone.now()
-    cutoff = now - settings.CARDRANK_SWEEP_AFTER
-    game_ids = set(
-        Match.objects.filter(status=Match.Status.SUBMITTED, created_at__lte=cutoff)
-        .filter(_due(now))
-        .values_list("game_id", flat=True)
-    )
-    game_ids |= set(RatingState.objects.filter(replay_from_played_at__isnull=False).values_list("game_id", flat=True))
+    game_ids = ratings_pending_games(stored_before=timezone.now() - settings.CARDRANK_SWEEP_AFTER)
     return sum(ratings_process_game(game_id=game_id) for game_id in sorted(game_ids))
 
 

@@ -17,7 +17,7 @@ from rest_framework.authtoken.models import Token
 from leagues.models import Game
 from matches.models import Match
 from ratings.models import PlayerRating, RatingChange
-from ratings.services import ratings_replay_all
+from ratings.services import ratings_pending_games, ratings_replay_all
 from tests.conftest import FIGURES
 from tests.factories import PlayerFactory, RefereeFactory
 
@@ -70,8 +70,8 @@ def stream(stack, count: int, clients: int, *, on_progress=None, retries: int = 
 
 def wait_all_rated(timeout: float = 120) -> None:
     deadline = time.monotonic() + timeout
-    while Match.objects.filter(status=Match.Status.SUBMITTED).exists():
-        assert time.monotonic() < deadline, f"{Match.objects.filter(status='submitted').count()} results left unrated"
+    while pending := ratings_pending_games():
+        assert time.monotonic() < deadline, f"rating work left in games {pending}"
         time.sleep(0.5)
 
 

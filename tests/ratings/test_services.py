@@ -12,7 +12,7 @@ from leagues.models import League
 from matches.models import Match
 from matches.services import match_void
 from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
-from ratings.services import ratings_process_game, ratings_replay_all, ratings_sweep
+from ratings.services import ratings_pending_games, ratings_process_game, ratings_replay_all, ratings_sweep
 from tests.factories import PlayerFactory, slaps_match
 
 pytestmark = pytest.mark.django_db
@@ -223,6 +223,25 @@ def test_sweeper_rates_matches_left_submitted(slaps, settings):
     assert ratings_sweep() == 1
     match.refresh_from_db()
     assert match.status == Match.Status.RATED
+
+
+def test_pending_games_include_a_replay_left_by_a_void(slaps, admin_user):
+    """Once every result is rated, a void still leaves work: its replay. Waiting for
+    "nothing submitted" alone would read the ratings before that replay ran."""
+    ann, bob = PlayerFactory(), PlayerFactory()
+    assert ratings_pending_games() == set()
+    match = slaps_match(winner=ann, loser=bob)
+    assert ratings_pending_games() == {slaps.pk}
+    assert ratings_pending_games(stored_before=match.created_at - timedelta(seconds=1)) == set()
+    ratings_process_game(game_id=slaps.pk)
+    assert ratings_pending_games() == set()
+
+    match_void(match_id=match.pk, by=admin_user)
+    assert not Match.objects.filter(status=Match.Status.SUBMITTED).exists()
+    assert ratings_pending_games() == {slaps.pk}, "the void's replay is still to run"
+    ratings_process_game(game_id=slaps.pk)
+    assert ratings_pending_games() == set()
+    assert not PlayerRating.objects.exists()
 
 
 def test_ledger_rows_are_immutable(slaps):
