@@ -132,7 +132,7 @@ def deal_update(
     """One player's rating change for one deal (the formulas of the module docstring, in order)."""
     if not math.isfinite(rating) or not math.isfinite(whists) or not all(math.isfinite(x) for x in opponents):
         raise EngineInputError("ratings and whists must be finite numbers")
-    return _deal_update(rating, opponents, whists, parameters, bot_cap, floor)
+    return DealUpdate(*_deal_update(rating, opponents, whists, parameters, bot_cap, floor))
 
 
 def _deal_update(
@@ -142,15 +142,20 @@ def _deal_update(
     p: PreferansParameters,
     bot_cap: float | None,
     floor: float | None,
-) -> DealUpdate:
-    """``deal_update`` on numbers already checked to be finite.
+) -> tuple[float, float, float, float, float, float, float, bool, bool]:
+    """``deal_update`` on numbers already checked to be finite, as a plain tuple in ``DealUpdate``'s order.
 
-    Written flat and called positionally because a replay runs it millions
-    of times (the engine benchmark holds it to its inline baseline);
-    ``deal_coefficient`` and ``smoothing_factor`` above state Kd and the
-    smoothing on their own, and tests check they agree with this.
+    Written flat, called positionally and returning a bare tuple because a
+    replay runs it millions of times (the engine benchmark holds it to its
+    inline baseline); ``table_rating``, ``deal_coefficient`` and
+    ``smoothing_factor`` above state Rt, Kd and the smoothing on their own,
+    and tests check they agree with this.
     """
-    table = table_rating(opponents)
+    if len(opponents) == 3:
+        first, second, third = sorted(opponents, reverse=True)
+        table = (3 * first + 2 * second + third) / 6
+    else:
+        table = table_rating(opponents)
     gap = rating - table
     kv = p.kv_base + gap / p.kv_above if gap > 0 else p.kv_base - gap / p.kv_below
     vf = gap / kv
@@ -175,7 +180,7 @@ def _deal_update(
     floor_applied = floor is not None and after < floor
     if floor_applied:
         after = float(floor)
-    return DealUpdate(table, kv, vf, kd, raw, smoothing, after, capped, floor_applied)
+    return table, kv, vf, kd, raw, smoothing, after, capped, floor_applied
 
 
 def prediction(details: dict, rating_before: float, scale: float = 400.0) -> tuple[float, float] | None:
@@ -229,21 +234,21 @@ class PreferansSystem:
             for index, seat in rated:
                 # Every seat's delta is computed from the ratings at the deal's start.
                 whist = float(whists[index])
-                update = _deal_update(
+                table, kv, vf, kd, _raw, smoothing, after, capped, floor_applied = _deal_update(
                     ratings[index], ratings[:index] + ratings[index + 1 :], whist, parameters, bot_cap, floors[seat]
                 )
-                current[seat] = update.rating_after
+                current[seat] = after
                 details = {
                     "whists": whist,
-                    "table_rating": round(update.table_rating, 4),
-                    "kv": round(update.kv, 4),
-                    "expected_whists": round(update.expected_whists, 4),
-                    "kd": round(update.kd, 4),
-                    "smoothing": round(update.smoothing, 4),
-                    "bot_cap": bot_cap if update.bot_cap_applied else None,
-                    "floor_applied": update.floor_applied,
+                    "table_rating": round(table, 4),
+                    "kv": round(kv, 4),
+                    "expected_whists": round(vf, 4),
+                    "kd": round(kd, 4),
+                    "smoothing": smoothing if smoothing == 1.0 else round(smoothing, 4),
+                    "bot_cap": bot_cap if capped else None,
+                    "floor_applied": floor_applied,
                 }
-                changes.append(new_change((unit, seat, ratings[index], update.rating_after, details)))
+                changes.append(new_change((unit, seat, ratings[index], after, details)))
         return changes
 
 

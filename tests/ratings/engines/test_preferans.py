@@ -172,3 +172,8 @@ def test_the_flat_deal_update_agrees_with_the_helpers(rating, table, whists):
     update = deal_update(rating=rating, opponents=[table], whists=whists)
     assert update.kd == deal_coefficient(rating, table, P)
     assert update.smoothing == (smoothing_factor(rating, P) if update.raw_delta > 0 else 1.0)
+
+
+@pytest.mark.parametrize("opponents", [[1200.0], [1500.0, 900.0], [900.0, 2500.0, 1400.0], [1000.0, 1000.0, 1000.0]])
+def test_the_flat_table_rating_agrees_with_table_rating(opponents):
+    assert deal_update(rating=1000, opponents=opponents, whists=2).table_rating == table_rating(opponents)
