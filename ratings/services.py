@@ -270,6 +270,11 @@ def rating_replay_mark(*, state: RatingState, played_at: datetime, match_id: int
     state.save(update_fields=["replay_from_played_at", "replay_from_match_id", "updated_at"])
 
 
+def _replays_asked():
+    """The rating states with a replay asked for (``rating_replay_mark``) and not yet run."""
+    return RatingState.objects.filter(replay_from_played_at__isnull=False)
+
+
 def _due(now: datetime) -> Q:
     """Submitted results that may be rated now: confirmed where needed, and no rating period or a closed one.
 
@@ -375,10 +380,7 @@ def ratings_process_match(*, match_id: int) -> int:
     if row is None:
         return 0
     game_id, status = row
-    if (
-        status == Match.Status.RATED
-        and not RatingState.objects.filter(game_id=game_id, replay_from_played_at__isnull=False).exists()
-    ):
+    if status == Match.Status.RATED and not _replays_asked().filter(game_id=game_id).exists():
         return 0
     return ratings_process_game(game_id=game_id)
 
@@ -889,7 +891,7 @@ def ratings_pending_games(*, stored_before: datetime | None = None) -> set[int]:
     if stored_before is not None:
         submitted = submitted.filter(created_at__lte=stored_before)
     game_ids = set(submitted.order_by().values_list("game_id", flat=True).distinct())
-    game_ids |= set(RatingState.objects.filter(replay_from_played_at__isnull=False).values_list("game_id", flat=True))
+    game_ids |= set(_replays_asked().values_list("game_id", flat=True))
     return game_ids
 
 
