@@ -8,7 +8,20 @@ from pathlib import Path
 import pytest
 
 from ratings.benchmarks.stack import Stack, free_port, port_open
+from ratings.services import ratings_pending_games
 from tests.factories import reference_data_ensure
+
+
+def wait_ratings_settled(timeout: float = 120) -> None:
+    """Wait until no game has rating work left (``ratings_pending_games``).
+
+    Not just "nothing submitted": a void that lands after the last result was
+    rated leaves only its replay to do, and a snapshot must wait for that too.
+    """
+    deadline = time.monotonic() + timeout
+    while pending := ratings_pending_games():
+        assert time.monotonic() < deadline, f"rating work left in games {pending}"
+        time.sleep(0.5)
 
 
 @pytest.fixture

@@ -17,9 +17,10 @@ from rest_framework.authtoken.models import Token
 from leagues.models import Game
 from matches.models import Match
 from ratings.models import PlayerRating, RatingChange
-from ratings.services import ratings_pending_games, ratings_replay_all
+from ratings.services import ratings_replay_all
 from tests.conftest import FIGURES
 from tests.factories import PlayerFactory, RefereeFactory
+from tests.integration.conftest import wait_ratings_settled
 
 pytestmark = [pytest.mark.postgres, pytest.mark.services]
 
@@ -68,13 +69,6 @@ def stream(stack, count: int, clients: int, *, on_progress=None, retries: int = 
     return created, failed
 
 
-def wait_all_rated(timeout: float = 120) -> None:
-    deadline = time.monotonic() + timeout
-    while pending := ratings_pending_games():
-        assert time.monotonic() < deadline, f"rating work left in games {pending}"
-        time.sleep(0.5)
-
-
 def equals_replay() -> bool:
     concurrent = snapshot()
     for game in Game.objects.all():
@@ -97,7 +91,7 @@ def test_a_worker_killed_mid_stream_loses_nothing(fault_stack):
     assert len(created) == 300
     # Another worker comes up: unacknowledged tasks return, the sweeper catches the rest.
     fault_stack.start_worker("rescuer", pool="solo", beat=True)
-    wait_all_rated()
+    wait_ratings_settled()
     assert equals_replay()
     assert RatingChange.objects.count() == 600
     FIGURES["faults: workers SIGKILLed mid-stream"] = 1
@@ -112,7 +106,7 @@ def test_results_are_accepted_while_redis_is_down_and_rated_when_it_returns(faul
     assert len(created) == 60
     assert set(Match.objects.filter(pk__in=created).values_list("status", flat=True)) == {"submitted"}
     private_redis.start()  # same port: the worker reconnects, beat's sweeper rates what was never queued
-    wait_all_rated()
+    wait_ratings_settled()
     assert equals_replay()
     FIGURES["faults: results accepted while Redis was down"] = len(created)
 
@@ -136,7 +130,7 @@ def test_postgresql_connections_cut_under_load(fault_stack):
     assert not failed, failed
     assert len(set(created)) == 200
     connection.close()  # the test's own connection was cut too: reconnect, as the site does
-    wait_all_rated()
+    wait_ratings_settled()
     # No result half-stored: every match has both its seats.
     seat_counts = Match.objects.annotate(n=Count("seats")).values_list("n", flat=True)
     assert set(seat_counts) == {2}
@@ -211,7 +205,7 @@ def test_postgresql_restarted_under_load(fault_stack):
     assert not failed, failed
     assert len(set(created)) == 160
     connection.close()  # the test's own connection died with the server
-    wait_all_rated()
+    wait_ratings_settled()
     seat_counts = Match.objects.annotate(n=Count("seats")).values_list("n", flat=True)
     assert set(seat_counts) == {2}, "no result half-stored"
     assert Match.objects.count() == 160, "retries with the same Idempotency-Key stored nothing twice"

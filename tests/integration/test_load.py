@@ -18,9 +18,10 @@ from rest_framework.authtoken.models import Token
 from leagues.models import Game
 from matches.models import Match
 from ratings.models import PlayerRating, RatingChange
-from ratings.services import ratings_pending_games, ratings_replay_all
+from ratings.services import ratings_replay_all
 from tests.conftest import FIGURES
 from tests.factories import AdminFactory, PlayerFactory, RefereeFactory, bridge_session_body
+from tests.integration.conftest import wait_ratings_settled
 
 pytestmark = [pytest.mark.postgres, pytest.mark.services]
 
@@ -123,15 +124,7 @@ def test_two_thousand_results_from_sixteen_clients_equal_the_replay(stack):
     assert not failures, failures[:5]
     assert len(created) == RESULTS
 
-    def settle() -> None:
-        # Not just "nothing submitted": a void that lands after the last result was rated
-        # leaves only its replay to do, and the snapshot must wait for that too.
-        deadline = time.monotonic() + 300
-        while pending := ratings_pending_games():
-            assert time.monotonic() < deadline, f"rating work left in games {pending}"
-            time.sleep(0.5)
-
-    settle()
+    wait_ratings_settled(timeout=300)
     rated_in = time.monotonic() - started
     # An admin's void after everything is rated: the worker replays most of the game's history.
     late_void = Match.objects.filter(game__slug="preferans", status="rated").order_by("played_at", "id")[5]
@@ -139,7 +132,7 @@ def test_two_thousand_results_from_sixteen_clients_equal_the_replay(stack):
         "POST", f"/api/matches/{late_void.pk}/void/", b"", {"Authorization": f"Token {admin_token}"}
     )
     assert status == 200
-    settle()
+    wait_ratings_settled(timeout=300)
     assert not RatingChange.objects.filter(match=late_void).exists()
 
     concurrent = snapshot()
