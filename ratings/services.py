@@ -43,6 +43,7 @@ from leagues.models import Bot, Game, League
 from matches.models import BoardTable, Deal, Match, Seat
 from ratings.cents import CENT, cents_decimal, decimal_cents, to_cents
 from ratings.engines import EngineInputError, PlayerState, get_rating_system, parameters_from_mapping
+from ratings.engines.base import stop_at_floor
 from ratings.engines.bridge import BridgeBoard, BridgeSession, BridgeTable
 from ratings.engines.elo import EloMatch
 from ratings.engines.preferans import BotSeat, PreferansGame
@@ -621,6 +622,11 @@ class _LeagueRules:
     floor: int | None
     promote_at: int | None
     promote_to: int | None
+    promoted_floor: int | None  # the floor of ``promote_to``, from the unit after the promotion
+
+
+def _floor_cents(league: League) -> int | None:
+    return decimal_cents(league.rating_floor) if league.rating_floor is not None else None
 
 
 def _league_rules(leagues: dict[int, League], pro_league: League | None) -> dict[int, _LeagueRules]:
@@ -631,9 +637,10 @@ def _league_rules(leagues: dict[int, League], pro_league: League | None) -> dict
         )
         rules[league.pk] = _LeagueRules(
             pk=league.pk,
-            floor=decimal_cents(league.rating_floor) if league.rating_floor is not None else None,
+            floor=_floor_cents(league),
             promote_at=decimal_cents(league.promotion_threshold) if promotes else None,
             promote_to=pro_league.pk if promotes else None,
+            promoted_floor=_floor_cents(pro_league) if promotes else None,
         )
     return rules
 
@@ -784,19 +791,30 @@ class _MatchApplier:
     def __call__(
         self, match: _MatchRow, players: tuple[int, ...], engine_input, window: tuple[datetime, datetime] | None
     ) -> None:
-        """In a rating period (``window``) the engine sees every player's rating at the
-        period's start, and the deltas it computes are added to the current ratings.
+        """Rate one match and buffer its ledger rows and promotions.
+
+        Outside a rating period the engine applies floors and promotion unit by
+        unit (a floor set by a promotion holds from the next unit of the same
+        game on), and says which unit promoted whom. In a rating period
+        (``window``) the engine sees every player's rating at the period's
+        start, the deltas it computes are added to the current ratings, and the
+        floor and promotion are applied here, unit by unit, to those ratings.
         """
         pool, rules, writer = self.pool, self.rules, self.writer
         states = {}
         for player_id in players:
             standing = pool[player_id]
-            floor = rules[standing.league_id].floor
-            basis = self.snapshots.rating_at_start(window, player_id, standing.rating) if window else standing.rating
+            if window:
+                basis = self.snapshots.rating_at_start(window, player_id, standing.rating)
+                states[player_id] = PlayerState(rating=basis / 100, rated_matches=standing.rated_matches)
+                continue
+            league = rules[standing.league_id]
             states[player_id] = PlayerState(
-                rating=basis / 100,
+                rating=standing.rating / 100,
                 rated_matches=standing.rated_matches,
-                floor=floor / 100 if floor is not None and not window else None,
+                floor=league.floor / 100 if league.floor is not None else None,
+                promote_at=league.promote_at / 100 if league.promote_at is not None else None,
+                promoted_floor=league.promoted_floor / 100 if league.promoted_floor is not None else None,
             )
         if window and hasattr(engine_input, "frozen"):
             engine_input = replace(engine_input, frozen=True)
@@ -813,16 +831,16 @@ class _MatchApplier:
                 self.snapshots.before_change(change.player, match.played_at, before)
             if window:
                 period_before = to_cents(change.rating_before)
-                after = before + to_cents(change.rating_after) - period_before
-                if league.floor is not None and after < league.floor:
-                    after = max(league.floor, min(before, after))
+                after = stop_at_floor(before, before + to_cents(change.rating_after) - period_before, league.floor)
                 details = {**details, "period_start": window[0].isoformat(), "period_rating": period_before / 100}
+                promoted = league.promote_at is not None and after >= league.promote_at
             else:
                 after = to_cents(change.rating_after)
+                promoted = change.promoted
             standing.rating = after
             if after > standing.peak:
                 standing.peak = after
-            if league.promote_at is not None and after >= league.promote_at:
+            if promoted:
                 standing.league_id = league.promote_to
                 writer.promotions.append(
                     Promotion(

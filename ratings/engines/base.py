@@ -7,11 +7,24 @@ formulas can be read in one place and tested against the seed's numbers.
 Terms:
     rating state   what an engine needs to know of a player before a rated
                    unit: the rating, how many rated matches they completed,
-                   and an optional floor (a pro league's lowest rating).
+                   an optional floor (their league's lowest rating) and, for
+                   an amateur, the promotion threshold and the floor of the
+                   league they are promoted to.
     rated unit     the smallest thing a rating change is computed for: a
                    Slaps match, a Preferans deal, a bridge board.
     change         one player's rating change for one rated unit, with the
-                   formula's inputs in ``details`` so a page can explain it.
+                   formula's inputs in ``details`` so a page can explain it,
+                   and whether that unit promoted the player.
+    floor          stops a fall, never lifts: a unit that would leave a
+                   player below the floor leaves them at
+                   ``max(after, min(before, floor))`` (``stop_at_floor``). A
+                   player already below it (an admin raised the floor) cannot
+                   fall further, and still gains normally.
+    promotion      the unit whose result reaches ``promote_at`` (``>=``)
+                   promotes the player; from the next unit on, even inside
+                   the same Preferans game or bridge session, their floor is
+                   ``promoted_floor``. Engines apply it per unit because a
+                   floor changes the rating the next unit starts from.
 """
 
 from __future__ import annotations
@@ -40,10 +53,20 @@ class PlayerState(NamedTuple):
     rating: float
     rated_matches: int = 0
     floor: float | None = None
+    # An amateur's promotion: reaching ``promote_at`` promotes them, and from the next unit
+    # on ``promoted_floor`` (the pro league's floor, or None) is their floor.
+    promote_at: float | None = None
+    promoted_floor: float | None = None
 
     def after(self, rating: float) -> PlayerState:
-        """This player's state after one more rated match, which left them at ``rating``."""
-        return _tuple_new(PlayerState, (rating, self.rated_matches + 1, self.floor))
+        """This player's state after one more rated match, which left them at ``rating``.
+
+        A rating at or above ``promote_at`` promotes them: the promoted floor becomes theirs.
+        """
+        promote_at = self.promote_at
+        if promote_at is not None and rating >= promote_at:
+            return _tuple_new(PlayerState, (rating, self.rated_matches + 1, self.promoted_floor, None, None))
+        return _tuple_new(PlayerState, (rating, self.rated_matches + 1, self.floor, promote_at, self.promoted_floor))
 
 
 class Change(NamedTuple):
@@ -52,6 +75,8 @@ class Change(NamedTuple):
     rating_before: float
     rating_after: float
     details: Mapping[str, Any]
+    # True on the unit that took the player to their promotion threshold (see the module docstring).
+    promoted: bool = False
 
     @property
     def delta(self) -> float:
@@ -59,9 +84,24 @@ class Change(NamedTuple):
 
 
 _tuple_new = tuple.__new__
-new_change: Callable[[tuple[int, Hashable, float, float, Mapping[str, Any]]], Change] = partial(_tuple_new, Change)
-"""``new_change((unit, player, before, after, details))`` is ``Change(unit, player, before, after, details)``
-without a Python call: engines use it in their per-unit loops."""
+new_change: Callable[[tuple[int, Hashable, float, float, Mapping[str, Any], bool]], Change] = partial(
+    _tuple_new, Change
+)
+"""``new_change((unit, player, before, after, details, promoted))`` is ``Change(unit, player, before, after,
+details, promoted)`` without a Python call: engines use it in their per-unit loops (all six fields, always)."""
+
+
+def stop_at_floor(before: float, after: float, floor: float | None) -> float:
+    """The rating a unit leaves under a floor: ``max(after, min(before, floor))``.
+
+    A floor only stops a fall. A fall that would cross it ends on it; a player
+    already below it stays where they are instead of falling further; a gain,
+    or any change of a player without a floor, is untouched. The engines'
+    per-unit loops write this test inline (``after < floor and after < before``).
+    """
+    if floor is None or after >= before or after >= floor:
+        return after
+    return floor if before > floor else before
 
 
 class RatingSystem(Protocol):

@@ -40,6 +40,14 @@ field of ``BridgeParameters`` (editable per game in admin):
     player's change  the mean of K * (S - E) over the duels they played on
                      the board (so a player's board counts once, however
                      many tables played it)
+
+Floor and promotion, board by board: a floor only stops a fall (a board that
+would take a player below it leaves them at ``max(after, min(before, floor))``,
+``base.stop_at_floor``) and never lifts anyone. The board that takes an
+amateur to ``PlayerState.promote_at`` promotes them (``Change.promoted``);
+from the next board of the same session on, ``PlayerState.promoted_floor`` is
+their floor. In a rating period (``frozen``) the service applies both itself,
+to the ratings the period's deltas lead to.
 """
 
 from __future__ import annotations
@@ -48,7 +56,14 @@ import math
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .base import Change, EngineInputError, PlayerState, round_half_away_from_zero, stored_expected_score
+from .base import (
+    Change,
+    EngineInputError,
+    PlayerState,
+    round_half_away_from_zero,
+    stop_at_floor,
+    stored_expected_score,
+)
 
 # WBF IMP scale: (lowest score difference, IMPs).
 IMP_SCALE: tuple[tuple[int, int], ...] = (
@@ -200,6 +215,13 @@ class BridgeSystem:
     ) -> list[Change]:
         p = parameters
         ratings = {player: float(state.rating) for player, state in states.items()}
+        floors = {player: state.floor for player, state in states.items()}
+        # Players still to be promoted in this session: player -> (threshold, the floor they get then).
+        promoting = {
+            player: (state.promote_at, state.promoted_floor)
+            for player, state in states.items()
+            if state.promote_at is not None
+        }
         together = dict(match.deals_together)
         changes: list[Change] = []
         for unit, board in enumerate(match.boards):
@@ -234,10 +256,13 @@ class BridgeSystem:
             for player, (total, duels, expected_sum, score_sum, imps_sum) in sums.items():
                 before = ratings[player]
                 after = round_half_away_from_zero(before + total / duels, 2)
-                floor = states[player].floor
-                floor_applied = floor is not None and after < floor
-                if floor_applied:
-                    after = float(floor)
+                floored = stop_at_floor(before, after, floors[player])
+                floor_applied = floored != after
+                after = float(floored)
+                promoted = player in promoting and after >= promoting[player][0]
+                if promoted:
+                    # Pro, with the pro floor, from the next board on.
+                    floors[player] = promoting.pop(player)[1]
                 after_board[player] = after
                 changes.append(
                     Change(
@@ -252,6 +277,7 @@ class BridgeSystem:
                             "imps": round(imps_sum / duels, 2),
                             "floor_applied": floor_applied,
                         },
+                        promoted=promoted,
                     )
                 )
             if not match.frozen:

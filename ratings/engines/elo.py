@@ -8,7 +8,12 @@
                      their own K
     S                1 for a win, 0 for a loss
 
-A pro league's floor, when given, is the lowest rating the update may leave.
+A floor, when given, only stops a fall: a match that would take a player
+from above it to below it leaves them on it, one that would take a player who
+is already below it (an admin raised it) lower leaves them where they were,
+and it never raises anyone (``base.stop_at_floor``). The match that takes an
+amateur to their promotion threshold promotes them (``Change.promoted``); the
+pro floor applies from their next match on.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from .base import (
     PlayerState,
     new_change,
     round_half_away_from_zero,
+    stop_at_floor,
     stored_expected_score,
 )
 
@@ -83,9 +89,9 @@ def elo_update(
     expected = expected_score(rating, opponent_rating, parameters.scale)
     k = k_factor(rated_matches, parameters)
     after = round_half_away_from_zero(rating + k * (score - expected))
-    floor_applied = floor is not None and after < floor
-    if floor_applied:
-        after = float(floor)
+    floored = stop_at_floor(rating, after, floor)
+    floor_applied = floored != after
+    after = float(floored)
     return EloUpdate(expected=expected, k=k, score=score, rating_after=after, floor_applied=floor_applied)
 
 
@@ -120,18 +126,25 @@ class EloSystem:
         after_a = _copysign(_floor(abs(after_a) + 0.5 + 1e-9), after_a)
         after_b = rating_b + k_b * (score_b - expected_b)
         after_b = _copysign(_floor(abs(after_b) + 0.5 + 1e-9), after_b)
+        # A floor stops a fall and never lifts (base.stop_at_floor, inlined).
         floor_a, floor_b = state_a.floor, state_b.floor
-        floored_a = floor_a is not None and after_a < floor_a
-        floored_b = floor_b is not None and after_b < floor_b
+        floored_a = floor_a is not None and after_a < floor_a and after_a < rating_a
+        floored_b = floor_b is not None and after_b < floor_b and after_b < rating_b
         if floored_a:
-            after_a = float(floor_a)
+            after_a = float(floor_a) if rating_a > floor_a else rating_a
         if floored_b:
-            after_b = float(floor_b)
+            after_b = float(floor_b) if rating_b > floor_b else rating_b
+        # The match that reaches the threshold promotes; the pro floor applies from the next match.
+        promote_a, promote_b = state_a.promote_at, state_b.promote_at
+        promoted_a = promote_a is not None and after_a >= promote_a
+        promoted_b = promote_b is not None and after_b >= promote_b
         return [
             new_change((0, first, rating_a, after_a, {"opponent_rating": rating_b, "expected": round(expected_a, 4),
-                                                      "k": k_a, "score": score_a, "floor_applied": floored_a})),
+                                                      "k": k_a, "score": score_a, "floor_applied": floored_a},
+                        promoted_a)),
             new_change((0, second, rating_b, after_b, {"opponent_rating": rating_a, "expected": round(expected_b, 4),
-                                                       "k": k_b, "score": score_b, "floor_applied": floored_b})),
+                                                       "k": k_b, "score": score_b, "floor_applied": floored_b},
+                        promoted_b)),
         ]  # fmt: skip
 
 

@@ -35,7 +35,15 @@ Choices the seed leaves open, all parameters of ``PreferansParameters``:
   normally. Bots are never rated.
 * Within one deal every seat's delta is computed from the ratings at the
   deal's start; the next deal starts from the ratings this one left.
-* A floor (a pro league's) is applied after each deal.
+* Bots as played: a bot seat carries the rating and maximum the bot had when
+  the result was stored (the service keeps them on the seat), so editing a
+  bot changes future games only.
+* A floor only stops a fall, deal by deal: a deal that would take a player
+  below it leaves them at ``max(after, min(before, floor))``; it never lifts
+  anyone (``base.stop_at_floor``).
+* Promotion happens at the deal that takes an amateur to the threshold
+  (``PlayerState.promote_at``); from the next deal of the same game on the
+  player is pro and ``PlayerState.promoted_floor`` is their floor.
 """
 
 from __future__ import annotations
@@ -173,9 +181,10 @@ def _deal_update(
     if bot_cap is not None and raw > 0 and after > max(bot_cap, rating):
         after, capped = max(bot_cap, rating), True
     after = math.copysign(math.floor(abs(after) * 100 + 0.5 + 1e-9) / 100, after)
-    floor_applied = floor is not None and after < floor
+    # A floor stops a fall and never lifts (base.stop_at_floor, inlined).
+    floor_applied = floor is not None and after < floor and after < rating
     if floor_applied:
-        after = float(floor)
+        after = float(floor) if rating > floor else rating
     return table, kv, vf, kd, raw, smoothing, after, capped, floor_applied
 
 
@@ -223,6 +232,12 @@ class PreferansSystem:
         if not all(math.isfinite(number) for number in numbers):
             raise EngineInputError("ratings and whists must be finite numbers")
         floors = {player: states[player].floor for player in players}
+        # Players still to be promoted in this game: seat -> (threshold, the floor they get then).
+        promoting = {
+            player: (state.promote_at, state.promoted_floor)
+            for player in players
+            if (state := states[player]).promote_at is not None
+        }
         rated = [(index, seat) for index, seat in enumerate(seats) if not isinstance(seat, BotSeat)]
         changes: list[Change] = []
         for unit, whists in enumerate(match.deals):
@@ -234,6 +249,11 @@ class PreferansSystem:
                     ratings[index], ratings[:index] + ratings[index + 1 :], whist, parameters, bot_cap, floors[seat]
                 )
                 current[seat] = after
+                promoted = False
+                if promoting and seat in promoting and after >= promoting[seat][0]:
+                    # Promoted at this deal: pro, with the pro floor, from the next deal on.
+                    floors[seat] = promoting.pop(seat)[1]
+                    promoted = True
                 details = {
                     "whists": whist,
                     "table_rating": round(table, 4),
@@ -246,7 +266,7 @@ class PreferansSystem:
                     "bot_cap": bot_cap if capped else None,
                     "floor_applied": floor_applied,
                 }
-                changes.append(new_change((unit, seat, ratings[index], after, details)))
+                changes.append(new_change((unit, seat, ratings[index], after, details, promoted)))
         return changes
 
 
