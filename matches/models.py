@@ -7,6 +7,9 @@ Vocabulary:
     seat      a participant of a match, in seat order: a player or (Preferans)
               a bot, with the points the seat scored (Slaps: 1 for the
               winner, 0 for the loser; Preferans: the game's total whists).
+              A bot seat keeps the bot's rating and maximum *as played*
+              (``bot_rating``, ``bot_max_rating``): ratings are computed
+              from them, so editing a bot changes future games only.
     deal      a Preferans deal: the whists of every seat, in seat order,
               summing to zero. Each deal is a rated unit.
     board     a bridge board of a session, played at one or more tables;
@@ -122,6 +125,12 @@ class Seat(models.Model):
     result = models.DecimalField(
         max_digits=12, decimal_places=2, help_text="Points the seat scored (Slaps: 1 win, 0 loss; Preferans: whists)."
     )
+    bot_rating = models.DecimalField(
+        max_digits=9, decimal_places=2, null=True, blank=True, help_text="A bot seat: the bot's rating as played."
+    )
+    bot_max_rating = models.DecimalField(
+        max_digits=9, decimal_places=2, null=True, blank=True, help_text="A bot seat: the bot's maximum as played."
+    )
 
     class Meta:
         ordering = ["match", "position"]
@@ -131,6 +140,19 @@ class Seat(models.Model):
             models.CheckConstraint(
                 condition=Q(player__isnull=False, bot__isnull=True) | Q(player__isnull=True, bot__isnull=False),
                 name="seat_player_xor_bot",
+            ),
+            # The bot as played: a bot seat has its rating and maximum, a player seat neither.
+            models.CheckConstraint(
+                condition=Q(bot__isnull=True, bot_rating__isnull=True, bot_max_rating__isnull=True)
+                # NULL > 0 is not false, so the bot branch names NOT NULL explicitly.
+                | Q(
+                    bot__isnull=False,
+                    bot_rating__isnull=False,
+                    bot_max_rating__isnull=False,
+                    bot_rating__gt=0,
+                    bot_max_rating__gte=models.F("bot_rating"),
+                ),
+                name="seat_bot_as_played",
             ),
         ]
         indexes = [models.Index(fields=["player", "match"], name="seat_player_idx")]

@@ -566,7 +566,16 @@ def match_due_at(*, game: Game, league: League | None, played_at: datetime) -> d
 def _match_store_result(match: Match, cleaned: MatchInput) -> None:
     """Store the result's seats, deals and boards, and keep them on ``match`` as ``match_detail`` would load them."""
     seats = Seat.objects.bulk_create(
-        Seat(match=match, position=position, player=seat.player, bot=seat.bot, result=seat.result)
+        Seat(
+            match=match,
+            position=position,
+            player=seat.player,
+            bot=seat.bot,
+            result=seat.result,
+            # The bot as played: its rating and maximum now, whatever admins make of it later.
+            bot_rating=seat.bot.rating if seat.bot else None,
+            bot_max_rating=seat.bot.max_rating if seat.bot else None,
+        )
         for position, seat in enumerate(cleaned.seats, start=1)
     )
     deals = Deal.objects.bulk_create(

@@ -39,7 +39,7 @@ from django.db import connection, transaction
 from django.db.models import Count, Max, OuterRef, Q, Subquery
 from django.utils import timezone
 
-from leagues.models import Bot, Game, League
+from leagues.models import Game, League
 from matches.models import BoardTable, Deal, Match, Seat
 from ratings.cents import CENT, cents_decimal, decimal_cents, to_cents
 from ratings.engines import EngineInputError, PlayerState, get_rating_system, parameters_from_mapping
@@ -120,13 +120,12 @@ MATCH_ROW_FIELDS = _MatchRow._fields
 
 
 class _ApplyContext:
-    """What a replay keeps in memory besides ratings: bots, and bridge pairs' deals together so far."""
+    """What a replay keeps in memory besides ratings: bridge pairs' deals together so far."""
 
     def __init__(self, *, game: Game, start: LedgerKey) -> None:
         self.game = game
         self.start = start
         self.pair_deals: dict[frozenset, int] = {}
-        self.bots: dict[int, BotSeat] = {}
 
 
 # A loader reads a chunk of matches, in ledger order, into (rated players in seat order, engine input) pairs.
@@ -146,6 +145,30 @@ def _seat_rows(match_ids: list[int]) -> dict[int, list[tuple[int | None, int | N
     return seats
 
 
+def _preferans_seat_rows(match_ids: list[int]) -> dict[int, list[tuple[int | None, BotSeat | None]]]:
+    """(player, bot as played) of every seat of the matches, in seat order, with one query.
+
+    A bot seat is rated with the rating and maximum stored on the seat, never
+    the Bot row's current values: editing a bot must not rewrite old games.
+    """
+    seats: dict[int, list] = defaultdict(list)
+    rows = (
+        Seat.objects.filter(match_id__in=match_ids)
+        .order_by("match_id", "position")
+        .values_list("match_id", "player_id", "bot__slug", "bot_rating", "bot_max_rating")
+    )
+    bots: dict[tuple, BotSeat] = {}  # One BotSeat per (bot, values), shared by the seats that played it.
+    for match_id, player_id, slug, rating, max_rating in rows:
+        bot = None
+        if slug is not None:
+            key = (slug, rating, max_rating)
+            bot = bots.get(key)
+            if bot is None:
+                bot = bots[key] = BotSeat(slug=slug, rating=float(rating), max_rating=float(max_rating))
+        seats[match_id].append((player_id, bot))
+    return seats
+
+
 def _elo_inputs(chunk: list[_MatchRow], context: _ApplyContext) -> list[tuple[tuple[int, ...], object]]:
     seats = _seat_rows([row.id for row in chunk])
     inputs = []
@@ -158,23 +181,17 @@ def _elo_inputs(chunk: list[_MatchRow], context: _ApplyContext) -> list[tuple[tu
 
 def _preferans_inputs(chunk: list[_MatchRow], context: _ApplyContext) -> list[tuple[tuple[int, ...], object]]:
     ids = [row.id for row in chunk]
-    seats = _seat_rows(ids)
+    seats = _preferans_seat_rows(ids)
     deals: dict[int, list[tuple[float, ...]]] = defaultdict(list)
     for match_id, whists in (
         Deal.objects.filter(match_id__in=ids).order_by("match_id", "number").values_list("match_id", "whists")
     ):
         deals[match_id].append(tuple(float(whist) for whist in whists))
-    wanted = {bot_id for row in seats.values() for _, bot_id, _ in row if bot_id} - context.bots.keys()
-    if wanted:
-        for pk, slug, rating, max_rating in Bot.objects.filter(pk__in=wanted).values_list(
-            "pk", "slug", "rating", "max_rating"
-        ):
-            context.bots[pk] = BotSeat(slug=slug, rating=float(rating), max_rating=float(max_rating))
     inputs = []
     for row in chunk:
         table = seats[row.id]
-        game_seats = tuple(context.bots[bot_id] if bot_id else player_id for player_id, bot_id, _ in table)
-        players = tuple(player_id for player_id, _, _ in table if player_id)
+        game_seats = tuple(bot if bot is not None else player_id for player_id, bot in table)
+        players = tuple(player_id for player_id, _ in table if player_id)
         inputs.append((players, PreferansGame(seats=game_seats, deals=tuple(deals[row.id]))))
     return inputs
 

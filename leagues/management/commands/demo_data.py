@@ -181,6 +181,8 @@ def _preferans_history(rng, game, roster, skill, referee, start, games) -> None:
                 position=position,
                 player=occupant if kind == "player" else None,
                 bot=occupant if kind == "bot" else None,
+                bot_rating=occupant.rating if kind == "bot" else None,
+                bot_max_rating=occupant.max_rating if kind == "bot" else None,
                 result=sum(deal[position - 1] for deal in deals),
             )
             for position, (kind, occupant) in enumerate(seats, start=1)
