@@ -107,16 +107,38 @@ class League(models.Model):
         return reverse("league-leaderboard", args=[self.slug])
 
     def period_bounds(self, moment: datetime.datetime) -> tuple[datetime.datetime, datetime.datetime] | None:
-        """The rating period containing ``moment``: (start, end), or None when results are rated at once."""
+        """The rating period containing ``moment``: [start, end) in UTC, or None when results are rated at once.
+
+        Periods are counted on the calendar of the site's time zone
+        (``settings.TIME_ZONE``, not a request's active zone, so that every
+        process agrees): period k starts at local midnight of
+        ``rating_period_anchor + k * rating_period_days`` days. Across a
+        daylight-saving change a period is an hour shorter or longer than
+        ``rating_period_days * 24`` hours; adding fixed hours to an aware
+        anchor would shift every later bound by that hour and put results
+        just after local midnight into the previous period.
+        """
         if not self.rating_period_days:
             return None
         from django.utils import timezone
 
-        anchor = timezone.make_aware(datetime.datetime.combine(self.rating_period_anchor, datetime.time()))
-        length = datetime.timedelta(days=self.rating_period_days)
-        index = (moment - anchor) // length
-        start = anchor + index * length
-        return start, start + length
+        zone = timezone.get_default_timezone()
+        days = self.rating_period_days
+        local_day = moment.astimezone(zone).date()
+        index = (local_day - self.rating_period_anchor).days // days
+        first_day = self.rating_period_anchor + datetime.timedelta(days=index * days)
+        return _local_midnight(first_day, zone), _local_midnight(first_day + datetime.timedelta(days=days), zone)
+
+
+def _local_midnight(day: datetime.date, zone: datetime.tzinfo) -> datetime.datetime:
+    """The instant ``day`` begins in ``zone``, in UTC.
+
+    Where a zone skips midnight (its clocks jump from 23:59 to 01:00), the
+    earlier offset (``fold=0``) names the instant of the jump, which is when
+    the day begins; where midnight repeats, ``fold=0`` is its first passing.
+    UTC results compare by instant whatever zone the other side is in.
+    """
+    return datetime.datetime.combine(day, datetime.time(), tzinfo=zone).astimezone(datetime.UTC)
 
 
 class Player(models.Model):
