@@ -6,13 +6,16 @@ Vocabulary:
                  ``bridge`` a pairs Elo); ``parameters`` overrides the
                  engine's defaults for this game.
     league       a tier inside a game. Every game has an amateur and a pro
-                 league; players start in amateur and are promoted when their
-                 rating reaches the amateur league's threshold. The pro
-                 league's floor is the lowest rating a pro can fall to.
+                 league; players start in amateur and are promoted at the
+                 rated unit that takes them to the amateur league's
+                 threshold. The pro league's floor applies from the next unit
+                 on and only stops a fall: a pro cannot fall below it (or,
+                 if already below it, any further), and it never lifts one.
     player       a person, optionally linked to a login.
     bot          a computer opponent of a difficulty (Preferans, seed 001): a
                  fixed rating, never rated itself, and a maximum rating that
-                 no deal played with it can lift a player above.
+                 no deal played with it can lift a player above. A seat keeps
+                 both as played: editing a bot changes future games only.
 """
 
 import datetime
