@@ -593,3 +593,31 @@ def test_a_result_after_the_spring_change_is_rated_with_its_period(referee):
         (d("1023.17"), d("1034.34")),
     ]
     assert PlayerRating.objects.get(player=c).rating == d("965.66")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_gives_existing_bot_seats_the_bot_as_it_is(reference_data):
+    """Seats stored before 0011 take their bot's current rating and maximum (what their
+    ratings were computed with); player seats get neither."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before = [("matches", "0010_results_version")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    try:
+        old = executor.loader.project_state(before).apps
+        game = old.get_model("leagues", "Game").objects.get(slug="preferans")
+        bot = old.get_model("leagues", "Bot").objects.get(game=game, slug="normal")
+        player = old.get_model("leagues", "Player").objects.create(name="Before the migration")
+        match = old.get_model("matches", "Match").objects.create(
+            game=game, played_at=T0, rated=True, status="submitted"
+        )
+        seat = old.get_model("matches", "Seat")
+        seat.objects.create(match=match, position=1, player=player, result=1)
+        seat.objects.create(match=match, position=2, bot=bot, result=-1)
+    finally:
+        executor = MigrationExecutor(connection)  # A fresh loader: it knows what is applied now.
+        executor.migrate(executor.loader.graph.leaf_nodes())
+    rows = Seat.objects.filter(match_id=match.pk).order_by("position")
+    assert [(s.bot_rating, s.bot_max_rating) for s in rows] == [(None, None), (1800, 2400)]
