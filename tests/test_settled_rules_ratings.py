@@ -245,9 +245,8 @@ def bridge_imps_body(ns, ew, imps_per_board, hours) -> dict:
     return {"game": "bridge", "played_at": at(hours), "boards": boards}
 
 
-def test_bridge_mid_session_promotion_at_service_level_and_through_http(
-    referee, anon_client, admin_user, django_capture_on_commit_callbacks
-):
+@pytest.mark.parametrize("via", ["service", "http"])
+def test_bridge_mid_session_promotion(via, referee, referee_client, anon_client, django_capture_on_commit_callbacks):
     """Promote at 1020, pro floor 1015; (a, b) NS against (c, d) EW, all 1000, strangers.
 
     Board 1, NS +10 IMPs: K = 24 * (11 + 10/3)/8 = 43, E = 0.5, S = 1:
@@ -259,21 +258,28 @@ def test_bridge_mid_session_promotion_at_service_level_and_through_http(
     """
     set_rules("bridge", threshold=1020, floor=1015)
     a, b, c, e = PlayerFactory.create_batch(4)
-    with django_capture_on_commit_callbacks(execute=True):
-        match = match_submit(referee=referee, data=bridge_imps_body((a.pk, b.pk), (c.pk, e.pk), [10, -10], 1))
+    body = bridge_imps_body((a.pk, b.pk), (c.pk, e.pk), [10, -10], 1)
+    if via == "service":
+        match_id = match_submit(referee=referee, data=body).pk
+        rate("bridge")
+    else:
+        with django_capture_on_commit_callbacks(execute=True):
+            response = referee_client.post("/api/matches/", body, format="json")
+        assert response.status_code == 201, response.json()
+        match_id = response.json()["id"]
     amateur, pro = "bridge-amateur", "bridge-pro"
     expected = [
-        (match.pk, 0, a.pk, d(1000), d("1021.5"), pro),
-        (match.pk, 0, b.pk, d(1000), d("1021.5"), pro),
-        (match.pk, 0, c.pk, d(1000), d("978.5"), amateur),
-        (match.pk, 0, e.pk, d(1000), d("978.5"), amateur),
-        (match.pk, 1, a.pk, d("1021.5"), d(1015), pro),
-        (match.pk, 1, b.pk, d("1021.5"), d(1015), pro),
-        (match.pk, 1, c.pk, d("978.5"), d("1002.65"), amateur),
-        (match.pk, 1, e.pk, d("978.5"), d("1002.65"), amateur),
+        (match_id, 0, a.pk, d(1000), d("1021.5"), pro),
+        (match_id, 0, b.pk, d(1000), d("1021.5"), pro),
+        (match_id, 0, c.pk, d(1000), d("978.5"), amateur),
+        (match_id, 0, e.pk, d(1000), d("978.5"), amateur),
+        (match_id, 1, a.pk, d("1021.5"), d(1015), pro),
+        (match_id, 1, b.pk, d("1021.5"), d(1015), pro),
+        (match_id, 1, c.pk, d("978.5"), d("1002.65"), amateur),
+        (match_id, 1, e.pk, d("978.5"), d("1002.65"), amateur),
     ]
     assert ledger("bridge") == sorted(expected, key=lambda row: (row[1], row[2]))
-    assert promotions("bridge") == sorted([(a.pk, match.pk, d("1021.5"), pro), (b.pk, match.pk, d("1021.5"), pro)])
+    assert promotions("bridge") == sorted([(a.pk, match_id, d("1021.5"), pro), (b.pk, match_id, d("1021.5"), pro)])
     history = anon_client.get(f"/api/players/{a.pk}/history/?game=bridge").json()
     assert [(row["unit"], row["rating_after"]) for row in history] == [(0, 1021.5), (1, 1015.0)]
     assert anon_client.get(f"/api/players/{a.pk}/").json()["ratings"][0]["league"] == pro
