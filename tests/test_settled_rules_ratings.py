@@ -627,3 +627,40 @@ def test_the_migration_gives_existing_bot_seats_the_bot_as_it_is(reference_data)
         executor.migrate(executor.loader.graph.leaf_nodes())
     rows = Seat.objects.filter(match_id=match.pk).order_by("position")
     assert [(s.bot_rating, s.bot_max_rating) for s in rows] == [(None, None), (1800, 2400)]
+
+
+def test_in_a_rating_period_a_floor_stops_a_fall_and_never_lifts(referee):
+    """Bridge amateur league with 7-day periods from 2026-03-23 (UTC); promotion at 1010,
+    pro floor 1015. (a, b) NS against (c, e) EW, one table in IMPs, strangers, all 1000.
+
+    Session A (period 1), NS +2 IMPs: K = 24, E = 0.5, S = 1: a, b 1012.00 >= 1010:
+        promoted at it, and below the pro floor 1015 (not lifted to it); c, e 988.00.
+    Session B (period 2), NS -2 IMPs, from the period's start (a 1012, c 988; the bonus
+        cancels): E_NS = 1 / (1 + 10^(-24/400)) = 0.534484, S = 0:
+        a's delta = 24 * (0 - 0.534484) = -12.827616 -> 999.17 on the period's rating,
+        -12.83 added: 999.17 < 1015 and 1012 is below the floor already:
+        max(999.17, min(1012, 1015)) = 1012.00 (the old rule lifted a to 1015).
+        c, e: 988 + 12.83 = 1000.83.
+    """
+    set_rules("bridge", threshold=1010, floor=1015)
+    League.objects.filter(slug="bridge-amateur").update(
+        rating_period_days=7, rating_period_anchor=datetime.date(2026, 3, 23)
+    )
+    a, b, c, e = PlayerFactory.create_batch(4)
+    matches = []
+    for moment, imps in (
+        (datetime.datetime(2026, 3, 24, 18, tzinfo=UTC), 2),
+        (datetime.datetime(2026, 4, 1, 18, tzinfo=UTC), -2),
+    ):
+        body = bridge_imps_body((a.pk, b.pk), (c.pk, e.pk), [imps], 0)
+        body["played_at"] = moment.isoformat()
+        matches.append(match_submit(referee=referee, data=body).pk)
+    rate("bridge")
+    first, second = matches
+    assert ledger("bridge", [a, c]) == [
+        (first, 0, a.pk, d(1000), d(1012), "bridge-pro"),
+        (first, 0, c.pk, d(1000), d(988), "bridge-amateur"),
+        (second, 0, a.pk, d(1012), d(1012), "bridge-pro"),
+        (second, 0, c.pk, d(988), d("1000.83"), "bridge-amateur"),
+    ]
+    assert promotions("bridge") == sorted([(a.pk, first, d(1012), "bridge-pro"), (b.pk, first, d(1012), "bridge-pro")])
