@@ -221,7 +221,14 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # with a short retry budget and let the sweeper pick up what was not queued.
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2}
 # Redis redelivers a task whose worker died before acknowledging it after this long.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))}
+CARDRANK_VISIBILITY_TIMEOUT = int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CARDRANK_VISIBILITY_TIMEOUT,
+    # A running worker looks for such tasks every interval x throttle seconds: kombu's 10 x 10
+    # would add up to 100 s to any timeout. Look every fifth of the timeout (1 s to 1 min).
+    "unacked_restore_interval": max(1, min(60, CARDRANK_VISIBILITY_TIMEOUT // 5)),
+    "unacked_restore_throttle": 1,
+}
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 SWEEP_EVERY = timedelta(seconds=int(os.environ.get("CARDRANK_SWEEP_EVERY_SECONDS", "60")))
 CELERY_BEAT_SCHEDULE = {
