@@ -11,11 +11,12 @@ Vocabulary:
                  with ``RATELIMIT_FAIL_OPEN``; the API's ``WriteThrottle``)
                  finds no counter and lets the request through. Results are
                  accepted either way: nothing in the write path needs the cache.
-    back-off     after an error, this process leaves the cache alone for
-                 ``RETRY_SECONDS`` (an ``OPTIONS`` key, default 5) and logs one
-                 warning: a Redis that hangs instead of refusing would otherwise
-                 cost every request a connect timeout per cache call, and the
-                 log a line per call.
+    back-off     after an error, this cache object (Django keeps one per
+                 thread) leaves Redis alone for ``RETRY_SECONDS`` (an
+                 ``OPTIONS`` key, default 5) and logs one warning: a Redis
+                 that hangs instead of refusing would otherwise cost every
+                 request a connect timeout per cache call, and the log a line
+                 per call.
 
 Only the Redis client's errors are caught: a ``ValueError`` from ``incr`` of a
 missing key, or a programming error, still raises. Configured in
