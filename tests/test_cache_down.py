@@ -143,3 +143,21 @@ def test_the_low_limits_do_limit_with_a_working_cache(settings, reference_data):
     form = {"player_a": ann.pk, "player_b": bob.pk, "played_at": "2026-11-01T18:00", "rated": "true", "winner": "a"}
     assert [browser.post("/results/slaps/", form).status_code for _ in range(2)] == [302, 429]
     assert Match.objects.count() == 2
+
+
+def test_after_an_error_the_cache_is_left_alone_for_the_back_off(settings, caplog):
+    """One warning per outage, not per call: within RETRY_SECONDS no call goes to Redis (nor to the log)."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "config.cache.FailOpenRedisCache",
+            "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
+            "OPTIONS": {"RETRY_SECONDS": 60},
+        }
+    }
+    with caplog.at_level(logging.WARNING, logger="config.cache"):
+        results = [cache.get("k", "miss"), cache.add("k", 1), cache.get_many(["k"]), cache.set("k", 1)]
+    assert results == ["miss", False, {}, None]
+    warnings = [record.getMessage() for record in caplog.records if record.name == "config.cache"]
+    assert len(warnings) == 1, warnings
+    assert warnings[0].startswith("Cache unavailable (get: ")
+    assert "for the next 60 s" in warnings[0]
