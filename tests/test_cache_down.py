@@ -146,17 +146,38 @@ def test_the_low_limits_do_limit_with_a_working_cache(settings, reference_data):
 
 
 def test_after_an_error_the_cache_is_left_alone_for_the_back_off(settings, caplog):
-    """One warning per outage, not per call: within RETRY_SECONDS no call goes to Redis (nor to the log)."""
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "config.cache.FailOpenRedisCache",
-            "LOCATION": f"redis://127.0.0.1:{free_port()}/0",
-            "OPTIONS": {"RETRY_SECONDS": 60},
+    """One warning per outage, not per call, and within RETRY_SECONDS no call goes to Redis.
+
+    The "Redis" is a socket that listens and never answers (a hung server):
+    the first call connects and times out; the others must not connect at all.
+    """
+    import socket
+
+    hung = socket.socket()
+    hung.bind(("127.0.0.1", 0))
+    hung.listen(16)
+    try:
+        settings.CACHES = {
+            "default": {
+                "BACKEND": "config.cache.FailOpenRedisCache",
+                "LOCATION": f"redis://127.0.0.1:{hung.getsockname()[1]}/0",
+                "OPTIONS": {"socket_connect_timeout": 0.3, "socket_timeout": 0.3, "RETRY_SECONDS": 60},
+            }
         }
-    }
-    with caplog.at_level(logging.WARNING, logger="config.cache"):
-        results = [cache.get("k", "miss"), cache.add("k", 1), cache.get_many(["k"]), cache.set("k", 1)]
+        with caplog.at_level(logging.WARNING, logger="config.cache"):
+            results = [cache.get("k", "miss"), cache.add("k", 1), cache.get_many(["k"]), cache.set("k", 1)]
+        hung.setblocking(False)
+        connections = 0
+        while True:
+            try:
+                hung.accept()[0].close()
+            except BlockingIOError:
+                break
+            connections += 1
+    finally:
+        hung.close()
     assert results == ["miss", False, {}, None]
+    assert connections == 1
     warnings = [record.getMessage() for record in caplog.records if record.name == "config.cache"]
     assert len(warnings) == 1, warnings
     assert warnings[0].startswith("Cache unavailable (get: ")
