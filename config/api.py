@@ -67,7 +67,7 @@ class WriteThrottle(throttling.ScopedRateThrottle):
         if key is None:
             return True
         usage = get_usage(request, group=f"api-{self.scope}", key=lambda group, request: key, rate=rate, increment=True)
-        if usage is None:  # RATELIMIT_ENABLE is off
+        if usage is None:  # RATELIMIT_ENABLE is off, or the cache is down: fail open (config/cache.py)
             return True
         self.time_left = max(usage["time_left"], 0)
         return not usage["should_limit"]

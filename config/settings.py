@@ -114,19 +114,28 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# The cache backs rate limiting (and throttling): per process by default; a
+# The cache backs rate limiting and cached pages: per process by default; a
 # deployment with several web processes shares one, e.g. CACHE_URL=redis://127.0.0.1:6379/1.
+# It is never a dependency of writes (config/cache.py): while Redis is down a
+# read is a miss and a write is dropped, so pages come from the database and
+# rate limits fail open (RATELIMIT_FAIL_OPEN), with a warning in the log.
 CACHE_URL = os.environ.get("CACHE_URL", "")
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        {
+            "BACKEND": "config.cache.FailOpenRedisCache",
+            "LOCATION": CACHE_URL,
+            # A Redis that hangs costs a request at most this long before the cache is skipped.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5, "RETRY_SECONDS": 5},
+        }
         if CACHE_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "cardrank"}
     )
 }
 # django-ratelimit wants a shared cache (E003): the embedded default is one process's memory.
-# W001 only says Django's own RedisCache is not on its list; its atomic incr is all it needs.
+# W001 only says our Redis backend is not on its list; Django's atomic add/incr is all it needs.
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"] + ([] if CACHE_URL else ["django_ratelimit.E003"])
+RATELIMIT_FAIL_OPEN = True
 RATELIMIT_VIEW = "config.views.rate_limited"
 # Sign-in attempts per client address, and result-entry posts per signed-in referee.
 CARDRANK_LOGIN_RATE = os.environ.get("CARDRANK_LOGIN_RATE", "10/m")
@@ -212,7 +221,14 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # with a short retry budget and let the sweeper pick up what was not queued.
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2}
 # Redis redelivers a task whose worker died before acknowledging it after this long.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))}
+CARDRANK_VISIBILITY_TIMEOUT = int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CARDRANK_VISIBILITY_TIMEOUT,
+    # A running worker looks for such tasks every interval x throttle seconds: kombu's 10 x 10
+    # would add up to 100 s to any timeout. Look every fifth of the timeout (1 s to 1 min).
+    "unacked_restore_interval": max(1, min(60, CARDRANK_VISIBILITY_TIMEOUT // 5)),
+    "unacked_restore_throttle": 1,
+}
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 SWEEP_EVERY = timedelta(seconds=int(os.environ.get("CARDRANK_SWEEP_EVERY_SECONDS", "60")))
 CELERY_BEAT_SCHEDULE = {

@@ -30,6 +30,10 @@ matches): saving one bumps its game's versions too. These are rare admin edits.
 
 Entries also expire after ``CACHE_SECONDS``: the version makes them correct,
 the timeout only bounds memory.
+
+The cache is never needed for a correct page: with Redis down the configured
+backend (``config.cache.FailOpenRedisCache``) answers every read as a miss and
+drops every write, so ``cached`` and ``cached_many`` compute from the database.
 """
 
 from __future__ import annotations

@@ -4,6 +4,11 @@ Unit tests run on whatever ``DATABASE_URL`` names (SQLite by default) with
 Celery tasks run eagerly. Tests of real services (PostgreSQL, Redis, a Celery
 worker, gunicorn, Chromium) skip with a reason when a service is missing, and
 fail instead when ``CARDRANK_REQUIRE_SERVICES=1`` (CI sets it).
+
+Test-only settings live here, never in ``config.settings``: a fast password
+hasher, and hypothesis profiles ("ci": derandomized, no example database, so a
+CI run is repeatable; "dev": random, with the failing example's blob printed).
+Every test also has a time limit (pytest-timeout, ``timeout`` in pyproject).
 """
 
 import os
@@ -12,6 +17,8 @@ from pathlib import Path
 
 import pytest
 from django.db import connection
+from django.test import override_settings
+from hypothesis import settings as hypothesis_settings
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -30,12 +37,33 @@ REQUIRE_SERVICES = os.environ.get("CARDRANK_REQUIRE_SERVICES") == "1"
 TEST_REDIS_URL = os.environ.get("CARDRANK_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 CHROMIUM = os.environ.get("CARDRANK_CHROMIUM", "/usr/bin/chromium")
 
+# CI (or any run that requires the services) is derandomized: the same examples every run, and a
+# failure there reproduces anywhere. HYPOTHESIS_PROFILE chooses explicitly.
+hypothesis_settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+hypothesis_settings.register_profile("dev", print_blob=True)
+hypothesis_settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") or REQUIRE_SERVICES else "dev")
+)
+
+# MD5 makes the thousands of factory users cheap; PBKDF2 stays available for a test whose user
+# signs in at a real server (which runs the production settings and cannot check an MD5 hash).
+FAST_PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.MD5PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+]
+
 
 def service_missing(reason: str):
     """Skip on a laptop without the service; fail where services are required (CI)."""
     if REQUIRE_SERVICES:
         pytest.fail(f"Required service missing: {reason}", pytrace=False)
     pytest.skip(reason)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _fast_password_hasher():
+    with override_settings(PASSWORD_HASHERS=FAST_PASSWORD_HASHERS):
+        yield
 
 
 @pytest.fixture(autouse=True)

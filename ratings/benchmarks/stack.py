@@ -53,7 +53,9 @@ def database_url() -> str:
 
 
 class Stack:
-    def __init__(self, broker_url: str, log_dir: Path):
+    """The processes of one deployment. ``cache_url``: the ``CACHE_URL`` they share (none: each its own memory)."""
+
+    def __init__(self, broker_url: str, log_dir: Path, *, cache_url: str | None = None):
         self.broker_url = broker_url
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
@@ -73,6 +75,9 @@ class Stack:
             "CARDRANK_SWEEP_AFTER_SECONDS": "1",
         }
         self.env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        self.env.pop("CACHE_URL", None)  # Only what the caller asks for, not the developer's shell.
+        if cache_url:
+            self.env["CACHE_URL"] = cache_url
 
     def start(self, name: str, argv: list[str]) -> None:
         log = (self.log_dir / f"{name}.log").open("w")

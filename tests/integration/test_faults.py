@@ -1,39 +1,60 @@
-"""Faults: a worker killed mid-stream, Redis down, PostgreSQL connections cut,
-the same task run twice at once. In every case each result is rated exactly
-once and the ratings equal a single-threaded replay."""
+"""Faults: a worker killed mid-stream or holding a task, Redis (broker and cache) down,
+PostgreSQL connections cut or the cluster restarted, the same task run four times at
+once. In every case each result is rated exactly once and the ledger equals the
+expected ledger (``ledger_expected`` in the integration conftest).
 
+Every figure in ``FIGURES`` is measured (kills that happened, cuts that
+terminated backends, deliveries that ran, results found rated) and written
+before the assertion that checks it, so a failing run still reports it.
+"""
+
+import http.cookiejar
 import json
+import re
+import shutil
+import subprocess
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+import urllib.error
+import urllib.parse
+import urllib.request
 from datetime import timedelta
 
 import pytest
-from django.db import connection
+from django.contrib.auth.hashers import make_password
+from django.db import DatabaseError, connection, transaction
 from django.db.models import Count
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from leagues.models import Game
 from matches.models import Match
-from ratings.models import PlayerRating, RatingChange
-from ratings.services import ratings_replay_all
-from tests.conftest import FIGURES
+from ratings.models import RatingChange
+from tests.conftest import FIGURES, service_missing
 from tests.factories import PlayerFactory, RefereeFactory
-from tests.integration.conftest import wait_ratings_settled
+from tests.integration.conftest import (
+    History,
+    ledger_expected,
+    ledger_rows_differing,
+    ledger_snapshot,
+    run_threads,
+    wait_ratings_settled,
+    wait_until,
+)
 
 pytestmark = [pytest.mark.postgres, pytest.mark.services]
 
-
-def snapshot():
-    return (
-        sorted(PlayerRating.objects.values_list("player_id", "rating", "peak_rating", "rated_matches")),
-        sorted(RatingChange.objects.values_list("match_id", "unit", "player_id", "rating_before", "rating_after")),
-    )
+VISIBILITY_TIMEOUT = 5  # CELERY_VISIBILITY_TIMEOUT in the stack (ratings/benchmarks/stack.py)
 
 
-def stream(stack, count: int, clients: int, *, on_progress=None, retries: int = 0) -> tuple[list[int], list[int]]:
-    """Submit ``count`` Slaps results from ``clients`` threads; returns (created ids, failed statuses)."""
+def stream(
+    stack, count: int, clients: int, *, history: History, on_progress=None, retries: int = 0
+) -> tuple[list[int], list[int]]:
+    """Submit ``count`` Slaps results from ``clients`` threads; returns (created ids, failed statuses).
+
+    ``on_progress(created_so_far)`` runs after each answer, under the
+    stream's lock; whatever it or a client raises fails the test.
+    """
     players = [player.pk for player in PlayerFactory.create_batch(12)]
     tokens = [Token.objects.create(user=RefereeFactory()).key for _ in range(clients)]
     base = timezone.now() - timedelta(days=1)
@@ -51,82 +72,213 @@ def stream(stack, count: int, clients: int, *, on_progress=None, retries: int = 
             # A retry carries the same Idempotency-Key: never a second copy of the result.
             keyed = {**headers, "Idempotency-Key": f"stream-{index}"}
             for _attempt in range(retries + 1):
-                status, response = stack.request("POST", "/api/matches/", json.dumps(body).encode(), keyed)
+                try:
+                    status, response = stack.request("POST", "/api/matches/", json.dumps(body).encode(), keyed)
+                except OSError:  # the connection itself failed (a restarting server): retried like a 5xx
+                    status, response = 0, b""
                 if status in (200, 201):
                     break
                 time.sleep(0.5)
             with lock:
                 if status in (200, 201):
-                    created.append(json.loads(response)["id"])
+                    match_id = json.loads(response)["id"]
+                    created.append(match_id)
+                    history.submitted[match_id] = body
                 else:
                     failed.append(status)
                 if on_progress:
                     on_progress(len(created))
 
-    with ThreadPoolExecutor(max_workers=clients) as pool:
-        for future in [pool.submit(client, number) for number in range(clients)]:
-            future.result()
+    run_threads([lambda number=number: client(number) for number in range(clients)], timeout=300)
     return created, failed
 
 
-def equals_replay() -> bool:
-    concurrent = snapshot()
-    for game in Game.objects.all():
-        ratings_replay_all(game_id=game.pk)
-    return snapshot() == concurrent
+def compare_with_expected(history: History, label: str) -> int:
+    """Record and return the rows differing between the ledger now and the expected ledger."""
+    concurrent = ledger_snapshot()
+    differing = ledger_rows_differing(concurrent, ledger_expected(history=history))
+    FIGURES[f"faults: {label}: rows differing from the expected ledger"] = differing
+    return differing
+
+
+def rated_count(ids) -> int:
+    return Match.objects.filter(pk__in=list(ids), status=Match.Status.RATED).count()
 
 
 def test_a_worker_killed_mid_stream_loses_nothing(fault_stack):
+    """No beat and no sweeper: what the dead worker held comes back by late acknowledgement, the rest by the queue."""
     fault_stack.start_worker("doomed", pool="solo")
-    killed = threading.Event()
+    kills = []
+    history = History()
 
     def progress(done: int) -> None:
-        if done >= 100 and not killed.is_set():
-            killed.set()
+        if done >= 100 and not kills:
             fault_stack.kill("doomed")
+            kills.append(done)
 
-    created, failed = stream(fault_stack, 300, 8, on_progress=progress)
-    assert killed.is_set()
+    created, failed = stream(fault_stack, 300, 8, history=history, on_progress=progress)
+    FIGURES["faults: workers SIGKILLed mid-stream"] = len(kills)
+    assert kills == [100]
     assert not failed
     assert len(created) == 300
-    # Another worker comes up: unacknowledged tasks return, the sweeper catches the rest.
-    fault_stack.start_worker("rescuer", pool="solo", beat=True)
+    fault_stack.start_worker("rescuer", pool="solo")
     wait_ratings_settled()
-    assert equals_replay()
+    FIGURES["faults: results rated after a worker was killed mid-stream"] = rated_count(created)
+    assert rated_count(created) == 300
     assert RatingChange.objects.count() == 600
-    FIGURES["faults: workers SIGKILLed mid-stream"] = 1
-    FIGURES["faults: results rated after a worker was killed"] = len(created)
+    assert "ratings_sweep[" not in fault_stack.log("rescuer"), "no sweeper ran"
+    assert compare_with_expected(history, "worker killed mid-stream") == 0
+
+
+def _waiting_on_me() -> list[int]:
+    """Backends blocked by this test's connection (live, not the statistics snapshot of the transaction)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        cursor.execute("SELECT pid FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))")
+        return [row[0] for row in cursor.fetchall()]
+
+
+def test_a_killed_workers_task_is_redelivered_by_late_acknowledgement_alone(fault_stack):
+    """The worker is SIGKILLed while it holds the task; a fresh worker without beat rates it.
+
+    Deterministic hold: the test takes the game's rating lock (the row lock
+    ``ratings_process_game`` waits for) before submitting, waits until the
+    worker's database session is blocked on it, kills the worker, then lets
+    the lock go. The task was delivered and never acknowledged, so only
+    Redis's visibility timeout (5 s here) can bring it back: no beat, no
+    sweeper runs anywhere.
+    """
+    from ratings.services import rating_state_lock
+
+    fault_stack.start_worker("holder", pool="solo")
+    ann, bob = PlayerFactory.create_batch(2)
+    headers = {"Authorization": f"Token {Token.objects.create(user=RefereeFactory()).key}"}
+    headers["Content-Type"] = "application/json"
+    body = {"game": "slaps", "played_at": (timezone.now() - timedelta(hours=1)).isoformat(),
+            "players": [ann.pk, bob.pk], "winner": ann.pk}  # fmt: skip
+    slaps = Game.objects.get(slug="slaps")
+    with transaction.atomic():
+        rating_state_lock(game_id=slaps.pk)
+        status, response = fault_stack.request("POST", "/api/matches/", json.dumps(body).encode(), headers)
+        assert status == 201, response
+        match_id = json.loads(response)["id"]
+        wait_until(_waiting_on_me, timeout=60, what="the worker to block on the game's lock")
+        task = re.search(r"ratings_apply_match\[([0-9a-f-]+)\] received", fault_stack.log("holder"))
+        assert task, fault_stack.log("holder")
+        fault_stack.kill("holder")
+        killed_at = time.monotonic()
+    assert Match.objects.get(pk=match_id).status == Match.Status.SUBMITTED
+    fault_stack.start_worker("rescuer", pool="solo")
+    wait_until(lambda: rated_count([match_id]), timeout=VISIBILITY_TIMEOUT + 60, what="the redelivered task")
+    redelivered_after = time.monotonic() - killed_at
+    FIGURES["faults: a held task redelivered after its worker's SIGKILL, rated after (s)"] = round(redelivered_after, 1)
+    rescuer = fault_stack.log("rescuer")
+    assert f"ratings_apply_match[{task.group(1)}] received" in rescuer, "the same task, delivered again"
+    assert "ratings_sweep[" not in rescuer, "no sweeper ran"
+    # Delivered before the kill, so due again at most 5 s after it; the rest is a worker starting on a busy host.
+    assert redelivered_after < VISIBILITY_TIMEOUT + 30
+    assert RatingChange.objects.filter(match_id=match_id).count() == 2
+
+
+class Browser:
+    """A signed-in visitor of the stack: cookies kept, redirects not followed (a 302 is an answer)."""
+
+    class _NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None
+
+    def __init__(self, stack):
+        self.stack = stack
+        self.cookies = http.cookiejar.CookieJar()
+        handlers = [urllib.request.HTTPCookieProcessor(self.cookies), self._NoRedirect()]
+        self.opener = urllib.request.build_opener(*handlers)
+
+    def csrf(self) -> str:
+        return next(cookie.value for cookie in self.cookies if cookie.name == "csrftoken")
+
+    def open(self, path: str, form: dict | None = None) -> tuple[int, str]:
+        data = None
+        if form is not None:
+            data = urllib.parse.urlencode({**form, "csrfmiddlewaretoken": self.csrf()}).encode()
+        request = urllib.request.Request(self.stack.base_url + path, data=data)
+        try:
+            with self.opener.open(request, timeout=30) as response:
+                return response.status, response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode(errors="replace")
 
 
 def test_results_are_accepted_while_redis_is_down_and_rated_when_it_returns(fault_stack, private_redis):
+    """README's production set-up: broker and CACHE_URL on one Redis, which dies. Writes and reads carry on."""
     fault_stack.start_worker("worker", pool="solo", beat=True)
+    history = History()
+    # Signs in at gunicorn, which checks passwords with the production hashers.
+    referee = RefereeFactory(username="table3")
+    referee.password = make_password("correct horse battery", hasher="pbkdf2_sha256")
+    referee.save()
     private_redis.stop()
-    created, failed = stream(fault_stack, 60, 4)
-    assert not failed, "submissions are accepted without the broker"
+
+    created, failed = stream(fault_stack, 60, 4, history=history)
+    FIGURES["faults: results accepted (201) while Redis was down"] = len(created)
+    assert not failed, f"submissions are accepted without the broker and the cache: {failed}"
     assert len(created) == 60
     assert set(Match.objects.filter(pk__in=created).values_list("status", flat=True)) == {"submitted"}
+
+    some_player = Match.objects.get(pk=created[0]).seats.first().player_id
+    reads = {
+        path: fault_stack.request("GET", path)[0]
+        for path in (
+            f"/api/players/{some_player}/",
+            "/api/leagues/slaps-amateur/leaderboard/",
+            f"/players/{some_player}/",
+            "/leagues/slaps-amateur/",
+        )
+    }
+    assert reads == dict.fromkeys(reads, 200), reads
+
+    browser = Browser(fault_stack)
+    assert browser.open("/accounts/login/")[0] == 200
+    status, _ = browser.open("/accounts/login/", {"username": "table3", "password": "correct horse battery"})
+    assert status == 302, "signed in"
+    ann, bob = PlayerFactory.create_batch(2)
+    played_at = (timezone.localtime() - timedelta(hours=2)).strftime("%Y-%m-%dT%H:%M")
+    form = {"player_a": ann.pk, "player_b": bob.pk, "winner": "a", "played_at": played_at, "rated": "true"}
+    status, page = browser.open("/results/slaps/", form)
+    assert status == 302, page[:500]
+    entered = Match.objects.filter(seats__player=ann).get()
+    history.submitted[entered.pk] = {"game": "slaps", "played_at": entered.played_at.isoformat(),
+                                     "players": [ann.pk, bob.pk], "winner": ann.pk}  # fmt: skip
+    assert "Cache unavailable" in fault_stack.log("web"), "the outage is logged"
+
     private_redis.start()  # same port: the worker reconnects, beat's sweeper rates what was never queued
     wait_ratings_settled()
-    assert equals_replay()
-    FIGURES["faults: results accepted while Redis was down"] = len(created)
+    everything = [*created, entered.pk]
+    FIGURES["faults: results rated after Redis returned"] = rated_count(everything)
+    assert rated_count(everything) == 61
+    assert compare_with_expected(history, "Redis down") == 0
 
 
 def test_postgresql_connections_cut_under_load(fault_stack):
     fault_stack.start_worker("worker", pool="solo", beat=True)
     cuts = []
+    history = History()
 
     def cut(done: int) -> None:
-        if done in (50, 120) and done not in cuts:
-            cuts.append(done)
+        if done in (50, 120) and done not in [at for at, _ in cuts]:
             with connection.cursor() as cursor:
                 cursor.execute(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity "
                     "WHERE datname = current_database() AND pid <> pg_backend_pid()"
                 )
+                [terminated] = cursor.fetchone()
             connection.close()  # this client thread's own connection
+            cuts.append((done, terminated))
 
-    created, failed = stream(fault_stack, 200, 6, on_progress=cut, retries=3)
+    created, failed = stream(fault_stack, 200, 6, history=history, on_progress=cut, retries=3)
+    FIGURES["faults: PostgreSQL connection cuts under load"] = len(cuts)
+    FIGURES["faults: PostgreSQL backends terminated by the cuts"] = sum(terminated for _, terminated in cuts)
     assert len(cuts) == 2
+    assert all(terminated > 0 for _, terminated in cuts), cuts
     assert not failed, failed
     assert len(set(created)) == 200
     connection.close()  # the test's own connection was cut too: reconnect, as the site does
@@ -135,72 +287,117 @@ def test_postgresql_connections_cut_under_load(fault_stack):
     seat_counts = Match.objects.annotate(n=Count("seats")).values_list("n", flat=True)
     assert set(seat_counts) == {2}
     assert Match.objects.count() == 200, "retries with the same Idempotency-Key stored nothing twice"
-    assert equals_replay()
-    FIGURES["faults: PostgreSQL connection cuts under load"] = len(cuts)
+    assert compare_with_expected(history, "connections cut") == 0
 
 
-def test_the_same_task_twice_at_once_applies_once(transactional_db, require_postgres, slaps_world):
+def test_the_same_task_four_times_at_once_applies_once(transactional_db, require_postgres, slaps_world):
+    """Four deliveries of one task start together: one rates the four stored results, three find nothing to do."""
     from ratings.tasks import ratings_apply_match
 
-    match_ids = slaps_world
-    barrier = threading.Barrier(4)
+    history = slaps_world
+    match_ids = list(history.submitted)
+    barrier = threading.Barrier(4, timeout=60)
+    ran = []
 
-    def run(match_id: int) -> None:
-        from django.db import connection as thread_connection
+    def delivery() -> int:
+        barrier.wait()
+        applied = ratings_apply_match(match_ids[-1])
+        ran.append(applied)
+        return applied
 
-        try:
-            barrier.wait()
-            ratings_apply_match(match_id)
-        finally:
-            thread_connection.close()
-
-    threads = [threading.Thread(target=run, args=(match_ids[-1],)) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    try:
+        applied = run_threads([delivery] * 4, timeout=120)
+    finally:
+        FIGURES["faults: duplicate concurrent deliveries run"] = len(ran)
+    assert sorted(applied) == [0, 0, 0, 4]
     assert RatingChange.objects.count() == 2 * len(match_ids)
-    assert equals_replay()
-    FIGURES["faults: duplicate concurrent deliveries"] = 4
+    assert compare_with_expected(history, "duplicate deliveries") == 0
 
 
 @pytest.fixture
-def slaps_world(reference_data):
+def slaps_world(reference_data) -> History:
+    """Four stored Slaps results, not yet rated (no task queued), as the History of their bodies."""
     from tests.factories import slaps_match
 
     ann, bob, cid = PlayerFactory.create_batch(3)
     base = timezone.now() - timedelta(hours=5)
-    return [
-        slaps_match(winner=winner, loser=loser, played_at=base + timedelta(minutes=i)).pk
-        for i, (winner, loser) in enumerate([(ann, bob), (bob, cid), (cid, ann), (ann, cid)])
+    history = History()
+    for i, (winner, loser) in enumerate([(ann, bob), (bob, cid), (cid, ann), (ann, cid)]):
+        played_at = base + timedelta(minutes=i)
+        match = slaps_match(winner=winner, loser=loser, played_at=played_at)
+        history.submitted[match.pk] = {"game": "slaps", "played_at": played_at.isoformat(),
+                                       "players": [winner.pk, loser.pk], "winner": winner.pk}  # fmt: skip
+    return history
+
+
+LOCAL_HOSTS = {"", "localhost", "127.0.0.1", "::1"}
+
+
+def postgresql_cluster_of_the_test_database() -> tuple[str, str]:
+    """(version, name) of the one pg_ctlcluster cluster that serves this test's connection.
+
+    Matched on the port the server itself reports and, where the server
+    tells it, its data directory; the connection must be local. Anything
+    else is a missing service, with the reason: restarting any other cluster
+    would take down databases that are not the test's.
+    """
+    host = connection.settings_dict.get("HOST") or ""
+    if host not in LOCAL_HOSTS and not host.startswith("/"):
+        service_missing(f"a local PostgreSQL to restart (DATABASE_URL names host {host!r})")
+    if not shutil.which("pg_lsclusters") or not shutil.which("pg_ctlcluster"):
+        service_missing("pg_lsclusters and pg_ctlcluster, to restart PostgreSQL")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_setting('port')")
+        [port] = cursor.fetchone()
+    data_directory = None
+    try:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SELECT current_setting('data_directory')")
+            [data_directory] = cursor.fetchone()
+    except DatabaseError:  # only superusers and pg_read_all_settings see it: the port must do
+        pass
+    listing = subprocess.run(["pg_lsclusters", "--json"], capture_output=True, text=True, timeout=30, check=True)
+    matching = [
+        (str(cluster["version"]), cluster["cluster"])
+        for cluster in json.loads(listing.stdout)
+        if str(cluster.get("port")) == str(port) and data_directory in (None, cluster.get("pgdata"))
     ]
+    if len(matching) != 1:
+        service_missing(
+            f"exactly one pg_ctlcluster cluster on port {port} (data directory {data_directory}); found {matching}"
+        )
+    return matching[0]
+
+
+def test_postgresql_cluster_found_is_the_one_serving_the_test(require_postgres, db):
+    """The finder names a cluster on the test connection's port: never another one."""
+    version, name = postgresql_cluster_of_the_test_database()
+    status = subprocess.run(["pg_lsclusters", "--no-header", version, name], capture_output=True, text=True, timeout=30)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_setting('port')")
+        [port] = cursor.fetchone()
+    assert status.stdout.split()[2] == port, status.stdout
 
 
 def test_postgresql_restarted_under_load(fault_stack):
-    """The real thing: the cluster restarts while results arrive; clients retry what failed."""
-    import shutil
-    import subprocess
-    from pathlib import Path
-
-    from tests.conftest import service_missing
-
-    versions = sorted(Path("/etc/postgresql").glob("*")) if Path("/etc/postgresql").exists() else []
-    if not shutil.which("pg_ctlcluster") or not versions:
-        service_missing("pg_ctlcluster, to restart PostgreSQL")
+    """The real thing: the cluster serving the test database restarts while results arrive; clients retry."""
+    version, name = postgresql_cluster_of_the_test_database()
     fault_stack.start_worker("worker", pool="solo", beat=True)
     restarts = []
+    history = History()
 
     def restart(done: int) -> None:
         if done >= 60 and not restarts:
-            restarts.append(done)
             subprocess.run(
-                ["pg_ctlcluster", "--skip-systemctl-redirect", versions[-1].name, "main", "restart"],
+                ["pg_ctlcluster", "--skip-systemctl-redirect", version, name, "restart"],
                 check=True,
                 timeout=120,
                 capture_output=True,
             )
+            restarts.append(done)
 
-    created, failed = stream(fault_stack, 160, 6, on_progress=restart, retries=30)
+    created, failed = stream(fault_stack, 160, 6, history=history, on_progress=restart, retries=30)
+    FIGURES["faults: PostgreSQL restarts under load"] = len(restarts)
     assert restarts
     assert not failed, failed
     assert len(set(created)) == 160
@@ -209,5 +406,4 @@ def test_postgresql_restarted_under_load(fault_stack):
     seat_counts = Match.objects.annotate(n=Count("seats")).values_list("n", flat=True)
     assert set(seat_counts) == {2}, "no result half-stored"
     assert Match.objects.count() == 160, "retries with the same Idempotency-Key stored nothing twice"
-    assert equals_replay()
-    FIGURES["faults: PostgreSQL restarts under load"] = len(restarts)
+    assert compare_with_expected(history, "PostgreSQL restarted") == 0

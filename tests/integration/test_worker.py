@@ -13,6 +13,7 @@ from matches.models import Match
 from ratings.engines import PlayerState, get_rating_system
 from ratings.engines.elo import EloMatch, EloParameters
 from tests.factories import PlayerFactory, RefereeFactory, bridge_session_body
+from tests.integration.conftest import wait_until
 
 pytestmark = [pytest.mark.postgres, pytest.mark.services]
 
@@ -171,10 +172,10 @@ def test_a_rating_period_league_waits_for_its_close_then_rates_everything(stack)
     producer = Celery(broker=stack.broker_url)
     # The worker handles the submissions' tasks, and a sweep of closed periods: nothing is due yet.
     producer.send_task("ratings.tasks.ratings_close_periods")
-    deadline = time.monotonic() + 20
-    # "received" and "succeeded": the worker has run the sweep.
-    while time.monotonic() < deadline and stack.log("worker").count("ratings_close_periods") < 2:
-        time.sleep(0.2)
+    # "received" and "succeeded": the worker has run the sweep (and found nothing due).
+    wait_until(
+        lambda: stack.log("worker").count("ratings_close_periods") >= 2, timeout=60, what="the worker to run the sweep"
+    )
     assert not RatingChange.objects.exists()
     assert set(Match.objects.filter(pk__in=created).values_list("status", flat=True)) == {"submitted"}
 
