@@ -117,6 +117,33 @@ def oracle_results(*, game: Game) -> list[ResultSpec]:
     return results
 
 
+def oracle_result_from_body(*, match_id: int, body: dict, bots: dict, default_league: str, status: str = "rated"):
+    """A submitted API body (API.md) as the oracle's input, for tests that keep what they sent.
+
+    ``bots`` maps a bot slug to its (rating, max_rating) when the body was
+    submitted: the values as played. ``default_league`` is the league a body
+    without ``"league"`` is filed under (the game's amateur league).
+    """
+    played_at = body["played_at"]
+    if isinstance(played_at, str):
+        played_at = dt.datetime.fromisoformat(played_at)
+    if timezone.is_naive(played_at):
+        played_at = timezone.make_aware(played_at)
+    if body.get("rated", True) is False:
+        status = "friendly"
+    plain = {key: body[key] for key in ("players", "winner", "deals", "boards") if key in body}
+    if "seats" in body:
+        plain["seats"] = [
+            seat if "player" in seat else {"bot": seat["bot"], "rating": str(bots[seat["bot"]][0]),
+                                            "max_rating": str(bots[seat["bot"]][1])}
+            for seat in body["seats"]
+        ]  # fmt: skip
+        plain["deals"] = [[str(whist) for whist in deal] for deal in body["deals"]]
+    return ResultSpec(
+        id=match_id, played_at=played_at, league=body.get("league") or default_league, status=status, body=plain
+    )
+
+
 def oracle_outcome_from_db(*, game: Game, now: dt.datetime | None = None) -> Outcome:
     """The oracle's replay of everything stored for the game."""
     return oracle_replay(oracle_game_spec(game=game), oracle_results(game=game), now=now or timezone.now())

@@ -10,7 +10,7 @@ from leagues.models import Game
 from matches.services import match_submit
 from ratings.models import PlayerRating, RatingChange
 from tests.factories import PlayerFactory
-from tests.oracle_db import ledger_diff, oracle_outcome_from_db, oracle_results
+from tests.oracle_db import ledger_diff, oracle_outcome_from_db, oracle_result_from_body, oracle_results
 
 pytestmark = pytest.mark.django_db
 
@@ -76,3 +76,29 @@ def test_a_tampered_ledger_is_reported_row_by_row(rated_slaps):
     assert any("delta: stored 17.00, rules 16.00" in line for line in differences)
     assert any(f", {c.pk}): missing" in line for line in differences)
     assert any(line.startswith(f"player rating {b.pk}: stored") for line in differences)
+
+
+def test_a_submitted_body_reads_like_the_stored_result(referee):
+    """What a load test keeps (the body it sent, the bots as they were) gives the oracle the same input
+    as the stored result read back."""
+    players = PlayerFactory.create_batch(2)
+    body = {
+        "game": "preferans",
+        "played_at": T0.isoformat(),
+        "seats": [{"player": players[0].pk}, {"bot": "normal"}, {"player": players[1].pk}],
+        "deals": [[4, "-2.5", "-1.5"], [-6, 3, 3]],
+    }
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        match = match_submit(referee=referee, data=body)
+    game = Game.objects.get(slug="preferans")
+    (stored,) = oracle_results(game=game)
+    kept = oracle_result_from_body(
+        match_id=match.pk, body=body, bots={"normal": (1800, 2400)}, default_league="preferans-amateur"
+    )
+    assert (kept.id, kept.played_at, kept.league, kept.status) == (stored.id, stored.played_at, stored.league, "rated")
+    assert [seat.get("player") for seat in kept.body["seats"]] == [seat.get("player") for seat in stored.body["seats"]]
+    assert [Decimal(seat["rating"]) for seat in kept.body["seats"] if "bot" in seat] == [Decimal(1800)]
+    assert [[Decimal(w) for w in deal] for deal in kept.body["deals"]] == [
+        [Decimal(w) for w in deal] for deal in stored.body["deals"]
+    ]
+    assert ledger_diff(game=game, outcome=oracle_outcome_from_db(game=game)) == []
