@@ -181,10 +181,15 @@ def histories(draw, game_slug: str, *, known_bugs: bool = True) -> History:
         parameters = draw(st.sampled_from(k_rules))
         result = slaps_results(players)
     elif game_slug == "preferans":
+        # Smoothing starts at 4000 by default, out of a short history's reach: a game may start it lower.
+        parameters = draw(st.sampled_from([{}, {}, {"smoothing_start": 1010, "smoothing_scale": 40}]))
         result = preferans_results(players, big_whists=known_bugs)
     else:
         zone = draw(st.sampled_from(ZONES)) if known_bugs else "UTC"
         period_days = draw(st.sampled_from([0, 0, 1, 3, 7]))
+        # With the default bonus_scale (100 deals) a short history's partnerships hardly differ; a small
+        # scale makes every board played together count, within a session too.
+        parameters = draw(st.sampled_from([{}, {"bonus_scale": 2}, {"bonus_max": 120, "bonus_scale": 4}]))
         result = bridge_results(players)
     anchor = dt.date(2026, 3, 2) + dt.timedelta(days=draw(st.integers(0, 6)))
     ops = draw(operations(result, bot_edits=known_bugs and game_slug == "preferans", floor_raises=known_bugs))
