@@ -103,6 +103,7 @@ class MatchInput:
     deals: tuple[tuple[Decimal, ...], ...] = ()
     boards: tuple[BoardInput, ...] = ()
     league: League | None = None
+    leagues: tuple[League, ...] = ()  # all the game's leagues, as read while cleaning
 
 
 class _Errors(dict):
@@ -509,14 +510,14 @@ GAME_CLEANERS: dict[str, Callable[[Mapping[str, Any], _Errors, Game], GameInput]
 }
 
 
-def _clean_league(value: Any, game: Game | None, errors: _Errors) -> League | None:
+def _clean_league(value: Any, leagues: tuple[League, ...], game: Game | None, errors: _Errors) -> League | None:
     if value in (None, ""):
         return None
     if game is None:
         return None
-    league = League.objects.filter(game=game, slug=value).first() if _is_slug(value) else None
+    league = next((league for league in leagues if league.slug == value), None) if _is_slug(value) else None
     if league is None:
-        slugs = ", ".join(League.objects.filter(game=game).values_list("slug", flat=True))
+        slugs = ", ".join(league.slug for league in leagues)
         errors.add("league", f"Unknown league for {game.name}. Leagues: {slugs}.")
     return league
 
@@ -536,12 +537,14 @@ def match_clean(*, data: Mapping[str, Any]) -> MatchInput:
             errors.add("game", f"Results for {game.name} cannot be entered yet.")
         else:
             result = cleaner(data, errors, game)
-    league = _clean_league(data.get("league"), game, errors)
+    # One query for the game's leagues: the one named, the default, and their two-step settings.
+    leagues = tuple(League.objects.filter(game=game).order_by("slug")) if game is not None else ()
+    league = _clean_league(data.get("league"), leagues, game, errors)
     if errors:
         raise ValidationError(dict(errors))
     if league is None:
         # Unless the body names one, a result is filed under the game's entry (amateur) league.
-        league = League.objects.filter(game=game, tier=League.Tier.AMATEUR).first()
+        league = next((league for league in leagues if league.tier == League.Tier.AMATEUR), None)
     return MatchInput(
         game=game,
         played_at=played_at,
@@ -550,6 +553,7 @@ def match_clean(*, data: Mapping[str, Any]) -> MatchInput:
         deals=result.deals,
         boards=result.boards,
         league=league,
+        leagues=leagues,
     )
 
 
@@ -683,13 +687,13 @@ def match_needs_confirmation(*, cleaned: MatchInput) -> bool:
     """
     if not cleaned.rated:
         return False
-    leagues = list(League.objects.filter(game=cleaned.game).values_list("pk", "tier", "requires_confirmation"))
-    two_step = {pk for pk, _, required in leagues if required}
+    leagues = cleaned.leagues or tuple(League.objects.filter(game=cleaned.game))
+    two_step = {league.pk for league in leagues if league.requires_confirmation}
     if not two_step:
-        return False  # the usual case: one query
+        return False  # the usual case: no query beyond cleaning's
     if cleaned.league is not None and cleaned.league.pk in two_step:
         return True
-    entry = next((pk for pk, tier, _ in leagues if tier == League.Tier.AMATEUR), None)
+    entry = next((league.pk for league in leagues if league.tier == League.Tier.AMATEUR), None)
     player_ids = [seat.player.pk for seat in cleaned.seats if seat.player is not None]
     current = player_leagues_in_game(game=cleaned.game, player_ids=player_ids)
     return any(current.get(player_id, entry) in two_step for player_id in player_ids)
