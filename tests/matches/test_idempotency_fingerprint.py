@@ -20,6 +20,8 @@ from datetime import UTC, timedelta
 import pytest
 from django.db import connection
 from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from matches.models import Match
 from matches.services import IdempotencyKeyReused, match_submit_idempotent
@@ -335,4 +337,39 @@ def test_keys_stored_before_fingerprints_are_fingerprinted_by_the_migration(refe
         match_submit_idempotent(
             referee=referee, data={**bodies["old-bridge"], "league": "bridge-amateur"}, key="old-bridge"
         )
+    assert rows_changed(before, rows_snapshot()) == {}
+
+
+# --- hostile retries --------------------------------------------------------------------------
+
+HOSTILE_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=30)
+    | st.sampled_from(["", " ", "\x00", "9" * 400, "NaN", "-0", "1e309", "slaps-pro", "slaps-amateur", "true"]),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=3),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    field=st.sampled_from(["game", "played_at", "rated", "league", "players", "winner", "note"]), value=HOSTILE_VALUES
+)
+def test_a_used_key_with_an_almost_identical_body_never_stores(referee_client, ann_bob, field, value):
+    """Whatever one field becomes, a retry with a used key is answered with the first match (200,
+    the same request), refused (422 naming the key, or 400 naming a field), never a 5xx, and stores nothing."""
+    ann, bob = ann_bob
+    first = post_raw(referee_client, slaps_text(ann, bob), "fuzz")
+    assert first.status_code in (200, 201)
+    before = rows_snapshot()
+    body = json.loads(slaps_text(ann, bob)) | {field: value}
+    response = post_raw(referee_client, json.dumps(body), "fuzz")
+    assert response.status_code in (200, 400, 422), response.content[:300]
+    if response.status_code == 200:
+        assert response.json()["id"] == first.json()["id"]
+    if response.status_code == 422:
+        assert list(response.json()) == ["Idempotency-Key"]
     assert rows_changed(before, rows_snapshot()) == {}
