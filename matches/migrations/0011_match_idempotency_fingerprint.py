@@ -6,6 +6,10 @@ fingerprint of what they hold now, computed by a frozen copy of
 migration must not import code that will change): the body as stored, as
 canonical JSON, SHA-256. A retry of such a request that would store the same
 result is still answered with the match; one with another body is refused.
+New fingerprints are of the request (a later correction leaves them); for
+these old rows only what is stored now is known, so a retry of the original
+body of a match corrected since then is refused. Retries come within
+minutes, corrections later: accepted.
 """
 
 import hashlib
