@@ -86,7 +86,10 @@ class League(models.Model):
     )
     requires_confirmation = models.BooleanField(
         default=False,
-        help_text="Two-step results: one referee enters a result, a second confirms it before it is rated.",
+        help_text="Two-step results: a rated result waits until a second referee confirms it. It covers every "
+        "result filed under this league and every result with a player in this league when the result is "
+        "entered or corrected, whichever page, API call or admin correction brings it in. Results entered "
+        "before the setting was turned on are not recalled.",
     )
     rating_period_anchor = models.DateField(
         default=datetime.date(2026, 1, 5),

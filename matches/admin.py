@@ -77,7 +77,9 @@ class MatchAdmin(admin.ModelAdmin):
         if not user_can_void(request.user):
             raise PermissionDenied
         match = get_object_or_404(Match, pk=pk)
-        errors, text = [], json.dumps(match_as_body(match_detail(match_id=pk)), indent=2)
+        # Pre-filled with the stored body, league included: saved unchanged, it changes nothing.
+        stored = match_as_body(match_detail(match_id=pk))
+        errors, text = [], json.dumps(stored, indent=2)
         if request.method == "POST":
             text = request.POST.get("body", "")
             try:
@@ -88,7 +90,12 @@ class MatchAdmin(admin.ModelAdmin):
             except ValidationError as error:
                 errors = [f"{field}: {' '.join(messages_)}" for field, messages_ in error.message_dict.items()]
             else:
-                self.message_user(request, "Result corrected; ratings are being replayed from it.", messages.SUCCESS)
+                if match_as_body(match_detail(match_id=pk)) == stored:
+                    self.message_user(request, "No change: the result is as stored; nothing was replayed.")
+                else:
+                    self.message_user(
+                        request, "Result corrected; ratings are being replayed from it.", messages.SUCCESS
+                    )
                 return redirect(reverse("admin:matches_match_change", args=[pk]))
         context = {
             **self.admin_site.each_context(request),

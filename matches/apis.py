@@ -2,7 +2,7 @@
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -10,7 +10,13 @@ from rest_framework.views import APIView
 from config.api import IsMatchAdmin, IsReferee, WriteThrottle
 from matches import selectors
 from matches.models import Match
-from matches.services import match_confirm, match_correct, match_submit_idempotent, match_void
+from matches.services import (
+    IdempotencyKeyReused,
+    match_confirm,
+    match_correct,
+    match_submit_idempotent,
+    match_void,
+)
 from ratings.selectors import rating_decimals, rating_number
 
 
@@ -148,17 +154,34 @@ class MatchCreateApi(APIView):
                     ' a board at one table takes "ns_imps" instead of "ns_score".',
                 ),
                 "league": serializers.CharField(
-                    required=False, help_text="Bridge: the league's slug (its rating period applies)."
+                    required=False,
+                    help_text="The slug of a league of the game to file the result under (default: its amateur "
+                    "league); bridge: its rating period applies. It never exempts a result from two-step "
+                    "confirmation: a result waits for a second referee when this league or any league one of "
+                    "its players is in requires it.",
                 ),
             },
         ),
-        responses={201: MatchOutSerializer, 200: MatchOutSerializer},
+        responses={
+            201: MatchOutSerializer,
+            200: MatchOutSerializer,
+            422: OpenApiResponse(
+                response=inline_serializer(
+                    "IdempotencyKeyReused", {"Idempotency-Key": serializers.ListField(child=serializers.CharField())}
+                ),
+                description="The Idempotency-Key was used before with a different body; nothing was stored.",
+            ),
+        },
         parameters=[
             OpenApiParameter(
                 "Idempotency-Key",
                 str,
                 OpenApiParameter.HEADER,
-                description="Optional. A retry with the same key returns the first match (200) and stores nothing.",
+                description="Optional. A retry with the same key and the same body returns the first match (200) "
+                "and stores nothing; the same key with another body is refused (422) and stores nothing. "
+                '"The same body" means the same result once validated: key order, spacing, ids as strings, '
+                'the time zone of played_at, and defaults spelled out or left out ("rated": true, the '
+                "amateur league) do not matter.",
             )
         ],
         examples=[
@@ -203,9 +226,12 @@ class MatchCreateApi(APIView):
         ],
     )
     def post(self, request):
-        match, created = match_submit_idempotent(
-            referee=request.user, data=request.data, key=request.headers.get("Idempotency-Key")
-        )
+        try:
+            match, created = match_submit_idempotent(
+                referee=request.user, data=request.data, key=request.headers.get("Idempotency-Key")
+            )
+        except IdempotencyKeyReused as error:
+            return Response(error.message_dict, status=status.HTTP_422_UNPROCESSABLE_ENTITY)
         response_status = status.HTTP_201_CREATED if created else status.HTTP_200_OK
         return Response(match_data(selectors.match_detail_of(match)), status=response_status)
 
@@ -242,7 +268,10 @@ class MatchCorrectApi(APIView):
     @extend_schema(
         request=inline_serializer("MatchCorrection", {"game": serializers.CharField()}),
         responses=MatchOutSerializer,
-        description="The body is a whole result, exactly as for POST /api/matches/; the game cannot change.",
+        description="The body is a whole result, exactly as for POST /api/matches/; the game cannot change, "
+        "and a body without league keeps the match's league. A body that would store exactly what is stored "
+        "changes nothing (no replay, no audit entry). A changed result is re-examined for two-step "
+        "confirmation and, if it needs it, waits for a referee other than the correcting admin.",
     )
     def post(self, request, pk):
         get_object_or_404(Match, pk=pk)

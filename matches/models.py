@@ -63,6 +63,13 @@ class Match(models.Model):
         blank=True,
         help_text="The client's Idempotency-Key: a retried submission with the same key returns this match.",
     )
+    idempotency_fingerprint = models.CharField(  # noqa: DJ001 - NULL exactly when there is no key
+        max_length=64,
+        null=True,
+        blank=True,
+        help_text="SHA-256 of the result the keyed request stored (its body as stored, canonical JSON): "
+        "the same key with a body that would store anything else is refused (422).",
+    )
     awaiting_confirmation = models.BooleanField(
         default=False, help_text="Entered in a two-step league: not rated until a second referee confirms it."
     )
@@ -102,6 +109,11 @@ class Match(models.Model):
                 fields=["referee", "idempotency_key"],
                 condition=Q(idempotency_key__isnull=False),
                 name="match_idempotency_key_once_per_referee",
+            ),
+            # A key without its fingerprint could not tell a retry from another request.
+            models.CheckConstraint(
+                condition=Q(idempotency_key__isnull=True) | Q(idempotency_fingerprint__isnull=False),
+                name="match_idempotency_key_fingerprinted",
             ),
         ]
 

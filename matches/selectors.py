@@ -1,9 +1,10 @@
 """Reading matches with everything a page or the API shows, in a fixed number of queries."""
 
-from django.db.models import Prefetch, QuerySet, prefetch_related_objects
+from django.db.models import F, IntegerField, OuterRef, Prefetch, QuerySet, Subquery, prefetch_related_objects
+from django.db.models.functions import Coalesce
 
-from matches.models import Board, Deal, Match, ResultsVersion, Seat
-from ratings.models import RatingChange
+from matches.models import AuditEntry, Board, Deal, Match, ResultsVersion, Seat
+from ratings.models import PlayerRating, RatingChange
 
 
 def results_version_site() -> str:
@@ -123,7 +124,12 @@ def match_deal_rows(match: Match) -> list[dict]:
 
 
 def match_as_body(match: Match) -> dict:
-    """A stored match as the API body that would submit it again (audit log, corrections)."""
+    """A stored match as the API body that would submit it again (audit log, the admin's correction form).
+
+    ``league`` is the league the match is filed under, for every game: a
+    correction saved unchanged keeps it. ``services.match_input_as_body``
+    builds the same shape from a validated body, before it is stored.
+    """
     body = {"game": match.game.slug, "played_at": match.played_at.isoformat(), "rated": match.rated}
     seats = list(match.seats.all())
     system = match.game.rating_system
@@ -150,12 +156,48 @@ def match_as_body(match: Match) -> dict:
             }
             for board in match.boards.all()
         ]
-        if match.league_id:
-            body["league"] = match.league.slug
+    if match.league_id:
+        body["league"] = match.league.slug
     return body
 
 
+def _last_corrector():
+    return Subquery(
+        AuditEntry.objects.filter(match=OuterRef("pk"), action=AuditEntry.Action.CORRECTED)
+        .order_by("-id")
+        .values("actor_id")[:1]
+    )
+
+
+def match_author_id(match: Match) -> int | None:
+    """Who wrote the version of a result that is stored: the admin who last corrected it, else its referee.
+
+    Two-step confirmation needs someone else (``services.match_confirm``).
+    """
+    corrector = (
+        AuditEntry.objects.filter(match=match, action=AuditEntry.Action.CORRECTED)
+        .order_by("-id")
+        .values_list("actor_id", flat=True)
+        .first()
+    )
+    return corrector if corrector is not None else match.referee_id
+
+
 def matches_awaiting_confirmation(*, limit: int = 100) -> list[Match]:
+    """Results waiting for a second referee, each with ``author_id`` (see ``match_author_id``)."""
     return list(
-        match_detail_queryset().filter(awaiting_confirmation=True, status="submitted").order_by("played_at")[:limit]
+        match_detail_queryset()
+        .filter(awaiting_confirmation=True, status="submitted")
+        .annotate(author_id=Coalesce(_last_corrector(), F("referee_id"), output_field=IntegerField()))
+        .order_by("played_at")[:limit]
+    )
+
+
+def player_leagues_in_game(*, game, player_ids) -> dict[int, int]:
+    """The league each of these players is in for ``game`` now: {player id: league id}.
+
+    Players not rated in the game yet are absent (they are in its entry league).
+    """
+    return dict(
+        PlayerRating.objects.filter(game=game, player_id__in=list(player_ids)).values_list("player_id", "league_id")
     )

@@ -15,9 +15,10 @@ Body shapes are those of API.md, e.g. for Slaps::
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -30,7 +31,7 @@ from django.utils.dateparse import parse_datetime
 
 from leagues.models import Bot, Game, League, Player
 from matches.models import AuditEntry, Board, BoardTable, Deal, Match, ResultsVersion, Seat
-from matches.selectors import match_as_body, match_detail, match_parts_hold
+from matches.selectors import match_as_body, match_author_id, match_detail, match_parts_hold, player_leagues_in_game
 from ratings.services import rating_replay_mark, rating_state_lock, ratings_enqueue
 
 MAX_ID = 2**63 - 1
@@ -102,6 +103,7 @@ class MatchInput:
     deals: tuple[tuple[Decimal, ...], ...] = ()
     boards: tuple[BoardInput, ...] = ()
     league: League | None = None
+    leagues: tuple[League, ...] = ()  # all the game's leagues, as read while cleaning
 
 
 class _Errors(dict):
@@ -508,14 +510,14 @@ GAME_CLEANERS: dict[str, Callable[[Mapping[str, Any], _Errors, Game], GameInput]
 }
 
 
-def _clean_league(value: Any, game: Game | None, errors: _Errors) -> League | None:
+def _clean_league(value: Any, leagues: tuple[League, ...], game: Game | None, errors: _Errors) -> League | None:
     if value in (None, ""):
         return None
     if game is None:
         return None
-    league = League.objects.filter(game=game, slug=value).first() if _is_slug(value) else None
+    league = next((league for league in leagues if league.slug == value), None) if _is_slug(value) else None
     if league is None:
-        slugs = ", ".join(League.objects.filter(game=game).values_list("slug", flat=True))
+        slugs = ", ".join(league.slug for league in leagues)
         errors.add("league", f"Unknown league for {game.name}. Leagues: {slugs}.")
     return league
 
@@ -535,12 +537,14 @@ def match_clean(*, data: Mapping[str, Any]) -> MatchInput:
             errors.add("game", f"Results for {game.name} cannot be entered yet.")
         else:
             result = cleaner(data, errors, game)
-    league = _clean_league(data.get("league"), game, errors)
+    # One query for the game's leagues: the one named, the default, and their two-step settings.
+    leagues = tuple(League.objects.filter(game=game).order_by("slug")) if game is not None else ()
+    league = _clean_league(data.get("league"), leagues, game, errors)
     if errors:
         raise ValidationError(dict(errors))
     if league is None:
         # Unless the body names one, a result is filed under the game's entry (amateur) league.
-        league = League.objects.filter(game=game, tier=League.Tier.AMATEUR).first()
+        league = next((league for league in leagues if league.tier == League.Tier.AMATEUR), None)
     return MatchInput(
         game=game,
         played_at=played_at,
@@ -549,6 +553,7 @@ def match_clean(*, data: Mapping[str, Any]) -> MatchInput:
         deals=result.deals,
         boards=result.boards,
         league=league,
+        leagues=leagues,
     )
 
 
@@ -613,7 +618,114 @@ def _submitted_body(data: Mapping[str, Any], cleaned: MatchInput) -> dict:
     return json.loads(json.dumps(body, default=str))
 
 
+def match_input_as_body(cleaned: MatchInput) -> dict:
+    """A validated result as the body ``match_as_body`` reads back once it is stored.
+
+    The two agree field for field (tests hold them to it), so comparing them
+    says whether storing ``cleaned`` would change a stored match, and hashing
+    this body fingerprints a request by what it would store: JSON key order,
+    whitespace, ids given as strings, a time in another zone, ``"rated": true``
+    spelled out or omitted, the game's amateur league named or omitted: all
+    the same request.
+    """
+    body: dict[str, Any] = {
+        "game": cleaned.game.slug,
+        "played_at": cleaned.played_at.astimezone(UTC).isoformat(),
+        "rated": cleaned.rated,
+    }
+    system = cleaned.game.rating_system
+    if system == "elo":
+        body["players"] = [seat.player.pk for seat in cleaned.seats]
+        winners = [seat.player.pk for seat in cleaned.seats if seat.result > 0]
+        body["winner"] = winners[0] if winners else None
+    elif system == "preferans":
+        body["seats"] = [
+            {"player": seat.player.pk} if seat.player is not None else {"bot": seat.bot.slug} for seat in cleaned.seats
+        ]
+        body["deals"] = [[float(whist) for whist in deal] for deal in cleaned.deals]
+    elif system == "bridge":
+        body["boards"] = [
+            {
+                "number": board.number,
+                "tables": [
+                    {
+                        "ns": [table.ns[0].pk, table.ns[1].pk],
+                        "ew": [table.ew[0].pk, table.ew[1].pk],
+                        **({"ns_score": table.ns_score} if table.ns_score is not None else {}),
+                        **({"ns_imps": float(table.ns_imps)} if table.ns_imps is not None else {}),
+                    }
+                    for table in board.tables
+                ],
+            }
+            for board in cleaned.boards
+        ]
+    if cleaned.league is not None:
+        body["league"] = cleaned.league.slug
+    return body
+
+
+def match_body_fingerprint(body: Mapping[str, Any]) -> str:
+    """SHA-256 of a stored-shape body (``match_input_as_body``) as canonical JSON: sorted keys, no spaces.
+
+    Whists of -0 and 0 are one number (PostgreSQL's jsonb keeps no negative zero).
+    """
+
+    def plain(value):
+        if isinstance(value, float) and value == 0:
+            return 0.0
+        if isinstance(value, list):
+            return [plain(item) for item in value]
+        if isinstance(value, dict):
+            return {key: plain(item) for key, item in value.items()}
+        return value
+
+    text = json.dumps(plain(body), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def match_needs_confirmation(*, cleaned: MatchInput) -> bool:
+    """Whether a result waits for a second referee: what a league's ``requires_confirmation`` covers.
+
+    A rated result needs confirmation when the league it is filed under, or
+    any league one of its players is in when it is entered (or corrected),
+    requires it. Players without a rating in the game yet are in its entry
+    (amateur) league. So the setting follows the players, whichever page,
+    API call or correction brings the result in, and naming another league
+    in the body can add the requirement but never remove it. Friendlies are
+    never rated, so never wait. Bots have no league.
+    """
+    if not cleaned.rated:
+        return False
+    leagues = cleaned.leagues or tuple(League.objects.filter(game=cleaned.game))
+    two_step = {league.pk for league in leagues if league.requires_confirmation}
+    if not two_step:
+        return False  # the usual case: no query beyond cleaning's
+    if cleaned.league is not None and cleaned.league.pk in two_step:
+        return True
+    entry = next((league.pk for league in leagues if league.tier == League.Tier.AMATEUR), None)
+    player_ids = [seat.player.pk for seat in cleaned.seats if seat.player is not None]
+    current = player_leagues_in_game(game=cleaned.game, player_ids=player_ids)
+    return any(current.get(player_id, entry) in two_step for player_id in player_ids)
+
+
 IDEMPOTENCY_KEY_MAX = 64
+
+
+class IdempotencyKeyReused(ValidationError):
+    """The referee's ``Idempotency-Key`` already stored a different result: the API answers 422."""
+
+
+def _idempotent_replay(existing: Match, *, key: str, fingerprint: str) -> Match:
+    if existing.idempotency_fingerprint != fingerprint:
+        raise IdempotencyKeyReused(
+            {
+                "Idempotency-Key": [
+                    f"The key {key!r} was used for another request (match {existing.pk}), with a different body; "
+                    "nothing was stored. Send a new key for a new result."
+                ]
+            }
+        )
+    return existing
 
 
 def match_submit_idempotent(*, referee, data: Mapping[str, Any], key: str | None) -> tuple[Match, bool]:
@@ -621,7 +733,17 @@ def match_submit_idempotent(*, referee, data: Mapping[str, Any], key: str | None
 
     A submission carrying an ``Idempotency-Key`` the referee already used
     returns the match stored the first time and stores nothing (a retry after
-    a lost response, a timeout or a 5xx). Without a key it is a plain submit.
+    a lost response, a timeout or a 5xx) when its body is the same request,
+    i.e. would store the same result (``match_input_as_body``). The same key
+    with another body raises ``IdempotencyKeyReused`` (422) and stores
+    nothing, as the IETF ``Idempotency-Key`` draft says. Without a key it is a
+    plain submit.
+
+    The body is validated before the key is looked up, so a retry is judged
+    by what it would store; one consequence: a retry naming a bot an admin
+    deactivated in between is refused (400) like any new result naming it.
+    Two requests racing with one key meet at the unique (referee, key)
+    constraint: the loser reads the winner's match and compares fingerprints.
     """
     if key is None:
         return match_submit(referee=referee, data=data), True
@@ -629,28 +751,43 @@ def match_submit_idempotent(*, referee, data: Mapping[str, Any], key: str | None
         raise ValidationError({"Idempotency-Key": [f"1 to {IDEMPOTENCY_KEY_MAX} printable ASCII characters."]})
     if not user_can_submit(referee):
         raise PermissionDenied("Only referees can submit results.")
+    cleaned = match_clean(data=data)
+    fingerprint = match_body_fingerprint(match_input_as_body(cleaned))
     existing = Match.objects.filter(referee=referee, idempotency_key=key).first()
     if existing is not None:
-        return existing, False
+        return _idempotent_replay(existing, key=key, fingerprint=fingerprint), False
     try:
         with transaction.atomic():
-            match = match_submit(referee=referee, data=data, idempotency_key=key)
+            match = _match_store(
+                referee=referee, data=data, cleaned=cleaned, idempotency_key=key, fingerprint=fingerprint
+            )
     except IntegrityError:
         # The same key raced in from another request: the first one won.
         existing = Match.objects.filter(referee=referee, idempotency_key=key).first()
         if existing is None:
             raise
-        return existing, False
+        return _idempotent_replay(existing, key=key, fingerprint=fingerprint), False
     match.refresh_from_db(fields=["status"])  # after this outer commit, which may have rated it (eager Celery)
     return match, True
 
 
-def match_submit(*, referee, data: Mapping[str, Any], idempotency_key: str | None = None) -> Match:
+def match_submit(*, referee, data: Mapping[str, Any]) -> Match:
     """Store a validated result and queue its rating once the transaction commits."""
     if not user_can_submit(referee):
         raise PermissionDenied("Only referees can submit results.")
-    cleaned = match_clean(data=data)
+    return _match_store(referee=referee, data=data, cleaned=match_clean(data=data))
+
+
+def _match_store(
+    *,
+    referee,
+    data: Mapping[str, Any],
+    cleaned: MatchInput,
+    idempotency_key: str | None = None,
+    fingerprint: str | None = None,
+) -> Match:
     due_at = match_due_at(game=cleaned.game, league=cleaned.league, played_at=cleaned.played_at)
+    awaiting_confirmation = match_needs_confirmation(cleaned=cleaned)
     with transaction.atomic():
         match = Match.objects.create(
             game=cleaned.game,
@@ -660,9 +797,10 @@ def match_submit(*, referee, data: Mapping[str, Any], idempotency_key: str | Non
             status=Match.Status.SUBMITTED if cleaned.rated else Match.Status.FRIENDLY,
             referee=referee,
             idempotency_key=idempotency_key,
+            idempotency_fingerprint=fingerprint,
             league=cleaned.league,
             due_at=due_at.astimezone(UTC) if due_at else None,
-            awaiting_confirmation=bool(cleaned.rated and cleaned.league and cleaned.league.requires_confirmation),
+            awaiting_confirmation=awaiting_confirmation,
         )
         _match_store_result(match, cleaned)
         AuditEntry.objects.create(
@@ -707,27 +845,42 @@ def match_void(*, match_id: int, by) -> Match:
 
 
 def match_correct(*, match_id: int, by, data: Mapping[str, Any]) -> Match:
-    """Replace a match's result (players, winner, time, rated) with a corrected one.
+    """Replace a match's result (players, winner, time, rated, league) with a corrected one.
 
     The body has the same shape and the same validation as a submission, and
-    the game cannot change. Ratings are replayed from the earlier of the old
-    and the new place of the match in the history. Takes the game's rating
-    lock first, like ``match_void``.
+    the game cannot change. A body without ``league`` keeps the league the
+    match is filed under (a submission without one is filed under the
+    amateur league; a correction is not a new filing). Ratings are replayed
+    from the earlier of the old and the new place of the match in the
+    history. Takes the game's rating lock first, like ``match_void``.
+
+    A correction that would store exactly what is stored (``match_as_body``
+    of the match equals ``match_input_as_body`` of the body) changes
+    nothing: no field, no replay, no audit entry, no results version; the
+    match is returned as it is. Any other correction is re-examined for
+    two-step confirmation (``match_needs_confirmation``) as a new entry
+    would be: if it needs one, it waits for a referee other than the admin
+    who corrected it, even if the earlier version was confirmed.
     """
     if not user_can_void(by):
         raise PermissionDenied("Only admins can correct results.")
-    match = Match.objects.select_related("game").filter(pk=match_id).first()
+    match = Match.objects.select_related("game", "league").filter(pk=match_id).first()
     if match is None:
         raise Match.DoesNotExist(f"No match {match_id}.")
     cleaned = match_clean(data=data)
     if cleaned.game != match.game:
         raise ValidationError({"game": [f"A correction cannot move the match to another game ({match.game.slug})."]})
+    if data.get("league") in (None, ""):
+        cleaned = replace(cleaned, league=match.league)
+    awaiting_confirmation = match_needs_confirmation(cleaned=cleaned)
     with transaction.atomic():
         state = rating_state_lock(game_id=match.game_id)
         match = Match.objects.select_for_update().get(pk=match_id)
         if match.status == Match.Status.VOID:
             raise ValidationError({"non_field_errors": ["A voided match cannot be corrected."]})
         before = match_as_body(match_detail(match_id=match.pk))
+        if match_input_as_body(cleaned) == before:
+            return match  # nothing to correct: nothing changes
         if match.status == Match.Status.RATED:
             rating_replay_mark(state=state, played_at=match.played_at, match_id=match.pk)
         match.played_at = cleaned.played_at
@@ -735,7 +888,12 @@ def match_correct(*, match_id: int, by, data: Mapping[str, Any]) -> Match:
         match.status = Match.Status.SUBMITTED if cleaned.rated else Match.Status.FRIENDLY
         match.league = cleaned.league
         match.due_at = match_due_at(game=cleaned.game, league=cleaned.league, played_at=cleaned.played_at)
-        match.save(update_fields=["played_at", "rated", "status", "league", "due_at"])
+        match.awaiting_confirmation = awaiting_confirmation
+        if awaiting_confirmation:
+            match.confirmed_by = None  # a confirmation was of the old version
+        match.save(
+            update_fields=["played_at", "rated", "status", "league", "due_at", "awaiting_confirmation", "confirmed_by"]
+        )
         match.seats.all().delete()
         match.deals.all().delete()
         match.boards.all().delete()
@@ -842,11 +1000,12 @@ def league_due_dates_refresh(*, league: League) -> int:
 
 
 def match_confirm(*, match_id: int, by) -> Match:
-    """Confirm a result entered in a two-step league; it is then rated.
+    """Confirm a result waiting for a second referee (``match_needs_confirmation``); it is then rated.
 
-    The confirming referee must not be the one who entered it (Tabbycat's
-    ballot confirmation). Confirming twice, or a result that needs no
-    confirmation, is a clear error that changes nothing.
+    The confirming referee must not be the author of the version waiting:
+    the referee who entered it, or the admin who last corrected it
+    (Tabbycat's ballot confirmation). Confirming twice, or a result that
+    needs no confirmation, is a clear error that changes nothing.
     """
     if not user_can_submit(by):
         raise PermissionDenied("Only referees can confirm results.")
@@ -856,8 +1015,10 @@ def match_confirm(*, match_id: int, by) -> Match:
             raise Match.DoesNotExist(f"No match {match_id}.")
         if not match.awaiting_confirmation:
             raise ValidationError({"non_field_errors": ["This result is not waiting for confirmation."]})
-        if match.referee_id == by.pk:
-            raise ValidationError({"non_field_errors": ["A second referee must confirm: you entered this result."]})
+        if match_author_id(match) == by.pk:
+            raise ValidationError(
+                {"non_field_errors": ["A second referee must confirm: you entered (or corrected) this result."]}
+            )
         match.awaiting_confirmation = False
         match.confirmed_by = by
         match.save(update_fields=["awaiting_confirmation", "confirmed_by"])
