@@ -298,7 +298,7 @@ def test_two_racing_requests_with_one_key_and_the_same_body_store_one(require_po
 
 @pytest.mark.django_db(transaction=True)
 def test_keys_stored_before_fingerprints_are_fingerprinted_by_the_migration(reference_data):
-    """Rows keyed before 0011 have no fingerprint; the migration gives each the one of what it stores,
+    """Rows keyed before 0012 have no fingerprint; the migration gives each the one of what it stores,
     so a retry of its request is still answered and another body with its key is refused."""
     from django.db.migrations.executor import MigrationExecutor
 
@@ -323,7 +323,7 @@ def test_keys_stored_before_fingerprints_are_fingerprinted_by_the_migration(refe
     executor = MigrationExecutor(connection)
     executor.migrate([("matches", "0010_results_version")])  # the fingerprint column goes
     executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())  # 0011 adds and fills it, 0012 requires it
+    executor.migrate(executor.loader.graph.leaf_nodes())  # 0012 adds and fills it, 0013 requires it
     assert Match.objects.filter(idempotency_fingerprint__isnull=True).count() == 0
     before = rows_snapshot()
     for key, body in bodies.items():

@@ -1,4 +1,4 @@
-"""Every keyed match has a fingerprint (0011 filled the old ones); the database holds it so.
+"""Every keyed match has a fingerprint (0012 filled the old ones); the database holds it so.
 
 A separate migration: on PostgreSQL, altering a table in the transaction that
 just updated its rows can fail on pending trigger events.
@@ -9,7 +9,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("matches", "0011_match_idempotency_fingerprint"),
+        ("matches", "0012_match_idempotency_fingerprint"),
     ]
 
     operations = [

@@ -84,7 +84,7 @@ def fingerprints_fill(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("matches", "0010_results_version"),
+        ("matches", "0011_seat_bot_as_played"),
     ]
 
     operations = [
