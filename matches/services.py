@@ -568,8 +568,22 @@ def match_due_at(*, game: Game, league: League | None, played_at: datetime) -> d
     return bounds[1] if bounds else None
 
 
-def _match_store_result(match: Match, cleaned: MatchInput) -> None:
-    """Store the result's seats, deals and boards, and keep them on ``match`` as ``match_detail`` would load them."""
+def _match_store_result(
+    match: Match, cleaned: MatchInput, *, bots_as_played: dict[int, tuple[Decimal, Decimal]] | None = None
+) -> None:
+    """Store the result's seats, deals and boards, and keep them on ``match`` as ``match_detail`` would load them.
+
+    A bot seat keeps the bot's rating and maximum as played: its values now,
+    or, for a bot already at the table of a result being corrected, the values
+    stored with it then (``bots_as_played``, bot id -> (rating, maximum)), so
+    a correction of a deal does not slip an edited bot into an old game.
+    """
+    played = bots_as_played or {}
+    as_played = {
+        seat.bot.pk: played.get(seat.bot.pk, (seat.bot.rating, seat.bot.max_rating))
+        for seat in cleaned.seats
+        if seat.bot
+    }
     seats = Seat.objects.bulk_create(
         Seat(
             match=match,
@@ -577,9 +591,9 @@ def _match_store_result(match: Match, cleaned: MatchInput) -> None:
             player=seat.player,
             bot=seat.bot,
             result=seat.result,
-            # The bot as played: its rating and maximum now, whatever admins make of it later.
-            bot_rating=seat.bot.rating if seat.bot else None,
-            bot_max_rating=seat.bot.max_rating if seat.bot else None,
+            # The bot as played, whatever admins make of it later.
+            bot_rating=as_played[seat.bot.pk][0] if seat.bot else None,
+            bot_max_rating=as_played[seat.bot.pk][1] if seat.bot else None,
         )
         for position, seat in enumerate(cleaned.seats, start=1)
     )
@@ -894,10 +908,16 @@ def match_correct(*, match_id: int, by, data: Mapping[str, Any]) -> Match:
         match.save(
             update_fields=["played_at", "rated", "status", "league", "due_at", "awaiting_confirmation", "confirmed_by"]
         )
+        bots_as_played = {
+            bot_id: (rating, max_rating)
+            for bot_id, rating, max_rating in match.seats.filter(bot__isnull=False).values_list(
+                "bot_id", "bot_rating", "bot_max_rating"
+            )
+        }
         match.seats.all().delete()
         match.deals.all().delete()
         match.boards.all().delete()
-        _match_store_result(match, cleaned)
+        _match_store_result(match, cleaned, bots_as_played=bots_as_played)
         after = match_as_body(match_detail(match_id=match.pk))
         AuditEntry.objects.create(
             actor=by, action=AuditEntry.Action.CORRECTED, match=match, data={"before": before, "after": after}

@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 
 from leagues.models import Bot, Game, League
 from matches.models import Match, Seat
-from matches.services import match_submit, match_void
+from matches.services import match_correct, match_submit, match_void
 from ratings.models import PlayerRating, Promotion, RatingChange
 from ratings.services import ratings_process_game
 from tests.factories import PlayerFactory
@@ -384,6 +384,33 @@ def test_editing_a_bot_changes_future_games_only(referee, admin_user):
     ) == [("low", 900, 1004), ("mid", 1000, 1010)]
     later = match_submit(referee=referee, data=preferans_body([{"player": cid.pk}, {"bot": "mid"}], [[1, -1]], 9))
     assert Seat.objects.get(match=later, bot=mid).bot_rating == 1700
+
+
+def test_a_correction_keeps_the_bots_as_played(referee, admin_user):
+    """An admin makes both bots much stronger, then corrects the golden game's time (hour 5
+    to hour 6, nothing else). The corrected game was still played against the bots as they
+    were: its seats keep 900/1004 and 1000/1010 and its rows stay the hand numbers of
+    ``golden_preferans_expected``, not a game against the edited bots.
+    """
+    set_rules("preferans", threshold=1003, floor=1002)
+    low, mid = golden_bots()
+    ann, bob = PlayerFactory.create_batch(2)
+    seats = [{"player": ann.pk}, {"player": bob.pk}, {"bot": "low"}, {"bot": "mid"}]
+    golden = match_submit(referee=referee, data=preferans_body(seats, GOLDEN_DEALS, 5))
+    rate("preferans")
+    low.rating, low.max_rating = 1500, 1600
+    low.save()
+    mid.rating, mid.max_rating = 1700, 1800
+    mid.save()
+
+    match_correct(match_id=golden.pk, by=admin_user, data=preferans_body(seats, GOLDEN_DEALS, 6))
+    rate("preferans")
+
+    assert Match.objects.get(pk=golden.pk).played_at == timezone.datetime.fromisoformat(at(6))
+    assert sorted(
+        Seat.objects.filter(match=golden, bot__isnull=False).values_list("bot__slug", "bot_rating", "bot_max_rating")
+    ) == [("low", 900, 1004), ("mid", 1000, 1010)]
+    assert ledger("preferans", [ann, bob]) == golden_preferans_expected(ann.pk, bob.pk, golden.pk)
 
 
 @pytest.mark.parametrize(
