@@ -1,13 +1,27 @@
-"""API plumbing shared by every app: error shape and permissions.
+"""API plumbing shared by every app: error shape, the documented error answers, parsing and permissions.
 
 Services raise Django's ``ValidationError``/``PermissionDenied``; the handler
 turns them into DRF-style responses: 400 ``{"field": ["message"]}``.
+
+Vocabulary of the published schema (``/api/schema/``):
+
+- *field errors*: the 400 body, ``{"field": ["message", ...], ...}``; a body
+  that is not JSON at all answers ``{"detail": "..."}`` with the same status.
+- *detail error*: every other refusal, ``{"detail": "message"}`` (401, 403,
+  404, 405, 413, 415, 429).
+- ``error_responses(...)`` documents those answers on an operation, so a
+  client generated from the schema knows every status it can get and its body.
 """
 
+from io import BytesIO
+
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django_ratelimit.core import get_usage
-from rest_framework import exceptions, permissions, throttling
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema_field
+from rest_framework import exceptions, parsers, permissions, serializers, status, throttling
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from matches.services import user_can_submit, user_can_void
@@ -74,3 +88,86 @@ class WriteThrottle(throttling.ScopedRateThrottle):
 
     def wait(self):
         return self.time_left
+
+
+class RequestTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "The request body is too large."
+    default_code = "request_too_large"
+
+
+class JSONBodyParser(parsers.JSONParser):
+    """JSON, refused with 413 beyond ``DATA_UPLOAD_MAX_MEMORY_SIZE``.
+
+    DRF reads the body from the request's stream, so Django's own limit (it
+    guards ``request.body``) never applies to API bodies: without this a client
+    could make a web process parse any amount of JSON.
+    """
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if stream is not None and limit is not None:
+            body = stream.read(limit + 1)
+            if len(body) > limit:
+                raise RequestTooLarge()
+            stream = BytesIO(body)
+        return super().parse(stream, media_type, parser_context)
+
+
+class ErrorDetailSerializer(serializers.Serializer):
+    """A refusal that is not about a field: ``{"detail": "message"}``."""
+
+    detail = serializers.CharField()
+
+
+# The 400 body. A dict shape with free keys (the fields) is plain JSON Schema,
+# not a serializer: ``detail`` (a body that is not JSON) is a string, every
+# other key a field's list of messages.
+FIELD_ERRORS_SCHEMA = {
+    "type": "object",
+    "description": 'Bad input: {"field name": ["message", ...], ...}; nothing was stored. '
+    'A body that is not valid JSON answers {"detail": "message"}.',
+    "properties": {
+        "detail": {"type": "string"},
+        "non_field_errors": {"type": "array", "items": {"type": "string"}},
+    },
+    "additionalProperties": {"type": "array", "items": {"type": "string"}},
+}
+
+ERROR_DESCRIPTIONS = {
+    400: "Bad input, naming the field; nothing was stored.",
+    401: "No valid credentials: a missing or bad token (a bad token is refused even where reading is public).",
+    403: "Signed in, but not allowed (writing needs a referee; voiding and corrections an admin).",
+    404: "No such object (an unknown id or slug in the URL, or a page past the last).",
+    405: "The method is not allowed on this path.",
+    413: "The request body is larger than the server accepts; nothing was stored.",
+    415: "The body is not JSON (Content-Type must be application/json).",
+    429: "Too many writes: wait for the number of seconds in the Retry-After header.",
+}
+
+
+def error_responses(*codes: int) -> dict[int, OpenApiResponse]:
+    """The documented error answers of an operation (see the module docstring)."""
+    responses = {}
+    for code in codes:
+        body = FIELD_ERRORS_SCHEMA if code == 400 else ErrorDetailSerializer
+        responses[code] = OpenApiResponse(response=body, description=ERROR_DESCRIPTIONS[code])
+    return responses
+
+
+# Every operation can answer these: a bad token is refused on public reads too, and any other method is 405.
+ANY_REQUEST_ERRORS = (401, 405)
+# A write can also be refused for its sender, its size, its content type and its rate.
+WRITE_ERRORS = (*ANY_REQUEST_ERRORS, 403, 429)
+BODY_ERRORS = (400, 413, 415)
+
+
+@extend_schema_field(OpenApiTypes.NUMBER)
+class RatingNumberField(serializers.Field):
+    """A rating already made a JSON number by ``rating_number``: whole for Slaps, two decimals otherwise.
+
+    Passed through as it is: DRF's ``FloatField`` would turn a Slaps 1016 into 1016.0.
+    """
+
+    def to_representation(self, value):
+        return value
