@@ -1,14 +1,31 @@
-"""Calculator APIs: what a result would do to a rating, without storing anything."""
+"""Calculator APIs: what a result would do to a rating, without storing anything.
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+Each answer is its API's ``OutputSerializer`` over what the service computed,
+so the published schema is what is returned. Rt, Kv, Vf, Kd and Rd are seed
+001's names: table rating, whist coefficient, expected whists (capped at +4),
+difference coefficient and the deal's rating change.
+"""
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api import ANY_REQUEST_ERRORS, error_responses
 from ratings.services import rating_calculate_elo, rating_calculate_preferans
 
 
 class EloCalculatorApi(APIView):
+    """What one Slaps match would do to a rating (seed 000)."""
+
+    # Component names as first published: clients generated from the schema keep their types.
+    @extend_schema_serializer(component_name="EloCalculation")
+    class OutputSerializer(serializers.Serializer):
+        expected = serializers.FloatField(help_text="Expected score, 1/(1+10^((Rb-Ra)/400)).")
+        k = serializers.FloatField(help_text="K: 32 until 32 rated matches are completed, then 16.")
+        delta = serializers.FloatField(help_text="The rating change.")
+        new_rating = serializers.IntegerField(help_text="The new rating, rounded half away from zero.")
+
     @extend_schema(
         parameters=[
             OpenApiParameter("rating", float, required=True),
@@ -18,21 +35,38 @@ class EloCalculatorApi(APIView):
                 "rated_matches", int, description="Rated matches completed before this one (K drops after 32)."
             ),
         ],
-        responses=inline_serializer(
-            "EloCalculation",
-            {
-                "expected": serializers.FloatField(),
-                "k": serializers.FloatField(),
-                "delta": serializers.FloatField(),
-                "new_rating": serializers.FloatField(),
-            },
-        ),
+        responses={200: OutputSerializer, **error_responses(400, *ANY_REQUEST_ERRORS)},
     )
     def get(self, request):
-        return Response(rating_calculate_elo(data=request.query_params))
+        return Response(self.OutputSerializer(rating_calculate_elo(data=request.query_params)).data)
+
+
+class PreferansGridRowSerializer(serializers.Serializer):
+    rating = serializers.FloatField(help_text="Your rating (a row of the grid).")
+    deltas = serializers.ListField(
+        child=serializers.FloatField(), help_text="The deal's rating change against each table rating, in order."
+    )
+
+
+class PreferansGridSerializer(serializers.Serializer):
+    tables = serializers.ListField(child=serializers.FloatField(), help_text="The table ratings (the columns).")
+    rows = PreferansGridRowSerializer(many=True)
 
 
 class PreferansCalculatorApi(APIView):
+    """What one Preferans deal would do to a rating (seed 001), and optionally the seed's grid."""
+
+    @extend_schema_serializer(component_name="PreferansCalculation")
+    class OutputSerializer(serializers.Serializer):
+        table_rating = serializers.FloatField(help_text="Rt, from the opponents sorted high to low.")
+        kv = serializers.FloatField(help_text="Kv, the whist coefficient.")
+        expected_whists = serializers.FloatField(help_text="Vf, the expected whists (at most +4).")
+        kd = serializers.FloatField(help_text="Kd, clamped to [0.3, 2.0].")
+        smoothing = serializers.FloatField(help_text="The factor on a gain earned above 4000 (1 below).")
+        delta = serializers.FloatField(help_text="Rd, the rating change.")
+        new_rating = serializers.FloatField()
+        grid = PreferansGridSerializer(required=False, help_text="Only with grid=true.")
+
     @extend_schema(
         parameters=[
             OpenApiParameter("rating", float, required=True, description="Your rating (Rs)."),
@@ -40,19 +74,8 @@ class PreferansCalculatorApi(APIView):
             OpenApiParameter("whists", float, required=True, description="Whists you scored in the deal (Vs)."),
             OpenApiParameter("grid", bool, description="Also return the seed's grid for these whists."),
         ],
-        responses=inline_serializer(
-            "PreferansCalculation",
-            {
-                "table_rating": serializers.FloatField(),
-                "kv": serializers.FloatField(),
-                "expected_whists": serializers.FloatField(),
-                "kd": serializers.FloatField(),
-                "smoothing": serializers.FloatField(),
-                "delta": serializers.FloatField(),
-                "new_rating": serializers.FloatField(),
-            },
-        ),
+        responses={200: OutputSerializer, **error_responses(400, *ANY_REQUEST_ERRORS)},
     )
     def get(self, request):
         grid = request.query_params.get("grid") in ("1", "true", "yes")
-        return Response(rating_calculate_preferans(data=request.query_params, grid=grid))
+        return Response(self.OutputSerializer(rating_calculate_preferans(data=request.query_params, grid=grid)).data)
