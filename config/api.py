@@ -13,22 +13,33 @@ Vocabulary of the published schema (``/api/schema/``):
   client generated from the schema knows every status it can get and its body.
 """
 
-from io import BytesIO
-
-from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import JsonResponse
+from django.views import defaults
 from django_ratelimit.core import get_usage
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema_field
-from rest_framework import exceptions, parsers, permissions, serializers, status, throttling
+from rest_framework import exceptions, permissions, serializers, status, throttling
+from rest_framework.parsers import JSONParser
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from matches.services import user_can_submit, user_can_void
 
 
+class RequestTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "The request body is too large."
+    default_code = "request_too_large"
+
+
 def exception_handler(exc, context):
-    if isinstance(exc, DjangoValidationError):
+    if isinstance(exc, RequestDataTooBig):
+        # Django's limit (DATA_UPLOAD_MAX_MEMORY_SIZE), met while DRF reads the body: a 413 in JSON,
+        # not Django's HTML "Bad Request" for a suspicious operation.
+        exc = RequestTooLarge()
+    elif isinstance(exc, DjangoValidationError):
         detail = exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
         exc = exceptions.ValidationError(detail=detail)
     elif isinstance(exc, DjangoPermissionDenied):
@@ -90,28 +101,8 @@ class WriteThrottle(throttling.ScopedRateThrottle):
         return self.time_left
 
 
-class RequestTooLarge(exceptions.APIException):
-    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_detail = "The request body is too large."
-    default_code = "request_too_large"
-
-
-class JSONBodyParser(parsers.JSONParser):
-    """JSON, refused with 413 beyond ``DATA_UPLOAD_MAX_MEMORY_SIZE``.
-
-    DRF reads the body from the request's stream, so Django's own limit (it
-    guards ``request.body``) never applies to API bodies: without this a client
-    could make a web process parse any amount of JSON.
-    """
-
-    def parse(self, stream, media_type=None, parser_context=None):
-        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        if stream is not None and limit is not None:
-            body = stream.read(limit + 1)
-            if len(body) > limit:
-                raise RequestTooLarge()
-            stream = BytesIO(body)
-        return super().parse(stream, media_type, parser_context)
+# API bodies are JSON (API.md); anything else is refused with 415 rather than half-read as a form.
+JSON_ONLY = [JSONParser]
 
 
 class ErrorDetailSerializer(serializers.Serializer):
@@ -171,3 +162,33 @@ class RatingNumberField(serializers.Field):
 
     def to_representation(self, value):
         return value
+
+
+API_PREFIX = "/api/"
+
+
+def api_page_not_found(request, exception=None):
+    """``handler404``: a path under /api/ that no route matches (``/api/matches/-1/``) answers JSON, as
+    the API's own 404s do (API.md: every answer under /api/ is JSON); pages keep Django's page.
+
+    Django calls it only with ``DEBUG`` off; the trailing-slash redirect still comes first.
+    """
+    if request.path.startswith(API_PREFIX):
+        return JsonResponse({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
+    return defaults.page_not_found(request, exception)
+
+
+def api_server_error(request):
+    """``handler500``: a crash under /api/ answers JSON too (never documented: the suite holds it at zero)."""
+    if request.path.startswith(API_PREFIX):
+        return JsonResponse({"detail": "Server error."}, status=status.HTTP_500_INTERNAL_SERVER_ERROR)
+    return defaults.server_error(request)
+
+
+def query_params_once(request) -> dict[str, str]:
+    """The query string, one value per name. A name given twice is refused (400) rather than read as its
+    last value: the schema documents each parameter as one value, and a client sending two meant something."""
+    repeated = sorted(name for name, values in request.query_params.lists() if len(values) > 1)
+    if repeated:
+        raise exceptions.ValidationError({name: ["Give this parameter once."] for name in repeated})
+    return request.query_params.dict()

@@ -23,12 +23,13 @@ from rest_framework.views import APIView
 from config.api import (
     ANY_REQUEST_ERRORS,
     BODY_ERRORS,
+    JSON_ONLY,
     WRITE_ERRORS,
     IsReferee,
-    JSONBodyParser,
     RatingNumberField,
     WriteThrottle,
     error_responses,
+    query_params_once,
 )
 from leagues.models import Game, League, Player
 from leagues.services import player_create
@@ -70,7 +71,13 @@ class LeagueListApi(generics.ListAPIView):
     filterset_fields = {"game__slug": ["exact"], "tier": ["exact"]}
 
     @extend_schema(
-        parameters=[OpenApiParameter("game", str, description="A game's slug, e.g. slaps.")],
+        parameters=[
+            OpenApiParameter("game", str, description="A game's slug, e.g. slaps; empty or absent: every game."),
+            # django-filter reads an empty value as "not given": say so, rather than refuse what forms send.
+            OpenApiParameter(
+                "tier", str, enum=["amateur", "pro", ""], description="amateur or pro; empty or absent: both."
+            ),
+        ],
         responses={200: LeagueSerializer(many=True), **error_responses(400, *ANY_REQUEST_ERRORS)},
     )
     def get(self, request, *args, **kwargs):
@@ -78,7 +85,7 @@ class LeagueListApi(generics.ListAPIView):
 
     def get_queryset(self):
         queryset = super().get_queryset()
-        game = self.request.query_params.get("game")
+        game = query_params_once(self.request).get("game")
         if game:
             if not Game.objects.filter(slug=game).exists():
                 raise ValidationError({"game": [f"Unknown game {game[:50]!r}."]})
@@ -122,8 +129,13 @@ class LeaderboardApi(APIView):
         operation_id="leagues_leaderboard_list",  # as first published, though the answer is one page object
         parameters=[
             OpenApiParameter("sort", str, enum=list(Sort.CHOICES), description="current (default) or peak"),
-            OpenApiParameter("page", int),
-            OpenApiParameter("page_size", int),
+            OpenApiParameter("page", {"type": "integer", "minimum": 1}, description="From 1; past the last: 404."),
+            OpenApiParameter(
+                "page_size",
+                {"type": "integer", "minimum": 1},
+                description=f"Rows per page, {LeaderboardPagination.page_size} by default; at most "
+                f"{LeaderboardPagination.max_page_size} are given.",
+            ),
             OpenApiParameter("search", str, description="Part of a player's name."),
         ],
         responses={200: OutputSerializer, **error_responses(400, 404, *ANY_REQUEST_ERRORS)},
@@ -132,18 +144,23 @@ class LeaderboardApi(APIView):
         # The league and its game's ratings version in one query.
         league = get_object_or_404(League.objects.select_related("game", "game__rating_state"), slug=slug)
         version = rating_version_of_state(getattr(league.game, "rating_state", None))
-        sort = request.query_params.get("sort") or Sort.CURRENT
+        params = query_params_once(request)
+        sort = params.get("sort") or Sort.CURRENT
         if sort not in Sort.CHOICES:
             raise ValidationError({"sort": ["Must be 'current' or 'peak'."]})
-        search = selectors.leaderboard_search(request.query_params.get("search"))
+        search = selectors.leaderboard_search(params.get("search"))
         paginator = LeaderboardPagination()
+        raw_size = params.get(paginator.page_size_query_param) or ""
+        if raw_size and not (raw_size.isascii() and raw_size.isdigit() and int(raw_size) >= 1):
+            # DRF would silently serve the default size for "abc" or 0; a client asking that made a mistake.
+            raise ValidationError({"page_size": [f"A whole number from 1 (at most {paginator.max_page_size} rows)."]})
         page_size = paginator.get_page_size(request)
         try:
             number = selectors.leaderboard_page_number(
                 league=league,
                 sort=sort,
                 search=search,
-                page=request.query_params.get(paginator.page_query_param),
+                page=params.get(paginator.page_query_param),
                 page_size=page_size,
                 clamp=False,
                 version=version,
@@ -231,7 +248,7 @@ class PlayerCreateApi(APIView):
     throttle_classes = [WriteThrottle]
     throttle_scope = "writes"
     permission_classes = [IsReferee]
-    parser_classes = [JSONBodyParser]
+    parser_classes = JSON_ONLY
 
     @extend_schema_serializer(component_name="PlayerCreate")
     class InputSerializer(serializers.Serializer):
@@ -284,7 +301,7 @@ class PlayerHistoryApi(APIView):
     def get(self, request, pk):
         player = get_object_or_404(Player, pk=pk)
         game = None
-        slug = request.query_params.get("game")
+        slug = query_params_once(request).get("game")
         if slug:
             game = Game.objects.filter(slug=slug).first()
             if game is None:

@@ -35,17 +35,28 @@ from rest_framework.views import APIView
 from config.api import (
     ANY_REQUEST_ERRORS,
     BODY_ERRORS,
+    JSON_ONLY,
     WRITE_ERRORS,
     IsMatchAdmin,
     IsReferee,
-    JSONBodyParser,
     RatingNumberField,
     WriteThrottle,
     error_responses,
 )
 from matches import selectors
 from matches.models import Match
-from matches.services import IDEMPOTENCY_KEY_MAX, match_confirm, match_correct, match_submit_idempotent, match_void
+from matches.services import (
+    BRIDGE_MAX_BOARDS,
+    BRIDGE_MAX_TABLES,
+    IDEMPOTENCY_KEY_MAX,
+    MAX_ID,
+    PREFERANS_MAX_DEALS,
+    PREFERANS_SEATS,
+    match_confirm,
+    match_correct,
+    match_submit_idempotent,
+    match_void,
+)
 from ratings.selectors import rating_decimals, rating_number
 
 
@@ -184,14 +195,54 @@ class MatchOutputSerializer(serializers.Serializer):
         return RatingChangeOutputSerializer(rows, many=True).data
 
 
-class SeatInputSerializer(serializers.Serializer):
-    player = serializers.IntegerField(required=False, help_text="A player's id; or give bot.")
-    bot = serializers.CharField(required=False, help_text="A bot's difficulty slug (easy, normal, hard).")
+PLAYER_ID = {"type": "integer", "minimum": 1, "maximum": MAX_ID}
+PAIR = {"type": "array", "items": PLAYER_ID, "minItems": 2, "maxItems": 2}
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "minItems": PREFERANS_SEATS[0],
+        "maxItems": PREFERANS_SEATS[1],
+        "items": {
+            "type": "object",
+            "description": 'A seat: {"player": id} or {"bot": "normal"}, exactly one of them.',
+            "properties": {"player": PLAYER_ID, "bot": {"type": "string"}},
+            "minProperties": 1,
+            "maxProperties": 1,
+            "additionalProperties": False,
+        },
+    }
+)
+class SeatsInputField(serializers.ListField):
+    pass
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "description": f"Preferans: each deal's whists in seat order, summing to zero (at most two decimals, each "
+        f"within ±10,000); at most {PREFERANS_MAX_DEALS} deals.",
+        "items": {
+            "type": "array",
+            "minItems": PREFERANS_SEATS[0],
+            "maxItems": PREFERANS_SEATS[1],
+            "items": {"type": "number", "minimum": -10_000, "maximum": 10_000},
+        },
+    }
+)
+class DealsInputField(serializers.ListField):
+    pass
+
+
+@extend_schema_field(PAIR)
+class PairInputField(serializers.ListField):
+    pass
 
 
 class BoardTableInputSerializer(serializers.Serializer):
-    ns = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
-    ew = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
+    ns = PairInputField(help_text="The NS pair's player ids.")
+    ew = PairInputField(help_text="The EW pair's player ids.")
     ns_score = serializers.IntegerField(required=False, help_text="NS's raw score at this table.")
     ns_imps = serializers.FloatField(
         required=False, help_text="Instead of ns_score: NS's IMPs (one table, or a two-table team match)."
@@ -200,7 +251,7 @@ class BoardTableInputSerializer(serializers.Serializer):
 
 class BoardInputSerializer(serializers.Serializer):
     number = serializers.IntegerField(min_value=1)
-    tables = BoardTableInputSerializer(many=True)
+    tables = BoardTableInputSerializer(many=True, help_text=f"At most {BRIDGE_MAX_TABLES} tables.")
 
 
 @extend_schema_serializer(component_name="MatchSubmit")
@@ -210,18 +261,15 @@ class MatchInputSerializer(serializers.Serializer):
     game = serializers.CharField(help_text="The game's slug: slaps, preferans, bridge or one an admin added.")
     played_at = serializers.DateTimeField(help_text="ISO 8601; at most 10 minutes in the future.")
     rated = serializers.BooleanField(default=True, help_text="False makes a friendly.")
-    players = serializers.ListField(
-        child=serializers.IntegerField(), required=False, help_text="Slaps: the two players' ids."
+    players = PairInputField(required=False, help_text="Slaps: the two players' ids.")
+    winner = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_ID, help_text="Slaps: the winner's id (one of players)."
     )
-    winner = serializers.IntegerField(required=False, help_text="Slaps: the winner's id.")
-    seats = SeatInputSerializer(many=True, required=False, help_text="Preferans: 2-4 seats in order.")
-    deals = serializers.ListField(
-        child=serializers.ListField(child=serializers.FloatField()),
-        required=False,
-        help_text="Preferans: each deal's whists in seat order, summing to zero (at most two decimals, each "
-        "within ±10,000).",
+    seats = SeatsInputField(required=False, help_text="Preferans: the seats in order.")
+    deals = DealsInputField(required=False)
+    boards = BoardInputSerializer(
+        many=True, required=False, help_text=f"Bridge: the boards of the session (at most {BRIDGE_MAX_BOARDS})."
     )
-    boards = BoardInputSerializer(many=True, required=False, help_text="Bridge: the boards of the session.")
     league = serializers.CharField(
         required=False, help_text="The league's slug it is filed under (its rating period and confirmation apply)."
     )
@@ -241,7 +289,7 @@ class MatchCreateApi(APIView):
     throttle_classes = [WriteThrottle]
     throttle_scope = "writes"
     permission_classes = [IsReferee]
-    parser_classes = [JSONBodyParser]
+    parser_classes = JSON_ONLY
     InputSerializer = MatchInputSerializer
     OutputSerializer = MatchOutputSerializer
 
@@ -258,7 +306,7 @@ class MatchCreateApi(APIView):
         parameters=[
             OpenApiParameter(
                 "Idempotency-Key",
-                str,
+                {"type": "string", "minLength": 1, "maxLength": IDEMPOTENCY_KEY_MAX, "pattern": "^[ -~]+$"},
                 OpenApiParameter.HEADER,
                 description=f"Optional, 1 to {IDEMPOTENCY_KEY_MAX} printable ASCII characters. A retry with the same "
                 "key and body returns the first match (200) and stores nothing; the same key with another body is "
@@ -349,7 +397,7 @@ class MatchCorrectApi(APIView):
     throttle_classes = [WriteThrottle]
     throttle_scope = "writes"
     permission_classes = [IsMatchAdmin]
-    parser_classes = [JSONBodyParser]
+    parser_classes = JSON_ONLY
     InputSerializer = MatchInputSerializer
     OutputSerializer = MatchOutputSerializer
 

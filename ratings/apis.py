@@ -11,8 +11,11 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import ANY_REQUEST_ERRORS, error_responses
-from ratings.services import rating_calculate_elo, rating_calculate_preferans
+from config.api import ANY_REQUEST_ERRORS, error_responses, query_params_once
+from ratings.services import CALCULATOR_RATING_LIMIT, rating_calculate_elo, rating_calculate_preferans
+
+# What the calculators accept (ratings.services checks it); the schema says so, so clients can too.
+RATING_PARAMETER = {"type": "number", "minimum": 0, "maximum": CALCULATOR_RATING_LIMIT}
 
 
 class EloCalculatorApi(APIView):
@@ -28,17 +31,21 @@ class EloCalculatorApi(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("rating", float, required=True),
-            OpenApiParameter("opponent", float, required=True),
-            OpenApiParameter("score", float, description="1 win (default), 0 loss"),
+            OpenApiParameter("rating", RATING_PARAMETER, required=True),
+            OpenApiParameter("opponent", RATING_PARAMETER, required=True),
             OpenApiParameter(
-                "rated_matches", int, description="Rated matches completed before this one (K drops after 32)."
+                "score", {"type": "number", "enum": [0, 0.5, 1]}, description="1 win (default), 0.5 draw, 0 loss"
+            ),
+            OpenApiParameter(
+                "rated_matches",
+                {"type": "integer", "minimum": 0, "maximum": 10**9},
+                description="Rated matches completed before this one (K drops after 32).",
             ),
         ],
         responses={200: OutputSerializer, **error_responses(400, *ANY_REQUEST_ERRORS)},
     )
     def get(self, request):
-        return Response(self.OutputSerializer(rating_calculate_elo(data=request.query_params)).data)
+        return Response(self.OutputSerializer(rating_calculate_elo(data=query_params_once(request))).data)
 
 
 class PreferansGridRowSerializer(serializers.Serializer):
@@ -69,13 +76,24 @@ class PreferansCalculatorApi(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("rating", float, required=True, description="Your rating (Rs)."),
-            OpenApiParameter("opponents", str, required=True, description="1-3 opponents' ratings, comma-separated."),
-            OpenApiParameter("whists", float, required=True, description="Whists you scored in the deal (Vs)."),
+            OpenApiParameter("rating", RATING_PARAMETER, required=True, description="Your rating (Rs)."),
+            OpenApiParameter(
+                "opponents",
+                str,
+                required=True,
+                description=f"1-3 opponents' ratings, comma-separated, each 0 to {CALCULATOR_RATING_LIMIT}.",
+            ),
+            OpenApiParameter(
+                "whists",
+                {"type": "number", "minimum": -10_000, "maximum": 10_000},
+                required=True,
+                description="Whists you scored in the deal (Vs).",
+            ),
             OpenApiParameter("grid", bool, description="Also return the seed's grid for these whists."),
         ],
         responses={200: OutputSerializer, **error_responses(400, *ANY_REQUEST_ERRORS)},
     )
     def get(self, request):
-        grid = request.query_params.get("grid") in ("1", "true", "yes")
-        return Response(self.OutputSerializer(rating_calculate_preferans(data=request.query_params, grid=grid)).data)
+        params = query_params_once(request)
+        grid = params.get("grid") in ("1", "true", "yes")
+        return Response(self.OutputSerializer(rating_calculate_preferans(data=params, grid=grid)).data)
