@@ -25,6 +25,7 @@ from config.api import (
     BODY_ERRORS,
     JSON_ONLY,
     WRITE_ERRORS,
+    AnswerSerializer,
     IsReferee,
     RatingNumberField,
     WriteThrottle,
@@ -93,12 +94,12 @@ class LeagueListApi(generics.ListAPIView):
         return queryset
 
 
-class PlayerRefSerializer(serializers.Serializer):
+class PlayerRefSerializer(AnswerSerializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
 
 
-class LeaderboardRowSerializer(serializers.Serializer):
+class LeaderboardRowSerializer(AnswerSerializer):
     rank = serializers.IntegerField(help_text="The player's true rank in the league, even in search results.")
     player = PlayerRefSerializer()
     rating = RatingNumberField()
@@ -107,7 +108,7 @@ class LeaderboardRowSerializer(serializers.Serializer):
     provisional = serializers.BooleanField(help_text="Fewer rated matches than the game's provisional count.")
 
 
-class LeaderboardPageSerializer(serializers.Serializer):
+class LeaderboardPageSerializer(AnswerSerializer):
     count = serializers.IntegerField(help_text="Players in the league (or matching the search).")
     next = serializers.URLField(allow_null=True, help_text="The next page's URL, or null.")
     previous = serializers.URLField(allow_null=True, help_text="The previous page's URL, or null.")
@@ -209,7 +210,7 @@ class LeaderboardApi(APIView):
         return replace_query_param(url, paginator.page_query_param, number)
 
 
-class PlayerRatingSerializer(serializers.Serializer):
+class PlayerRatingSerializer(AnswerSerializer):
     game = serializers.CharField(help_text="The game's slug.")
     league = serializers.CharField(help_text="The league's slug.")
     rating = RatingNumberField()
@@ -218,7 +219,7 @@ class PlayerRatingSerializer(serializers.Serializer):
     rank = serializers.IntegerField(help_text="Rank in the league.")
 
 
-class PlayerDetailSerializer(serializers.Serializer):
+class PlayerDetailSerializer(AnswerSerializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     ratings = PlayerRatingSerializer(many=True)
@@ -278,7 +279,7 @@ class PlayerDetailApi(APIView):
         return Response(self.OutputSerializer(player_detail_data(player)).data)
 
 
-class HistoryRowSerializer(serializers.Serializer):
+class HistoryRowSerializer(AnswerSerializer):
     match = serializers.IntegerField()
     game = serializers.CharField(help_text="The game's slug.")
     unit = serializers.IntegerField(help_text="The rated unit inside the match, from 0 (a deal, a board).")

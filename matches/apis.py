@@ -37,6 +37,7 @@ from config.api import (
     BODY_ERRORS,
     JSON_ONLY,
     WRITE_ERRORS,
+    AnswerSerializer,
     IsMatchAdmin,
     IsReferee,
     RatingNumberField,
@@ -65,7 +66,7 @@ def _utc_time(**kwargs) -> serializers.DateTimeField:
     return serializers.DateTimeField(default_timezone=UTC, **kwargs)
 
 
-class SeatOutputSerializer(serializers.Serializer):
+class SeatOutputSerializer(AnswerSerializer):
     position = serializers.IntegerField(help_text="1 for the first seat.")
     player = serializers.IntegerField(source="player_id", allow_null=True, help_text="The player's id; null for a bot.")
     bot = serializers.CharField(source="bot.slug", allow_null=True, help_text="The bot's difficulty slug, or null.")
@@ -73,13 +74,13 @@ class SeatOutputSerializer(serializers.Serializer):
     result = serializers.FloatField(help_text="Slaps: 1 won, 0 lost. Preferans: the seat's whists over the game.")
 
 
-class PlayerResultOutputSerializer(serializers.Serializer):
+class PlayerResultOutputSerializer(AnswerSerializer):
     id = serializers.IntegerField(source="player_id")
     name = serializers.CharField(source="player.name")
     result = serializers.FloatField()
 
 
-class BoardTableOutputSerializer(serializers.Serializer):
+class BoardTableOutputSerializer(AnswerSerializer):
     table = serializers.IntegerField(help_text="Table number, from 1.")
     ns = serializers.SerializerMethodField(help_text="The NS pair's player ids.")
     ew = serializers.SerializerMethodField(help_text="The EW pair's player ids.")
@@ -95,22 +96,29 @@ class BoardTableOutputSerializer(serializers.Serializer):
         return [table.ew_1_id, table.ew_2_id]
 
 
-class BoardOutputSerializer(serializers.Serializer):
+class BoardOutputSerializer(AnswerSerializer):
     number = serializers.IntegerField(help_text="The board number as printed on the board.")
     tables = BoardTableOutputSerializer(many=True)
 
 
 # Component names as first published (MatchOut, MatchSubmit, RatingChangeOut): generated clients keep their types.
 @extend_schema_serializer(component_name="RatingChangeOut")
-class RatingChangeOutputSerializer(serializers.Serializer):
+class RatingChangeOutputSerializer(AnswerSerializer):
     player = serializers.IntegerField()
     rating_before = RatingNumberField()
     rating_after = RatingNumberField()
     delta = RatingNumberField()
 
 
+# The lists a match answer builds in its methods, made once: a serializer made per call costs more
+# than the rows it writes (the answer is on the submission's hot path).
+PLAYER_RESULTS = PlayerResultOutputSerializer(many=True)
+BOARDS = BoardOutputSerializer(many=True)
+RATING_CHANGES = RatingChangeOutputSerializer(many=True)
+
+
 @extend_schema_serializer(component_name="MatchOut")
-class MatchOutputSerializer(serializers.Serializer):
+class MatchOutputSerializer(AnswerSerializer):
     """A match as every match API answers it (API.md's fields, and what the game adds)."""
 
     id = serializers.IntegerField()
@@ -147,10 +155,10 @@ class MatchOutputSerializer(serializers.Serializer):
         help_text="When a league's rating period closes, the time from which the result is rated; else null.",
     )
 
-    @extend_schema_field(PlayerResultOutputSerializer(many=True))
+    @extend_schema_field(PLAYER_RESULTS)
     def get_players(self, match: Match) -> list:
         seats = [seat for seat in match.seats.all() if seat.player_id]
-        return PlayerResultOutputSerializer(seats, many=True).data
+        return PLAYER_RESULTS.to_representation(seats)
 
     def get_winner(self, match: Match) -> int | None:
         if match.game.rating_system != "elo":
@@ -165,13 +173,13 @@ class MatchOutputSerializer(serializers.Serializer):
             return []
         return [deal.whists for deal in match.deals.all()]
 
-    @extend_schema_field(BoardOutputSerializer(many=True))
+    @extend_schema_field(BOARDS)
     def get_boards(self, match: Match) -> list:
         if "boards" not in selectors.match_detail_parts(match):
             return []
-        return BoardOutputSerializer(match.boards.all(), many=True).data
+        return BOARDS.to_representation(match.boards.all())
 
-    @extend_schema_field(RatingChangeOutputSerializer(many=True))
+    @extend_schema_field(RATING_CHANGES)
     def get_rating_changes(self, match: Match) -> list:
         # The ledger has a row per player per unit (deal, board), in unit order: a player's
         # total runs from the first row's rating before to the last row's rating after.
@@ -192,7 +200,7 @@ class MatchOutputSerializer(serializers.Serializer):
             }
             for player, (before, after) in totals.items()
         ]
-        return RatingChangeOutputSerializer(rows, many=True).data
+        return RATING_CHANGES.to_representation(rows)
 
 
 PLAYER_ID = {"type": "integer", "minimum": 1, "maximum": MAX_ID}

@@ -11,7 +11,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import ANY_REQUEST_ERRORS, error_responses, query_params_once
+from config.api import ANY_REQUEST_ERRORS, AnswerSerializer, error_responses, query_params_once
 from ratings.services import CALCULATOR_RATING_LIMIT, rating_calculate_elo, rating_calculate_preferans
 
 # What the calculators accept (ratings.services checks it); the schema says so, so clients can too.
@@ -23,7 +23,7 @@ class EloCalculatorApi(APIView):
 
     # Component names as first published: clients generated from the schema keep their types.
     @extend_schema_serializer(component_name="EloCalculation")
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(AnswerSerializer):
         expected = serializers.FloatField(help_text="Expected score, 1/(1+10^((Rb-Ra)/400)).")
         k = serializers.FloatField(help_text="K: 32 until 32 rated matches are completed, then 16.")
         delta = serializers.FloatField(help_text="The rating change.")
@@ -48,14 +48,14 @@ class EloCalculatorApi(APIView):
         return Response(self.OutputSerializer(rating_calculate_elo(data=query_params_once(request))).data)
 
 
-class PreferansGridRowSerializer(serializers.Serializer):
+class PreferansGridRowSerializer(AnswerSerializer):
     rating = serializers.FloatField(help_text="Your rating (a row of the grid).")
     deltas = serializers.ListField(
         child=serializers.FloatField(), help_text="The deal's rating change against each table rating, in order."
     )
 
 
-class PreferansGridSerializer(serializers.Serializer):
+class PreferansGridSerializer(AnswerSerializer):
     tables = serializers.ListField(child=serializers.FloatField(), help_text="The table ratings (the columns).")
     rows = PreferansGridRowSerializer(many=True)
 
@@ -64,7 +64,7 @@ class PreferansCalculatorApi(APIView):
     """What one Preferans deal would do to a rating (seed 001), and optionally the seed's grid."""
 
     @extend_schema_serializer(component_name="PreferansCalculation")
-    class OutputSerializer(serializers.Serializer):
+    class OutputSerializer(AnswerSerializer):
         table_rating = serializers.FloatField(help_text="Rt, from the opponents sorted high to low.")
         kv = serializers.FloatField(help_text="Kv, the whist coefficient.")
         expected_whists = serializers.FloatField(help_text="Vf, the expected whists (at most +4).")
