@@ -206,9 +206,15 @@ def api_server_error(request):
 
 
 def query_params_once(request) -> dict[str, str]:
-    """The query string, one value per name. A name given twice is refused (400) rather than read as its
-    last value: the schema documents each parameter as one value, and a client sending two meant something."""
-    repeated = sorted(name for name, values in request.query_params.lists() if len(values) > 1)
-    if repeated:
-        raise exceptions.ValidationError({name: ["Give this parameter once."] for name in repeated})
+    """The query string, one value per name, refused (400, naming the parameter) when a name is given
+    twice (the schema documents one value, and a client sending two meant something) or a value holds a
+    NUL character (PostgreSQL refuses it in text, which would be a 500 the moment it reached a query)."""
+    errors: dict[str, list[str]] = {}
+    for name, values in request.query_params.lists():
+        if len(values) > 1:
+            errors.setdefault(name, []).append("Give this parameter once.")
+        if any("\x00" in value for value in values):
+            errors.setdefault(name, []).append("Null characters are not allowed.")
+    if errors:
+        raise exceptions.ValidationError(errors)
     return request.query_params.dict()
