@@ -124,6 +124,37 @@ class AnswerSerializer(serializers.Serializer):
             cls._shared_fields = shared
         return shared
 
+    def to_representation(self, instance):
+        """DRF's, with a short way for the rows APIs build as dicts (a history, a leaderboard page).
+
+        DRF reads every field through a general attribute walk (mapping or object,
+        callables, dotted sources): about 50 µs a history row, a quarter of a
+        second for a 5,000-row history. A dict row's field with a plain key is
+        read straight from it; everything else goes DRF's way.
+        """
+        if not isinstance(instance, dict):
+            return super().to_representation(instance)
+        cls = type(self)
+        plan = cls.__dict__.get("_dict_plan")
+        if plan is None:  # per field: its name, the row's key (None: DRF's walk), whether it must be there
+            plan = [
+                (field.field_name, field.source_attrs[0] if len(field.source_attrs) == 1 else None, field)
+                for field in self._readable_fields
+            ]
+            cls._dict_plan = plan
+        answer = {}
+        for name, key, field in plan:
+            if key is None:
+                value = field.get_attribute(instance)
+            elif key in instance:
+                value = instance[key]
+            elif field.required:
+                raise KeyError(f"{cls.__name__}: the row has no {key!r}.")
+            else:
+                continue  # an optional part of the answer (the calculator's grid)
+            answer[name] = None if value is None else field.to_representation(value)
+        return answer
+
 
 class ErrorDetailSerializer(serializers.Serializer):
     """A refusal that is not about a field: ``{"detail": "message"}``."""
