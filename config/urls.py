@@ -50,3 +50,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include(api)),
 ]
+
+# Unmatched paths and crashes under /api/ answer JSON (config.api); pages keep Django's own.
+handler404 = "config.api.api_page_not_found"
+handler500 = "config.api.api_server_error"

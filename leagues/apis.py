@@ -1,9 +1,18 @@
-"""Read APIs for games, leagues, leaderboards and players; player creation."""
+"""Read APIs for games, leagues, leaderboards and players; player creation.
+
+Answers go through each API's ``OutputSerializer``, so the published schema is
+what is returned. A *leaderboard row* is a player's standing in a league: rank
+(ties broken by name), rating, peak and rated matches; *provisional* until the
+game's number of rated matches (Slaps: 32). A *history row* is one ledger row:
+one rated unit (a Slaps match, a Preferans deal, a bridge board).
+"""
+
+from datetime import UTC
 
 from django.core.exceptions import ValidationError
 from django.core.paginator import InvalidPage
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer, extend_schema_view
 from rest_framework import generics, serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
@@ -11,7 +20,18 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
-from config.api import IsReferee, WriteThrottle
+from config.api import (
+    ANY_REQUEST_ERRORS,
+    BODY_ERRORS,
+    JSON_ONLY,
+    WRITE_ERRORS,
+    AnswerSerializer,
+    IsReferee,
+    RatingNumberField,
+    WriteThrottle,
+    error_responses,
+    query_params_once,
+)
 from leagues.models import Game, League, Player
 from leagues.services import player_create
 from ratings import selectors
@@ -25,6 +45,9 @@ class GameSerializer(serializers.ModelSerializer):
         fields = ["slug", "name", "rating_system"]
 
 
+@extend_schema_view(
+    get=extend_schema(responses={200: GameSerializer(many=True), **error_responses(*ANY_REQUEST_ERRORS)})
+)
 class GameListApi(generics.ListAPIView):
     queryset = Game.objects.order_by("name")
     serializer_class = GameSerializer
@@ -48,13 +71,22 @@ class LeagueListApi(generics.ListAPIView):
     pagination_class = None
     filterset_fields = {"game__slug": ["exact"], "tier": ["exact"]}
 
-    @extend_schema(parameters=[OpenApiParameter("game", str, description="A game's slug, e.g. slaps.")])
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("game", str, description="A game's slug, e.g. slaps; empty or absent: every game."),
+            # django-filter reads an empty value as "not given": say so, rather than refuse what forms send.
+            OpenApiParameter(
+                "tier", str, enum=["amateur", "pro", ""], description="amateur or pro; empty or absent: both."
+            ),
+        ],
+        responses={200: LeagueSerializer(many=True), **error_responses(400, *ANY_REQUEST_ERRORS)},
+    )
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
 
     def get_queryset(self):
         queryset = super().get_queryset()
-        game = self.request.query_params.get("game")
+        game = query_params_once(self.request).get("game")
         if game:
             if not Game.objects.filter(slug=game).exists():
                 raise ValidationError({"game": [f"Unknown game {game[:50]!r}."]})
@@ -62,18 +94,25 @@ class LeagueListApi(generics.ListAPIView):
         return queryset
 
 
-class PlayerRefSerializer(serializers.Serializer):
+class PlayerRefSerializer(AnswerSerializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
 
 
-class LeaderboardRowSerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
+class LeaderboardRowSerializer(AnswerSerializer):
+    rank = serializers.IntegerField(help_text="The player's true rank in the league, even in search results.")
     player = PlayerRefSerializer()
-    rating = serializers.FloatField()
-    peak_rating = serializers.FloatField()
+    rating = RatingNumberField()
+    peak_rating = RatingNumberField()
     rated_matches = serializers.IntegerField()
-    provisional = serializers.BooleanField()
+    provisional = serializers.BooleanField(help_text="Fewer rated matches than the game's provisional count.")
+
+
+class LeaderboardPageSerializer(AnswerSerializer):
+    count = serializers.IntegerField(help_text="Players in the league (or matching the search).")
+    next = serializers.URLField(allow_null=True, help_text="The next page's URL, or null.")
+    previous = serializers.URLField(allow_null=True, help_text="The previous page's URL, or null.")
+    results = LeaderboardRowSerializer(many=True)
 
 
 class LeaderboardPagination(PageNumberPagination):
@@ -83,31 +122,46 @@ class LeaderboardPagination(PageNumberPagination):
 
 
 class LeaderboardApi(APIView):
+    """A league's standings, one page at a time."""
+
+    OutputSerializer = LeaderboardPageSerializer
+
     @extend_schema(
+        operation_id="leagues_leaderboard_list",  # as first published, though the answer is one page object
         parameters=[
             OpenApiParameter("sort", str, enum=list(Sort.CHOICES), description="current (default) or peak"),
-            OpenApiParameter("page", int),
-            OpenApiParameter("page_size", int),
+            OpenApiParameter("page", {"type": "integer", "minimum": 1}, description="From 1; past the last: 404."),
+            OpenApiParameter(
+                "page_size",
+                {"type": "integer", "minimum": 1},
+                description=f"Rows per page, {LeaderboardPagination.page_size} by default; at most "
+                f"{LeaderboardPagination.max_page_size} are given.",
+            ),
             OpenApiParameter("search", str, description="Part of a player's name."),
         ],
-        responses=LeaderboardRowSerializer(many=True),
+        responses={200: OutputSerializer, **error_responses(400, 404, *ANY_REQUEST_ERRORS)},
     )
     def get(self, request, slug):
         # The league and its game's ratings version in one query.
         league = get_object_or_404(League.objects.select_related("game", "game__rating_state"), slug=slug)
         version = rating_version_of_state(getattr(league.game, "rating_state", None))
-        sort = request.query_params.get("sort") or Sort.CURRENT
+        params = query_params_once(request)
+        sort = params.get("sort") or Sort.CURRENT
         if sort not in Sort.CHOICES:
             raise ValidationError({"sort": ["Must be 'current' or 'peak'."]})
-        search = selectors.leaderboard_search(request.query_params.get("search"))
+        search = selectors.leaderboard_search(params.get("search"))
         paginator = LeaderboardPagination()
+        raw_size = params.get(paginator.page_size_query_param) or ""
+        if raw_size and not (raw_size.isascii() and raw_size.isdigit() and int(raw_size) >= 1):
+            # DRF would silently serve the default size for "abc" or 0; a client asking that made a mistake.
+            raise ValidationError({"page_size": [f"A whole number from 1 (at most {paginator.max_page_size} rows)."]})
         page_size = paginator.get_page_size(request)
         try:
             number = selectors.leaderboard_page_number(
                 league=league,
                 sort=sort,
                 search=search,
-                page=request.query_params.get(paginator.page_query_param),
+                page=params.get(paginator.page_query_param),
                 page_size=page_size,
                 clamp=False,
                 version=version,
@@ -132,18 +186,20 @@ class LeaderboardApi(APIView):
                 }
                 for row in page.rows
             ]
+            # Serialized once here, under the cache: a warm page costs no serializer work.
+            rows = LeaderboardRowSerializer(rows, many=True).data
             return {"count": page.count, "has_next": page.has_next, "has_previous": page.has_previous, "results": rows}
 
         # The whole page's data, under the ratings version; only the links depend on the request's URL.
         payload = cached(("leaderboard-api", league.pk, sort, search, number, page_size, version), compute)
-        return Response(
-            {
-                "count": payload["count"],
-                "next": self._page_link(request, paginator, number + 1) if payload["has_next"] else None,
-                "previous": self._page_link(request, paginator, number - 1) if payload["has_previous"] else None,
-                "results": payload["results"],
-            }
-        )
+        page = {
+            "count": payload["count"],
+            "next": self._page_link(request, paginator, number + 1) if payload["has_next"] else None,
+            "previous": self._page_link(request, paginator, number - 1) if payload["has_previous"] else None,
+            # Already the row serializer's output (cached): not serialized a second time.
+            "results": payload["results"],
+        }
+        return Response(page)
 
     @staticmethod
     def _page_link(request, paginator: PageNumberPagination, number: int) -> str:
@@ -154,22 +210,23 @@ class LeaderboardApi(APIView):
         return replace_query_param(url, paginator.page_query_param, number)
 
 
-class PlayerRatingSerializer(serializers.Serializer):
-    game = serializers.CharField()
-    league = serializers.CharField()
-    rating = serializers.FloatField()
-    peak_rating = serializers.FloatField()
+class PlayerRatingSerializer(AnswerSerializer):
+    game = serializers.CharField(help_text="The game's slug.")
+    league = serializers.CharField(help_text="The league's slug.")
+    rating = RatingNumberField()
+    peak_rating = RatingNumberField()
     rated_matches = serializers.IntegerField()
-    rank = serializers.IntegerField()
+    rank = serializers.IntegerField(help_text="Rank in the league.")
 
 
-class PlayerDetailSerializer(serializers.Serializer):
+class PlayerDetailSerializer(AnswerSerializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     ratings = PlayerRatingSerializer(many=True)
 
 
 def player_detail_data(player: Player) -> dict:
+    """A player and one rating per game they have played, for ``PlayerDetailSerializer``."""
     ratings = []
     for rating in selectors.player_ratings(player=player):
         decimals = rating_decimals(rating.game)
@@ -187,47 +244,65 @@ def player_detail_data(player: Player) -> dict:
 
 
 class PlayerCreateApi(APIView):
+    """Add a player (referees)."""
+
     throttle_classes = [WriteThrottle]
     throttle_scope = "writes"
     permission_classes = [IsReferee]
+    parser_classes = JSON_ONLY
+
+    @extend_schema_serializer(component_name="PlayerCreate")
+    class InputSerializer(serializers.Serializer):
+        # Documents the body; ``player_create`` checks it (the pages share it).
+        name = serializers.CharField(help_text="The player's name.")
+
+    OutputSerializer = PlayerDetailSerializer
 
     @extend_schema(
-        request=inline_serializer("PlayerCreate", {"name": serializers.CharField()}),
-        responses={201: PlayerDetailSerializer},
+        request=InputSerializer,
+        responses={201: OutputSerializer, **error_responses(*BODY_ERRORS, *WRITE_ERRORS)},
     )
     def post(self, request):
         data = request.data if isinstance(request.data, dict) else {}
         player = player_create(name=data.get("name"))
-        return Response(player_detail_data(player), status=status.HTTP_201_CREATED)
+        return Response(self.OutputSerializer(player_detail_data(player)).data, status=status.HTTP_201_CREATED)
 
 
 class PlayerDetailApi(APIView):
-    @extend_schema(responses=PlayerDetailSerializer)
+    """A player and their rating in every game they have played."""
+
+    OutputSerializer = PlayerDetailSerializer
+
+    @extend_schema(responses={200: OutputSerializer, **error_responses(404, *ANY_REQUEST_ERRORS)})
     def get(self, request, pk):
         player = get_object_or_404(Player, pk=pk)
-        return Response(player_detail_data(player))
+        return Response(self.OutputSerializer(player_detail_data(player)).data)
 
 
-class HistoryRowSerializer(serializers.Serializer):
+class HistoryRowSerializer(AnswerSerializer):
     match = serializers.IntegerField()
-    game = serializers.CharField()
-    unit = serializers.IntegerField()
-    played_at = serializers.DateTimeField()
-    rating_before = serializers.FloatField()
-    rating_after = serializers.FloatField()
-    delta = serializers.FloatField()
-    details = serializers.DictField()
+    game = serializers.CharField(help_text="The game's slug.")
+    unit = serializers.IntegerField(help_text="The rated unit inside the match, from 0 (a deal, a board).")
+    played_at = serializers.DateTimeField(default_timezone=UTC)
+    rating_before = RatingNumberField()
+    rating_after = RatingNumberField()
+    delta = RatingNumberField()
+    details = serializers.DictField(help_text="The formula's inputs, by rating system (expected score, K, ...).")
 
 
 class PlayerHistoryApi(APIView):
+    """A player's ledger, oldest first: one row per rated unit."""
+
+    OutputSerializer = HistoryRowSerializer
+
     @extend_schema(
         parameters=[OpenApiParameter("game", str, description="A game's slug; all games when absent.")],
-        responses=HistoryRowSerializer(many=True),
+        responses={200: OutputSerializer(many=True), **error_responses(400, 404, *ANY_REQUEST_ERRORS)},
     )
     def get(self, request, pk):
         player = get_object_or_404(Player, pk=pk)
         game = None
-        slug = request.query_params.get("game")
+        slug = query_params_once(request).get("game")
         if slug:
             game = Game.objects.filter(slug=slug).first()
             if game is None:
@@ -248,4 +323,4 @@ class PlayerHistoryApi(APIView):
                     "details": change.details,
                 }
             )
-        return Response(rows)
+        return Response(self.OutputSerializer(rows, many=True).data)

@@ -1,16 +1,58 @@
-"""Match APIs: submit a result, read it back, void it. Thin: the service decides."""
+"""Match APIs: submit a result, read it back, void, correct or confirm it. Thin: the service decides.
+
+Every answer that carries a match is ``MatchOutputSerializer(match).data``, so
+the published schema is exactly what is returned. Its vocabulary:
+
+- *seat*: a place at the table, a player or (Preferans) a bot, with its result
+  (Slaps: 1 won, 0 lost; Preferans: the seat's whists summed over the deals).
+- *deal* (Preferans): the whists of every seat, in seat order; *board*
+  (bridge): its number and the tables it was played at, each with its NS and
+  EW pairs and the NS score (or NS IMPs).
+- *rating change*: one row per player with the match's total (a Preferans
+  game's deals, a bridge session's boards, summed); empty until rated.
+
+The input serializers only document the bodies (for the schema and its
+clients): validation lives in ``matches.services``, the one path every entry
+route shares, so the API cannot disagree with the pages or admin.
+"""
+
+from datetime import UTC
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import IsMatchAdmin, IsReferee, WriteThrottle
+from config.api import (
+    ANY_REQUEST_ERRORS,
+    BODY_ERRORS,
+    JSON_ONLY,
+    WRITE_ERRORS,
+    AnswerSerializer,
+    IsMatchAdmin,
+    IsReferee,
+    RatingNumberField,
+    WriteThrottle,
+    error_responses,
+)
 from matches import selectors
 from matches.models import Match
 from matches.services import (
+    BRIDGE_MAX_BOARDS,
+    BRIDGE_MAX_TABLES,
+    IDEMPOTENCY_KEY_MAX,
+    MAX_ID,
+    PREFERANS_MAX_DEALS,
+    PREFERANS_SEATS,
     IdempotencyKeyReused,
     match_confirm,
     match_correct,
@@ -20,165 +62,273 @@ from matches.services import (
 from ratings.selectors import rating_decimals, rating_number
 
 
-class RatingChangeOutSerializer(serializers.Serializer):
+def _utc_time(**kwargs) -> serializers.DateTimeField:
+    # Times are given in UTC whatever DJANGO_TIME_ZONE says, as the database stores them.
+    return serializers.DateTimeField(default_timezone=UTC, **kwargs)
+
+
+class SeatOutputSerializer(AnswerSerializer):
+    position = serializers.IntegerField(help_text="1 for the first seat.")
+    player = serializers.IntegerField(source="player_id", allow_null=True, help_text="The player's id; null for a bot.")
+    bot = serializers.CharField(source="bot.slug", allow_null=True, help_text="The bot's difficulty slug, or null.")
+    bot_rating = serializers.FloatField(
+        allow_null=True, help_text="A bot seat: the bot's rating as played (when the result was stored); else null."
+    )
+    bot_max_rating = serializers.FloatField(
+        allow_null=True, help_text="A bot seat: the bot's maximum rating as played; else null."
+    )
+    name = serializers.CharField(source="occupant.name")
+    result = serializers.FloatField(help_text="Slaps: 1 won, 0 lost. Preferans: the seat's whists over the game.")
+
+
+class PlayerResultOutputSerializer(AnswerSerializer):
+    id = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
+    result = serializers.FloatField()
+
+
+class BoardTableOutputSerializer(AnswerSerializer):
+    table = serializers.IntegerField(help_text="Table number, from 1.")
+    ns = serializers.SerializerMethodField(help_text="The NS pair's player ids.")
+    ew = serializers.SerializerMethodField(help_text="The EW pair's player ids.")
+    ns_score = serializers.IntegerField(allow_null=True, help_text="NS's raw score; null when scored in IMPs.")
+    ns_imps = serializers.FloatField(allow_null=True, help_text="NS's IMPs, for a board scored in IMPs; else null.")
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2))
+    def get_ns(self, table) -> list[int]:
+        return [table.ns_1_id, table.ns_2_id]
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2))
+    def get_ew(self, table) -> list[int]:
+        return [table.ew_1_id, table.ew_2_id]
+
+
+class BoardOutputSerializer(AnswerSerializer):
+    number = serializers.IntegerField(help_text="The board number as printed on the board.")
+    tables = BoardTableOutputSerializer(many=True)
+
+
+# Component names as first published (MatchOut, MatchSubmit, RatingChangeOut): generated clients keep their types.
+@extend_schema_serializer(component_name="RatingChangeOut")
+class RatingChangeOutputSerializer(AnswerSerializer):
     player = serializers.IntegerField()
-    rating_before = serializers.FloatField()
-    rating_after = serializers.FloatField()
-    delta = serializers.FloatField()
+    rating_before = RatingNumberField()
+    rating_after = RatingNumberField()
+    delta = RatingNumberField()
 
 
-class MatchOutSerializer(serializers.Serializer):
+# The lists a match answer builds in its methods, made once: a serializer made per call costs more
+# than the rows it writes (the answer is on the submission's hot path).
+PLAYER_RESULTS = PlayerResultOutputSerializer(many=True)
+BOARDS = BoardOutputSerializer(many=True)
+RATING_CHANGES = RatingChangeOutputSerializer(many=True)
+
+
+@extend_schema_serializer(component_name="MatchOut")
+class MatchOutputSerializer(AnswerSerializer):
+    """A match as every match API answers it (API.md's fields, and what the game adds)."""
+
     id = serializers.IntegerField()
-    game = serializers.CharField()
-    played_at = serializers.DateTimeField()
-    rated = serializers.BooleanField()
-    status = serializers.ChoiceField(choices=Match.Status.choices)
-    referee = serializers.CharField(allow_null=True)
-    seats = serializers.ListField(child=serializers.DictField())
-    players = serializers.ListField(child=serializers.DictField())
-    deals = serializers.ListField(child=serializers.ListField(child=serializers.FloatField()), required=False)
-    winner = serializers.IntegerField(allow_null=True)
-    rating_changes = RatingChangeOutSerializer(many=True)
+    game = serializers.CharField(source="game.slug", help_text="The game's slug.")
+    played_at = _utc_time()
+    rated = serializers.BooleanField(help_text="False for a friendly (never rated).")
+    status = serializers.ChoiceField(
+        choices=Match.Status.choices,
+        help_text="submitted until rated; friendly for an unrated match; void once voided.",
+    )
+    referee = serializers.CharField(
+        source="referee.get_username", allow_null=True, help_text="Username of the referee who entered it."
+    )
+    league = serializers.CharField(
+        source="league.slug", allow_null=True, help_text="The league it is filed under (a slug), or null."
+    )
+    seats = SeatOutputSerializer(many=True, help_text="Every seat, in seat order.")
+    players = serializers.SerializerMethodField(help_text="The seats held by players (not bots), in seat order.")
+    winner = serializers.SerializerMethodField(help_text="Slaps: the winner's player id; null for other games.")
+    deals = serializers.SerializerMethodField(help_text="Preferans: each deal's whists in seat order; else empty.")
+    boards = serializers.SerializerMethodField(help_text="Bridge: the boards and their tables; else empty.")
+    rating_changes = serializers.SerializerMethodField(
+        help_text="One row per player with the match's total change; empty until rated."
+    )
+    awaiting_confirmation = serializers.BooleanField(
+        help_text="True while a result of a two-step league waits for a second referee."
+    )
+    confirmed_by = serializers.CharField(
+        source="confirmed_by.get_username", allow_null=True, help_text="Username of the confirming referee, or null."
+    )
+    rated_after = _utc_time(
+        source="due_at",
+        allow_null=True,
+        help_text="When a league's rating period closes, the time from which the result is rated; else null.",
+    )
 
+    @extend_schema_field(PLAYER_RESULTS)
+    def get_players(self, match: Match) -> list:
+        seats = [seat for seat in match.seats.all() if seat.player_id]
+        return PLAYER_RESULTS.to_representation(seats)
 
-def match_data(match: Match) -> dict:
-    """The API's view of a match (API.md). ``match`` comes from ``matches.selectors.match_detail``."""
-    decimals = rating_decimals(match.game)
-    seats = list(match.seats.all())
-    winner = match.winner_seat
-    totals: dict[int, dict] = {}
-    for change in match.rating_changes.all():
-        row = totals.get(change.player_id)
-        if row is None:
-            totals[change.player_id] = {
-                "player": change.player_id,
-                "rating_before": change.rating_before,
-                "rating_after": change.rating_after,
-            }
-        else:
-            row["rating_after"] = change.rating_after
-    changes = [
-        {
-            "player": row["player"],
-            "rating_before": rating_number(row["rating_before"], decimals=decimals),
-            "rating_after": rating_number(row["rating_after"], decimals=decimals),
-            "delta": rating_number(row["rating_after"] - row["rating_before"], decimals=decimals),
-        }
-        for row in totals.values()
-    ]
-    seats_out = [
-        {
-            "position": seat.position,
-            "player": seat.player_id,
-            "bot": seat.bot.slug if seat.bot_id else None,
-            "name": seat.occupant.name,
-            "result": float(seat.result),
-        }
-        for seat in seats
-    ]
-    data = {
-        "id": match.pk,
-        "game": match.game.slug,
-        "played_at": match.played_at,
-        "rated": match.rated,
-        "status": match.status,
-        "referee": match.referee.get_username() if match.referee else None,
-        "seats": seats_out,
-        "players": [
-            {"id": seat.player_id, "name": seat.player.name, "result": float(seat.result)}
-            for seat in seats
-            if seat.player_id
-        ],
-        "winner": winner.player_id if winner and match.game.rating_system == "elo" else None,
-        "rating_changes": changes,
-    }
-    parts = selectors.match_detail_parts(match)
-    deals = list(match.deals.all()) if "deals" in parts else []
-    if deals:
-        data["deals"] = [deal.whists for deal in deals]
-    boards = list(match.boards.all()) if "boards" in parts else []
-    if boards:
-        data["boards"] = [
+    def get_winner(self, match: Match) -> int | None:
+        if match.game.rating_system != "elo":
+            return None
+        winner = match.winner_seat
+        return winner.player_id if winner else None
+
+    @extend_schema_field(serializers.ListField(child=serializers.ListField(child=serializers.FloatField())))
+    def get_deals(self, match: Match) -> list:
+        # Only what the game can have was loaded (``match_detail``): asking any other game would query.
+        if "deals" not in selectors.match_detail_parts(match):
+            return []
+        return [deal.whists for deal in match.deals.all()]
+
+    @extend_schema_field(BOARDS)
+    def get_boards(self, match: Match) -> list:
+        if "boards" not in selectors.match_detail_parts(match):
+            return []
+        return BOARDS.to_representation(match.boards.all())
+
+    @extend_schema_field(RATING_CHANGES)
+    def get_rating_changes(self, match: Match) -> list:
+        # The ledger has a row per player per unit (deal, board), in unit order: a player's
+        # total runs from the first row's rating before to the last row's rating after.
+        decimals = rating_decimals(match.game)
+        totals: dict[int, list] = {}
+        for change in match.rating_changes.all():
+            row = totals.get(change.player_id)
+            if row is None:
+                totals[change.player_id] = [change.rating_before, change.rating_after]
+            else:
+                row[1] = change.rating_after
+        rows = [
             {
-                "number": board.number,
-                "tables": [
-                    {
-                        "table": table.table,
-                        "ns": [table.ns_1_id, table.ns_2_id],
-                        "ew": [table.ew_1_id, table.ew_2_id],
-                        "ns_score": table.ns_score,
-                        "ns_imps": float(table.ns_imps) if table.ns_imps is not None else None,
-                    }
-                    for table in board.tables.all()
-                ],
+                "player": player,
+                "rating_before": rating_number(before, decimals=decimals),
+                "rating_after": rating_number(after, decimals=decimals),
+                "delta": rating_number(after - before, decimals=decimals),
             }
-            for board in boards
+            for player, (before, after) in totals.items()
         ]
-    data["league"] = match.league.slug if match.league_id else None
-    data["awaiting_confirmation"] = match.awaiting_confirmation
-    data["confirmed_by"] = match.confirmed_by.get_username() if match.confirmed_by_id else None
-    data["rated_after"] = match.due_at
-    return data
+        return RATING_CHANGES.to_representation(rows)
+
+
+PLAYER_ID = {"type": "integer", "minimum": 1, "maximum": MAX_ID}
+PAIR = {"type": "array", "items": PLAYER_ID, "minItems": 2, "maxItems": 2}
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "minItems": PREFERANS_SEATS[0],
+        "maxItems": PREFERANS_SEATS[1],
+        "items": {
+            "type": "object",
+            "description": 'A seat: {"player": id} or {"bot": "normal"}, exactly one of them.',
+            "properties": {"player": PLAYER_ID, "bot": {"type": "string"}},
+            "minProperties": 1,
+            "maxProperties": 1,
+            "additionalProperties": False,
+        },
+    }
+)
+class SeatsInputField(serializers.ListField):
+    pass
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "description": f"Preferans: each deal's whists in seat order, summing to zero (at most two decimals, each "
+        f"within ±10,000); at most {PREFERANS_MAX_DEALS} deals.",
+        "items": {
+            "type": "array",
+            "minItems": PREFERANS_SEATS[0],
+            "maxItems": PREFERANS_SEATS[1],
+            "items": {"type": "number", "minimum": -10_000, "maximum": 10_000},
+        },
+    }
+)
+class DealsInputField(serializers.ListField):
+    pass
+
+
+@extend_schema_field(PAIR)
+class PairInputField(serializers.ListField):
+    pass
+
+
+class BoardTableInputSerializer(serializers.Serializer):
+    ns = PairInputField(help_text="The NS pair's player ids.")
+    ew = PairInputField(help_text="The EW pair's player ids.")
+    ns_score = serializers.IntegerField(required=False, help_text="NS's raw score at this table.")
+    ns_imps = serializers.FloatField(
+        required=False, help_text="Instead of ns_score: NS's IMPs (one table, or a two-table team match)."
+    )
+
+
+class BoardInputSerializer(serializers.Serializer):
+    number = serializers.IntegerField(min_value=1)
+    tables = BoardTableInputSerializer(many=True, help_text=f"At most {BRIDGE_MAX_TABLES} tables.")
+
+
+@extend_schema_serializer(component_name="MatchSubmit")
+class MatchInputSerializer(serializers.Serializer):
+    """A result body (API.md "Match bodies"): the fields of its game. Checked by ``matches.services``."""
+
+    game = serializers.CharField(help_text="The game's slug: slaps, preferans, bridge or one an admin added.")
+    played_at = serializers.DateTimeField(help_text="ISO 8601; at most 10 minutes in the future.")
+    rated = serializers.BooleanField(default=True, help_text="False makes a friendly.")
+    players = PairInputField(required=False, help_text="Slaps: the two players' ids.")
+    winner = serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_ID, help_text="Slaps: the winner's id (one of players)."
+    )
+    seats = SeatsInputField(required=False, help_text="Preferans: the seats in order.")
+    deals = DealsInputField(required=False)
+    boards = BoardInputSerializer(
+        many=True, required=False, help_text=f"Bridge: the boards of the session (at most {BRIDGE_MAX_BOARDS})."
+    )
+    league = serializers.CharField(
+        required=False,
+        help_text="The slug of a league of the game to file the result under (default: its amateur league); "
+        "bridge: its rating period applies. It never exempts a result from two-step confirmation: a result waits "
+        "for a second referee when this league or any league one of its players is in requires it.",
+    )
+
+
+IDEMPOTENCY_REUSED_SCHEMA = {
+    "type": "object",
+    "description": "The Idempotency-Key was already used with another body; nothing was stored.",
+    "properties": {"Idempotency-Key": {"type": "array", "items": {"type": "string"}}},
+    "required": ["Idempotency-Key"],
+}
 
 
 class MatchCreateApi(APIView):
+    """Store a result (referees); it is rated once the transaction commits."""
+
     throttle_classes = [WriteThrottle]
     throttle_scope = "writes"
     permission_classes = [IsReferee]
+    parser_classes = JSON_ONLY
+    InputSerializer = MatchInputSerializer
+    OutputSerializer = MatchOutputSerializer
 
     @extend_schema(
-        request=inline_serializer(
-            "MatchSubmit",
-            {
-                "game": serializers.CharField(),
-                "played_at": serializers.DateTimeField(),
-                "rated": serializers.BooleanField(default=True),
-                "players": serializers.ListField(
-                    child=serializers.IntegerField(), required=False, help_text="Slaps: the two players' ids."
-                ),
-                "winner": serializers.IntegerField(required=False, help_text="Slaps: the winner's id."),
-                "seats": serializers.ListField(
-                    child=serializers.DictField(),
-                    required=False,
-                    help_text='Preferans: 2-4 seats in order, each {"player": id} or {"bot": "normal"}.',
-                ),
-                "deals": serializers.ListField(
-                    child=serializers.ListField(child=serializers.FloatField()),
-                    required=False,
-                    help_text="Preferans: each deal's whists in seat order, summing to zero.",
-                ),
-                "boards": serializers.ListField(
-                    child=serializers.DictField(),
-                    required=False,
-                    help_text='Bridge: [{"number": 1, "tables": [{"ns": [1, 2], "ew": [3, 4], "ns_score": 420}, ...]}];'
-                    ' a board at one table takes "ns_imps" instead of "ns_score".',
-                ),
-                "league": serializers.CharField(
-                    required=False,
-                    help_text="The slug of a league of the game to file the result under (default: its amateur "
-                    "league); bridge: its rating period applies. It never exempts a result from two-step "
-                    "confirmation: a result waits for a second referee when this league or any league one of "
-                    "its players is in requires it.",
-                ),
-            },
-        ),
+        request=InputSerializer,
         responses={
-            201: MatchOutSerializer,
-            200: MatchOutSerializer,
-            422: OpenApiResponse(
-                response=inline_serializer(
-                    "IdempotencyKeyReused", {"Idempotency-Key": serializers.ListField(child=serializers.CharField())}
-                ),
-                description="The Idempotency-Key was used before with a different body; nothing was stored.",
+            201: OpenApiResponse(OutputSerializer, description="Stored."),
+            200: OpenApiResponse(
+                OutputSerializer, description="A retry with the same Idempotency-Key: the match stored the first time."
             ),
+            **error_responses(*BODY_ERRORS, *WRITE_ERRORS),
+            422: OpenApiResponse(IDEMPOTENCY_REUSED_SCHEMA, description=IDEMPOTENCY_REUSED_SCHEMA["description"]),
         },
         parameters=[
             OpenApiParameter(
                 "Idempotency-Key",
-                str,
+                {"type": "string", "minLength": 1, "maxLength": IDEMPOTENCY_KEY_MAX, "pattern": "^[ -~]+$"},
                 OpenApiParameter.HEADER,
-                description="Optional. A retry with the same key and the same body returns the first match (200) "
-                "and stores nothing; the same key with another body is refused (422) and stores nothing. "
+                description=f"Optional, 1 to {IDEMPOTENCY_KEY_MAX} printable ASCII characters. A retry with the same "
+                "key and the same body returns the first match (200) and stores nothing; the same key with another "
+                "body is refused (422) and stores nothing. "
                 '"The same body" means the same result once validated: key order, spacing, ids as strings, '
                 'the time zone of played_at, and defaults spelled out or left out ("rated": true, the '
                 "amateur league) do not matter.",
@@ -233,41 +383,51 @@ class MatchCreateApi(APIView):
         except IdempotencyKeyReused as error:
             return Response(error.message_dict, status=status.HTTP_422_UNPROCESSABLE_ENTITY)
         response_status = status.HTTP_201_CREATED if created else status.HTTP_200_OK
-        return Response(match_data(selectors.match_detail_of(match)), status=response_status)
+        return Response(self.OutputSerializer(selectors.match_detail_of(match)).data, status=response_status)
 
 
 class MatchDetailApi(APIView):
-    @extend_schema(responses=MatchOutSerializer)
+    """A match, its result and (once rated) every player's rating change."""
+
+    OutputSerializer = MatchOutputSerializer
+
+    @extend_schema(responses={200: OutputSerializer, **error_responses(404, *ANY_REQUEST_ERRORS)})
     def get(self, request, pk):
         try:
             match = selectors.match_detail(match_id=pk)
         except Match.DoesNotExist as error:
             raise Http404 from error
-        return Response(match_data(match))
+        return Response(self.OutputSerializer(match).data)
 
 
 class MatchVoidApi(APIView):
+    """Void a match (admins): it stops counting and ratings replay from it. Voiding twice changes nothing."""
+
     throttle_classes = [WriteThrottle]
     throttle_scope = "writes"
     permission_classes = [IsMatchAdmin]
+    OutputSerializer = MatchOutputSerializer
 
-    @extend_schema(request=None, responses=MatchOutSerializer)
+    @extend_schema(request=None, responses={200: OutputSerializer, **error_responses(404, *WRITE_ERRORS)})
     def post(self, request, pk):
         get_object_or_404(Match, pk=pk)
         match_void(match_id=pk, by=request.user)
-        return Response(match_data(selectors.match_detail(match_id=pk)))
+        return Response(self.OutputSerializer(selectors.match_detail(match_id=pk)).data)
 
 
 class MatchCorrectApi(APIView):
-    throttle_classes = [WriteThrottle]
-    throttle_scope = "writes"
     """Replace a match's result with a corrected one (admins); ratings replay from it."""
 
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "writes"
     permission_classes = [IsMatchAdmin]
+    parser_classes = JSON_ONLY
+    InputSerializer = MatchInputSerializer
+    OutputSerializer = MatchOutputSerializer
 
     @extend_schema(
-        request=inline_serializer("MatchCorrection", {"game": serializers.CharField()}),
-        responses=MatchOutSerializer,
+        request=InputSerializer,
+        responses={200: OutputSerializer, **error_responses(*BODY_ERRORS, 404, *WRITE_ERRORS)},
         description="The body is a whole result, exactly as for POST /api/matches/; the game cannot change, "
         "and a body without league keeps the match's league. A body that would store exactly what is stored "
         "changes nothing (no replay, no audit entry). A changed result is re-examined for two-step "
@@ -276,7 +436,7 @@ class MatchCorrectApi(APIView):
     def post(self, request, pk):
         get_object_or_404(Match, pk=pk)
         match_correct(match_id=pk, by=request.user, data=request.data)
-        return Response(match_data(selectors.match_detail(match_id=pk)))
+        return Response(self.OutputSerializer(selectors.match_detail(match_id=pk)).data)
 
 
 class MatchConfirmApi(APIView):
@@ -285,9 +445,10 @@ class MatchConfirmApi(APIView):
     permission_classes = [IsReferee]
     throttle_classes = [WriteThrottle]
     throttle_scope = "writes"
+    OutputSerializer = MatchOutputSerializer
 
-    @extend_schema(request=None, responses=MatchOutSerializer)
+    @extend_schema(request=None, responses={200: OutputSerializer, **error_responses(400, 404, *WRITE_ERRORS)})
     def post(self, request, pk):
         get_object_or_404(Match, pk=pk)
         match_confirm(match_id=pk, by=request.user)
-        return Response(match_data(selectors.match_detail(match_id=pk)))
+        return Response(self.OutputSerializer(selectors.match_detail(match_id=pk)).data)

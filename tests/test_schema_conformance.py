@@ -1,0 +1,456 @@
+"""The published OpenAPI schema (``/api/schema/``) describes what the API answers.
+
+Clients generate code from the schema, so a response it does not describe is a
+bug. Two kinds of tests hold it to that, both against the real app (its WSGI
+handler, in the test's database transaction) and the schema as it is served:
+
+- *Fuzzing* with schemathesis: for every documented operation, requests it
+  generates from the schema, both *positive* (fitting the schema) and
+  *negative* (violating it), sent as the role the operation needs and as roles
+  it refuses. Each answer must pass the checks in ``CHECKS``: no 5xx, a
+  documented status code and content type, a body that validates against that
+  status's schema, and no 2xx for a request that violates the schema. A
+  refused request (4xx) must store nothing: the rows of every table of the
+  leagues, matches and ratings apps are compared, contents not counts, before
+  and after it.
+- *Answer shapes*: one valid request per answer a client can get (each game's
+  submission, a rated detail, void, correction, confirmation, a leaderboard
+  page with links, a history, both calculators with the grid), each validated
+  against the schema the same way; random data rarely reaches those.
+
+``positive_data_acceptance`` is not among the checks: a body can fit the
+schema and still be refused for what it says (an unknown player id, a deal
+that does not sum to zero), which the schema cannot express; the services
+decide that, and the negative check holds the other direction.
+
+Deterministic: hypothesis is derandomized (fixed seed, no example database)
+with a bounded number of examples per operation, role and mode.
+"""
+
+import contextlib
+import copy
+from datetime import timedelta
+
+import jsonschema
+import pytest
+import schemathesis
+from django.apps import apps
+from django.core import signals
+from django.core.management import call_command
+from django.db import close_old_connections
+from django.utils import timezone
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
+from rest_framework.authtoken.models import Token
+from schemathesis import checks as core_checks
+from schemathesis.generation.modes import GenerationMode
+from schemathesis.specs.openapi import checks as openapi_checks
+
+from config.wsgi import application
+from leagues.models import League
+from matches.services import match_submit
+from tests import factories
+from tests.conftest import FIGURES
+
+pytestmark = pytest.mark.django_db
+
+CHECKS = [
+    core_checks.not_a_server_error,
+    openapi_checks.status_code_conformance,
+    openapi_checks.content_type_conformance,
+    openapi_checks.response_headers_conformance,
+    openapi_checks.response_schema_conformance,
+    openapi_checks.negative_data_rejection,
+]
+
+# Every documented operation, with the role it needs; a write is also tried by roles it refuses.
+OPERATIONS = {
+    "GET /api/games/": "anonymous",
+    "GET /api/leagues/": "anonymous",
+    "GET /api/leagues/{slug}/leaderboard/": "anonymous",
+    "POST /api/players/": "referee",
+    "GET /api/players/{id}/": "anonymous",
+    "GET /api/players/{id}/history/": "anonymous",
+    "POST /api/matches/": "referee",
+    "GET /api/matches/{id}/": "anonymous",
+    "POST /api/matches/{id}/void/": "admin",
+    "POST /api/matches/{id}/correct/": "admin",
+    "POST /api/matches/{id}/confirm/": "referee",
+    "GET /api/calculator/elo/": "anonymous",
+    "GET /api/calculator/preferans/": "anonymous",
+}
+REFUSED_ROLES = {"referee": ["anonymous"], "admin": ["anonymous", "referee"], "anonymous": []}
+# Examples per operation and generation mode for the role it needs, and for each role it refuses (those
+# are refused before the body is read): bounded so the whole file runs in well under a minute.
+EXAMPLES = 15
+REFUSED_EXAMPLES = 3
+# Parameters that random text almost never gets right, given valid values in part of the positive cases.
+KNOWN_QUERY = {"GET /api/calculator/preferans/": {"opponents": ["1500", "1800,1200", "2400, 1600, 1000"]}}
+
+
+@contextlib.contextmanager
+def requests_in_the_test_transaction():
+    """Let WSGI requests run inside the test's transaction, as Django's test client does.
+
+    Django closes "old" connections at each request's start and end; inside the
+    test's atomic block that would close the connection the test runs on.
+    """
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    try:
+        yield
+    finally:
+        signals.request_started.connect(close_old_connections)
+        signals.request_finished.connect(close_old_connections)
+
+
+def answers_closed(published: dict) -> dict:
+    """The schema with every object an answer can contain closed (``additionalProperties: false``).
+
+    OpenAPI lets an object carry properties its schema does not name, so a field
+    the API returns and the schema forgets (the first schema's ``boards``,
+    ``league``, ...) would still validate. Answers are checked against this
+    copy; request bodies stay open (the services ignore unknown fields).
+    """
+    closed = copy.deepcopy(published)
+    components = closed["components"]["schemas"]
+    seen: set[str] = set()
+
+    def close(node) -> None:
+        if isinstance(node, list):
+            for item in node:
+                close(item)
+            return
+        if not isinstance(node, dict):
+            return
+        reference = node.get("$ref", "")
+        if reference.startswith("#/components/schemas/"):
+            name = reference.rsplit("/", 1)[1]
+            if name not in seen:
+                seen.add(name)
+                close(components[name])
+        if node.get("type") == "object" and "properties" in node and "additionalProperties" not in node:
+            node["additionalProperties"] = False
+        for value in node.values():
+            close(value)
+
+    for operations in closed["paths"].values():
+        for operation in operations.values():
+            close(operation.get("responses", {}))
+    return closed
+
+
+@pytest.fixture(scope="module")
+def schema(django_db_blocker):
+    """The schema as ``/api/schema/`` serves it, answers closed, bound to the app's WSGI handler."""
+    with django_db_blocker.unblock(), requests_in_the_test_transaction():
+        served = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
+    closed = schemathesis.openapi.from_dict(answers_closed(served.raw_schema))
+    closed.app = application
+    return closed
+
+
+def stored_rows() -> dict[str, list[tuple]]:
+    """Every row of every table the API can write, in primary-key order."""
+    rows = {}
+    for label in ("leagues", "matches", "ratings"):
+        for model in apps.get_app_config(label).get_models():
+            rows[model._meta.label] = list(model.objects.order_by("pk").values_list())
+    return rows
+
+
+def ago(**delta) -> str:
+    return (timezone.now() - timedelta(**delta)).isoformat()
+
+
+@pytest.fixture
+def world(reference_data, django_capture_on_commit_callbacks, settings):
+    """Players, rated results of each game, one waiting for confirmation, and a token per role."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # users are made per test
+    entered_by = factories.RefereeFactory()
+    players = factories.PlayerFactory.create_batch(8)
+    ids = [player.pk for player in players]
+    League.objects.filter(slug="slaps-pro").update(requires_confirmation=True)
+    bodies = [
+        {"game": "slaps", "played_at": ago(hours=5), "players": ids[:2], "winner": ids[0]},
+        {"game": "slaps", "played_at": ago(hours=4), "players": ids[2:4], "winner": ids[3], "rated": False},
+        {
+            "game": "preferans",
+            "played_at": ago(hours=3),
+            "seats": [{"player": ids[0]}, {"player": ids[1]}, {"bot": "normal"}],
+            "deals": [[4, -2, -2], [-6, 3, 3]],
+        },
+        factories.bridge_session_body(ids, timezone.now() - timedelta(hours=2), [(420, -50), (100, 100)]),
+        {"game": "slaps", "played_at": ago(hours=1), "players": ids[4:6], "winner": ids[4], "league": "slaps-pro"},
+    ]
+    with django_capture_on_commit_callbacks(execute=True):
+        matches = [match_submit(referee=entered_by, data=body) for body in bodies]
+    users = {"referee": factories.RefereeFactory(), "admin": factories.AdminFactory()}
+    headers = {role: {"Authorization": f"Token {Token.objects.create(user=user).key}"} for role, user in users.items()}
+    headers["anonymous"] = {}
+    return {
+        "players": ids,
+        "matches": [match.pk for match in matches],
+        "leagues": list(League.objects.values_list("slug", flat=True)),
+        "headers": headers,
+        "bodies": bodies,
+    }
+
+
+def test_every_documented_operation_is_fuzzed(schema):
+    documented = {result.ok().label for result in schema.get_all_operations()}
+    assert documented == set(OPERATIONS)
+
+
+def _fuzz(cases: st.SearchStrategy, send, *, examples: int) -> None:
+    @hypothesis_settings(
+        max_examples=examples,
+        derandomize=True,  # a fixed seed: CI runs the same cases every time
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(case=cases)
+    def fuzz(case):
+        send(case)
+
+    fuzz()
+
+
+def _path_values(operation, world) -> st.SearchStrategy:
+    """Mostly ids and slugs that exist (so answers other than 404 are reached), sometimes generated ones."""
+    names = {parameter.name for parameter in operation.path_parameters}
+    if "id" in names:
+        existing = world["players"] if "/players/" in operation.path else world["matches"]
+        return st.sampled_from(existing).map(lambda value: {"id": value})
+    if "slug" in names:
+        return st.sampled_from(world["leagues"]).map(lambda value: {"slug": value})
+    return st.just(None)
+
+
+def _cases(operation, mode: GenerationMode, world) -> st.SearchStrategy:
+    generated = operation.as_strategy(generation_mode=mode)
+    if mode is not GenerationMode.POSITIVE:
+        return generated
+    if operation.path_parameters:
+        generated |= _path_values(operation, world).flatmap(
+            lambda values: operation.as_strategy(generation_mode=mode, path_parameters=values)
+        )
+    for name, values in KNOWN_QUERY.get(operation.label, {}).items():
+        generated |= st.sampled_from(values).flatmap(
+            lambda value, name=name: operation.as_strategy(generation_mode=mode, query={name: value})
+        )
+    return generated
+
+
+@pytest.mark.parametrize("label", OPERATIONS)
+def test_every_answer_conforms_to_the_schema_and_a_refusal_stores_nothing(
+    schema, world, label, django_capture_on_commit_callbacks
+):
+    method, path = label.split(" ")
+    operation = schema[path][method]
+    statuses: list[int] = []
+    failures: list[str] = []
+
+    def send(case, role):
+        before = stored_rows()
+        with django_capture_on_commit_callbacks(execute=True):  # results are rated, as a worker would
+            response = case.call(headers=world["headers"][role])
+        statuses.append(response.status_code)
+        case.validate_response(response, checks=CHECKS)
+        if response.status_code >= 400 and stored_rows() != before:
+            failures.append(f"{role} {case.method} {case.formatted_path} {response.status_code} stored rows")
+
+    roles = [OPERATIONS[label], *REFUSED_ROLES[OPERATIONS[label]]]
+    modes = [GenerationMode.POSITIVE]
+    if operation.path_parameters or operation.query or operation.headers or operation.body:
+        modes.append(GenerationMode.NEGATIVE)  # nothing to violate otherwise
+    with requests_in_the_test_transaction():
+        for role in roles:
+            examples = EXAMPLES if role == OPERATIONS[label] else REFUSED_EXAMPLES
+            for mode in modes:
+                _fuzz(_cases(operation, mode, world), lambda case, role=role: send(case, role), examples=examples)
+    FIGURES.setdefault("schema-driven requests (schemathesis)", []).extend(statuses)
+    FIGURES.setdefault("of them refused, stored rows compared", []).extend(code for code in statuses if code >= 400)
+    assert not failures
+    assert statuses  # the fuzzing ran (an operation without parameters has one possible request)
+    if OPERATIONS[label] == "anonymous":
+        assert any(200 <= code < 300 for code in statuses), statuses  # the answer a client wants was reached
+
+
+# ---- Answer shapes: one valid request for each answer a client can get ----
+
+
+@pytest.fixture
+def answers(schema, world, django_capture_on_commit_callbacks):
+    """Send one request as a role and validate its answer against the published schema."""
+
+    def answer(role: str, method: str, path: str, *, status: int, documented_as: str | None = None, **request):
+        # ``documented_as``: the operation whose documentation applies (a 405 is answered for another method).
+        operation_method, operation_path = (documented_as or f"{method} {path}").split(" ")
+        operation = schema[operation_path][operation_method]
+        case = operation.Case(method=method, **request)
+        with requests_in_the_test_transaction(), django_capture_on_commit_callbacks(execute=True):
+            response = case.call(headers=world["headers"][role])
+        assert response.status_code == status, response.text[:500]
+        case.validate_response(response, checks=CHECKS)
+        return response.json()
+
+    return answer
+
+
+def test_every_success_answer_validates_against_the_schema(answers, world):
+    ids = world["players"]
+    slaps, _, preferans, bridge, waiting = world["matches"]
+    body = {"game": "slaps", "played_at": ago(minutes=30), "players": ids[6:8], "winner": ids[7]}
+
+    created = answers("referee", "POST", "/api/matches/", status=201, body=body, headers={"Idempotency-Key": "k-1"})
+    again = answers("referee", "POST", "/api/matches/", status=200, body=body, headers={"Idempotency-Key": "k-1"})
+    assert again["id"] == created["id"]
+    League.objects.filter(slug="bridge-amateur").update(rating_period_days=7)
+    pending = {**world["bodies"][3], "played_at": ago(minutes=20), "league": "bridge-amateur"}
+    in_period = answers("referee", "POST", "/api/matches/", status=201, body=pending)
+    assert in_period["rated_after"] is not None, in_period
+    assert in_period["boards"], in_period
+
+    rated_slaps = answers("anonymous", "GET", "/api/matches/{id}/", status=200, path_parameters={"id": slaps})
+    assert all(isinstance(row["rating_after"], int) for row in rated_slaps["rating_changes"]), rated_slaps
+    rated_preferans = answers("anonymous", "GET", "/api/matches/{id}/", status=200, path_parameters={"id": preferans})
+    assert rated_preferans["deals"] == [[4, -2, -2], [-6, 3, 3]]
+    assert len(rated_preferans["rating_changes"]) == 2, rated_preferans  # two players and a bot
+    rated_bridge = answers("anonymous", "GET", "/api/matches/{id}/", status=200, path_parameters={"id": bridge})
+    assert len(rated_bridge["boards"]) == 2, rated_bridge
+    assert len(rated_bridge["rating_changes"]) == 8, rated_bridge
+
+    confirmed = answers("referee", "POST", "/api/matches/{id}/confirm/", status=200, path_parameters={"id": waiting})
+    assert confirmed["confirmed_by"], confirmed
+    assert confirmed["awaiting_confirmation"] is False, confirmed
+    correction = {**world["bodies"][0], "winner": ids[1]}
+    corrected = answers(
+        "admin", "POST", "/api/matches/{id}/correct/", status=200, path_parameters={"id": slaps}, body=correction
+    )
+    assert corrected["winner"] == ids[1], corrected
+    voided = answers("admin", "POST", "/api/matches/{id}/void/", status=200, path_parameters={"id": preferans})
+    assert voided["status"] == "void"
+
+    added = answers("referee", "POST", "/api/players/", status=201, body={"name": "Zoë"})
+    assert added["ratings"] == []
+    player = answers("anonymous", "GET", "/api/players/{id}/", status=200, path_parameters={"id": ids[0]})
+    assert {rating["game"] for rating in player["ratings"]} == {"slaps", "bridge"}  # the Preferans game was voided
+    history = answers(
+        "anonymous", "GET", "/api/players/{id}/history/", status=200, path_parameters={"id": ids[0]}, query={}
+    )
+    assert len(history) >= 3, history
+    first = answers(
+        "anonymous",
+        "GET",
+        "/api/leagues/{slug}/leaderboard/",
+        status=200,
+        path_parameters={"slug": "bridge-amateur"},
+        query={"page_size": 3},
+    )
+    assert first["next"], first
+    assert first["previous"] is None, first
+    second = answers(
+        "anonymous",
+        "GET",
+        "/api/leagues/{slug}/leaderboard/",
+        status=200,
+        path_parameters={"slug": "bridge-amateur"},
+        query={"page_size": 3, "page": 2, "sort": "peak"},
+    )
+    assert second["previous"], second
+    answers("anonymous", "GET", "/api/games/", status=200)
+    answers("anonymous", "GET", "/api/leagues/", status=200, query={"game": "bridge"})
+    elo = answers(
+        "anonymous", "GET", "/api/calculator/elo/", status=200, query={"rating": 1613, "opponent": 1609, "score": 0}
+    )
+    assert elo["new_rating"] == 1597  # seed 000: 1613 loses to 1609, E = 0.506, 1613 + 32 * (0 - 0.506) = 1596.8
+    grid = answers(
+        "anonymous",
+        "GET",
+        "/api/calculator/preferans/",
+        status=200,
+        query={"rating": 1800, "opponents": "1800,1800", "whists": -5, "grid": "true"},
+    )
+    assert len(grid["grid"]["rows"]) == 10, grid
+
+
+def _django_auth(world) -> dict:
+    return {"HTTP_AUTHORIZATION": world["headers"]["referee"]["Authorization"]}
+
+
+def test_every_error_answer_is_json_and_documented(answers, world, settings, client):
+    before = stored_rows()
+    match = world["matches"][0]
+    body = {"game": "slaps", "played_at": ago(minutes=5), "players": world["players"][:2], "winner": 0}
+    refused = answers("referee", "POST", "/api/matches/", status=400, body=body)
+    assert "winner" in refused
+    not_an_object = answers("referee", "POST", "/api/matches/", status=400, body=["slaps"])
+    assert "non_field_errors" in not_an_object
+    answers("referee", "POST", "/api/players/", status=415, body={"name": "Ann"}, media_type="text/plain")
+    answers("anonymous", "POST", "/api/matches/", status=401, body=body)
+    answers("referee", "POST", "/api/matches/{id}/void/", status=403, path_parameters={"id": match})
+    answers("anonymous", "GET", "/api/matches/{id}/", status=404, path_parameters={"id": 10**9})
+    answers("anonymous", "GET", "/api/matches/{id}/", status=404, path_parameters={"id": -1})  # no route matches
+    answers("referee", "GET", "/api/matches/", status=405, documented_as="POST /api/matches/", body=body)
+    twice = answers(
+        "anonymous", "GET", "/api/calculator/elo/", status=400, query={"rating": [1500, 1600], "opponent": 1500}
+    )
+    assert list(twice) == ["rating"]  # was read as its last value
+    nul = answers("anonymous", "GET", "/api/leagues/", status=400, query={"game": "\x00", "game__slug": "a\x00"})
+    assert set(nul) == {"game", "game__slug"}  # was a 500 on PostgreSQL (NUL in a text comparison)
+    answers(
+        "anonymous",
+        "GET",
+        "/api/leagues/{slug}/leaderboard/",
+        status=400,
+        path_parameters={"slug": "slaps-amateur"},
+        query={"page_size": "0"},
+    )
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 100
+    answers("referee", "POST", "/api/players/", status=413, body={"name": "x" * 200})
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+    # A body that is not JSON at all, sent raw (schemathesis would encode it): the documented 400 shape.
+    published = client.get("/api/schema/?format=json").json()
+    field_errors = published["paths"]["/api/matches/"]["post"]["responses"]["400"]["content"]["application/json"]
+    broken = client.post("/api/matches/", "{not json", content_type="application/json", **_django_auth(world))
+    assert broken.status_code == 400
+    assert "detail" in broken.json()
+    jsonschema.validate(broken.json(), field_errors["schema"])
+    # A path under /api/ that no route matches answers JSON too (outside the schema: nothing documents it).
+    unknown = client.get("/api/no-such-thing/")
+    assert unknown.status_code == 404
+    assert unknown["Content-Type"] == "application/json"
+    assert unknown.json() == {"detail": "Not found."}
+    assert stored_rows() == before  # every refusal above stored nothing
+
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"writes": "1/min"}}
+    answers("referee", "POST", "/api/players/", status=201, body={"name": "Bea"})
+    answers("referee", "POST", "/api/players/", status=429, body={"name": "Cy"})
+    assert [row[1] for row in stored_rows()["leagues.Player"][len(before["leagues.Player"]) :]] == ["Bea"]
+
+
+def test_the_schema_validates_and_describes_the_match_answer(tmp_path):
+    """drf-spectacular's own validation (OpenAPI 3.0 meta-schema), failing on any warning; and the match
+    answer lists the five fields the first schema lacked, with their types."""
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yaml"))
+    from django.test import Client
+
+    published = Client().get("/api/schema/?format=json").json()
+    match = published["components"]["schemas"]["MatchOut"]
+    assert {"boards", "league", "awaiting_confirmation", "confirmed_by", "rated_after"} <= set(match["required"])
+    properties = match["properties"]
+    assert properties["boards"]["items"] == {"$ref": "#/components/schemas/BoardOutput"}
+    assert (properties["league"]["type"], properties["league"]["nullable"]) == ("string", True)
+    assert properties["awaiting_confirmation"]["type"] == "boolean"
+    assert (properties["confirmed_by"]["type"], properties["confirmed_by"]["nullable"]) == ("string", True)
+    assert (properties["rated_after"]["format"], properties["rated_after"]["nullable"]) == ("date-time", True)
+    reused = published["paths"]["/api/matches/"]["post"]["responses"]["422"]["content"]["application/json"]
+    assert reused["schema"]["required"] == ["Idempotency-Key"]
+    for path in ["/api/matches/{id}/", "/api/matches/{id}/void/", "/api/matches/{id}/correct/"]:
+        operation = next(iter(published["paths"][path].values()))
+        assert operation["responses"]["200"]["content"]["application/json"]["schema"] == {
+            "$ref": "#/components/schemas/MatchOut"
+        }
