@@ -2,32 +2,40 @@
 Redis, both real processes, talking to the test's PostgreSQL database.
 
 Vocabulary:
-    ledger snapshot   every rating and every ledger row of the database, as
-                      sorted tuples (``ledger_snapshot``): what two runs compare.
-    expected ledger   the snapshot the stored results should give
-                      (``ledger_expected``): today a single-threaded replay of
-                      the stored results; to become the independent oracle's
-                      replay of the submitted bodies, in this one place.
+    ledger snapshot   every player rating, ledger row and promotion of the
+                      database, as sorted tuples of exact values
+                      (``ledger_snapshot``): rating, peak, count and league of
+                      each player; rating before and after, delta, count after,
+                      peak after and league after of each ledger row.
+    expected ledger   the snapshot the rules give for what the test submitted
+                      (``ledger_expected``): the independent oracle's replay of
+                      the test's ``History``, never the service's own replay
+                      nor the stored results.
     rows differing    the size of the multiset difference between two
                       snapshots (``ledger_rows_differing``): a lost update is
-                      a row missing, a doubled one a row twice.
+                      a row missing, a doubled one a row twice, a wrong value
+                      a row on each side.
 
 Helpers that every concurrent test uses, so that none can pass by accident:
 ``run_threads`` joins with a deadline and re-raises what any thread raised;
 every wait loop has a deadline and fails when it passes.
 """
 
+import datetime as dt
 import subprocess
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.db import connection
+from django.utils import timezone
 
 from ratings.benchmarks.stack import Stack, free_port, port_open
 from ratings.services import ratings_pending_games
@@ -90,46 +98,131 @@ class History:
     voided: set[int] = field(default_factory=set)
 
 
-def ledger_snapshot() -> tuple[list[tuple], list[tuple]]:
-    """Every player rating and every ledger row, sorted: (ratings, ledger)."""
-    from ratings.models import PlayerRating, RatingChange
+Snapshot = tuple[list[tuple], list[tuple], list[tuple]]
 
+
+def _exact(value) -> Fraction | None:
+    """A stored decimal as an exact fraction, so it compares with the oracle's values without rounding."""
+    return None if value is None else Fraction(Decimal(str(value)))
+
+
+def ledger_snapshot() -> Snapshot:
+    """Every player rating, ledger row and promotion stored, as exact values, sorted: (ratings, ledger, promotions).
+
+    Row shapes (the expected ledger has the same):
+        rating     (game slug, player, rating, peak, rated matches, league tier)
+        ledger     (match, unit, player, rating before, rating after, delta, rated matches after, peak after,
+                   league tier after)
+        promotion  (game slug, player, match, rating reached)
+    """
+    from leagues.models import League
+    from ratings.models import PlayerRating, Promotion, RatingChange
+
+    tiers = dict(League.objects.values_list("pk", "tier"))
     ratings = sorted(
-        PlayerRating.objects.values_list("game_id", "player_id", "rating", "peak_rating", "rated_matches", "league_id")
-    )
-    ledger = sorted(
-        RatingChange.objects.values_list(
-            "match_id", "unit", "player_id", "rating_before", "rating_after", "peak_after", "rated_matches_after"
+        (game, player, _exact(rating), _exact(peak), rated, tiers.get(league))
+        for game, player, rating, peak, rated, league in PlayerRating.objects.values_list(
+            "game__slug", "player_id", "rating", "peak_rating", "rated_matches", "league_id"
         )
     )
-    return ratings, ledger
+    ledger = sorted(
+        (match, unit, player, _exact(before), _exact(after), _exact(delta), rated, _exact(peak), tiers.get(league))
+        for match, unit, player, before, after, delta, rated, peak, league in RatingChange.objects.values_list(
+            "match_id", "unit", "player_id", "rating_before", "rating_after", "delta", "rated_matches_after",
+            "peak_after", "league_after_id",
+        )
+    )  # fmt: skip
+    promotions = sorted(
+        (game, player, match, _exact(rating))
+        for game, player, match, rating in Promotion.objects.values_list(
+            "game__slug", "player_id", "match_id", "rating"
+        )
+    )
+    return ratings, ledger, promotions
 
 
-def ledger_expected(*, history: History) -> tuple[list[tuple], list[tuple]]:
-    """The snapshot the stored results should give: THE one place that defines "expected" for load and faults.
+def ledger_expected(*, history: History, now: dt.datetime | None = None) -> Snapshot:
+    """The snapshot the rules give for what the test submitted: THE one place that defines "expected"
+    for load and faults.
 
-    Today: every game replayed from scratch, single-threaded, from the
-    stored results (``ratings_replay_all``). It rewrites the database's
-    ledger, so take the concurrent snapshot first. ``history`` is what the
-    test submitted; the replay reads the same from the database, an
-    independent oracle will read it from here.
+    The independent oracle (``tests/oracle``) replays the History: every
+    submitted body, a correction's body in place of the original, voided ids
+    void, a body with ``"rated": false`` a friendly. Neither the stored results
+    nor ``ratings.services`` take part. From the database it reads only facts
+    the History cannot know, as stored: each game's parameters, start rating
+    and leagues (``oracle_game_spec``), the league a body that names none was
+    filed under, and each bot seat's rating and maximum as played. A result the
+    History has but the database lost keeps its rows in the expected ledger
+    (filed under the amateur league, bots with their current values), so it is
+    counted as rows missing, never skipped. Writes nothing.
+
+    Awaiting confirmation is not modelled: these tests use no two-step league,
+    so every submitted, unvoided, rated body is expected rated.
     """
-    from leagues.models import Game
-    from ratings.services import ratings_replay_all
+    from leagues.models import Bot, Game, League
+    from matches.models import Match, Seat
+    from tests.oracle import oracle_replay
+    from tests.oracle_db import oracle_game_spec, oracle_result_from_body
 
-    del history  # The replay reads the stored results instead.
-    for game in Game.objects.all():
-        ratings_replay_all(game_id=game.pk)
-    return ledger_snapshot()
+    now = now or timezone.now()
+    bodies = {**history.submitted, **history.corrected}
+    filed_under = dict(Match.objects.filter(pk__in=list(bodies)).values_list("pk", "league__slug"))
+    as_played: dict[int, dict[str, tuple]] = {}
+    for match_id, bot, rating, maximum in Seat.objects.filter(match_id__in=list(bodies), bot__isnull=False).values_list(
+        "match_id", "bot__slug", "bot_rating", "bot_max_rating"
+    ):
+        as_played.setdefault(match_id, {})[bot] = (rating, maximum)
+    ratings, ledger, promotions = [], [], []
+    for game in Game.objects.order_by("pk"):
+        bots_now = {bot.slug: (bot.rating, bot.max_rating) for bot in Bot.objects.filter(game=game)}
+        amateur = League.objects.get(game=game, tier=League.Tier.AMATEUR).slug
+        results = [
+            oracle_result_from_body(
+                match_id=match_id,
+                body=body,
+                bots={**bots_now, **as_played.get(match_id, {})},
+                default_league=filed_under.get(match_id) or amateur,
+                status="void" if match_id in history.voided else "rated",
+            )
+            for match_id, body in bodies.items()
+            if body["game"] == game.slug
+        ]
+        outcome = oracle_replay(oracle_game_spec(game=game), results, now=now)
+        ledger += [
+            (row.match, row.unit, row.player, row.rating_before, row.rating_after, row.delta,
+             row.rated_matches_after, row.peak_after, row.league_after)
+            for row in outcome.rows.values()
+        ]  # fmt: skip
+        ratings += [
+            (game.slug, player, standing.rating, standing.peak, standing.rated_matches, standing.league)
+            for player, standing in outcome.standings.items()
+        ]
+        promotions += [(game.slug, row.player, row.match, row.rating) for row in outcome.promotions]
+    return sorted(ratings), sorted(ledger), sorted(promotions)
 
 
-def ledger_rows_differing(actual, expected) -> int:
-    """Rows (ratings and ledger) in one snapshot and not the other, counted with multiplicity."""
-    differing = 0
+def _multiset_difference(actual: Snapshot, expected: Snapshot) -> list[tuple[str, tuple]]:
+    differences = []
     for mine, theirs in zip(actual, expected, strict=True):
         mine_counts, their_counts = Counter(mine), Counter(theirs)
-        differing += sum(((mine_counts - their_counts) + (their_counts - mine_counts)).values())
-    return differing
+        differences += [("stored", row) for row in (mine_counts - their_counts).elements()]
+        differences += [("expected", row) for row in (their_counts - mine_counts).elements()]
+    return differences
+
+
+def ledger_rows_differing(actual: Snapshot, expected: Snapshot) -> int:
+    """Rows (ratings, ledger, promotions) in one snapshot and not the other, counted with multiplicity."""
+    return len(_multiset_difference(actual, expected))
+
+
+def ledger_rows_shown(actual: Snapshot, expected: Snapshot, limit: int = 12) -> str:
+    """The first rows that differ, one a line, for an assertion's message."""
+
+    def shown(value):
+        return f"{float(value):.2f}" if isinstance(value, Fraction) and 100 % value.denominator == 0 else str(value)
+
+    lines = [f"{side}: ({', '.join(map(shown, row))})" for side, row in _multiset_difference(actual, expected)]
+    return "\n".join(lines[:limit]) + (f"\n... {len(lines) - limit} more" if len(lines) > limit else "")
 
 
 def wait_ratings_settled(timeout: float = 120) -> None:

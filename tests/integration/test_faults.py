@@ -1,7 +1,8 @@
 """Faults: a worker killed mid-stream or holding a task, Redis (broker and cache) down,
 PostgreSQL connections cut or the cluster restarted, the same task run four times at
-once. In every case each result is rated exactly once and the ledger equals the
-expected ledger (``ledger_expected`` in the integration conftest).
+once. In every case each result is rated exactly once and every ledger row, player
+rating and promotion equals the oracle's (``ledger_expected`` in the integration
+conftest: the independent oracle replaying the bodies the test submitted).
 
 Every figure in ``FIGURES`` is measured (kills that happened, cuts that
 terminated backends, deliveries that ran, results found rated) and written
@@ -36,6 +37,7 @@ from tests.integration.conftest import (
     History,
     ledger_expected,
     ledger_rows_differing,
+    ledger_rows_shown,
     ledger_snapshot,
     run_threads,
     wait_ratings_settled,
@@ -93,12 +95,15 @@ def stream(
     return created, failed
 
 
-def compare_with_expected(history: History, label: str) -> int:
-    """Record and return the rows differing between the ledger now and the expected ledger."""
-    concurrent = ledger_snapshot()
-    differing = ledger_rows_differing(concurrent, ledger_expected(history=history))
-    FIGURES[f"faults: {label}: rows differing from the expected ledger"] = differing
-    return differing
+def assert_equal_to_the_oracle(history: History, label: str) -> None:
+    """Record the rows compared and differing between the ledger now and the oracle's, then assert none differ."""
+    stored = ledger_snapshot()
+    expected = ledger_expected(history=history)
+    differing = ledger_rows_differing(stored, expected)
+    compared = f"{len(expected[1])} ledger rows, {len(expected[0])} player ratings"
+    FIGURES[f"faults: {label}: rows expected by the oracle"] = compared
+    FIGURES[f"faults: {label}: rows differing from the oracle's ledger"] = differing
+    assert differing == 0, ledger_rows_shown(stored, expected)
 
 
 def rated_count(ids) -> int:
@@ -127,7 +132,7 @@ def test_a_worker_killed_mid_stream_loses_nothing(fault_stack):
     assert rated_count(created) == 300
     assert RatingChange.objects.count() == 600
     assert "ratings_sweep[" not in fault_stack.log("rescuer"), "no sweeper ran"
-    assert compare_with_expected(history, "worker killed mid-stream") == 0
+    assert_equal_to_the_oracle(history, "worker killed mid-stream")
 
 
 def _waiting_on_me() -> list[int]:
@@ -255,7 +260,7 @@ def test_results_are_accepted_while_redis_is_down_and_rated_when_it_returns(faul
     everything = [*created, entered.pk]
     FIGURES["faults: results rated after Redis returned"] = rated_count(everything)
     assert rated_count(everything) == 61
-    assert compare_with_expected(history, "Redis down") == 0
+    assert_equal_to_the_oracle(history, "Redis down")
 
 
 def test_postgresql_connections_cut_under_load(fault_stack):
@@ -287,7 +292,7 @@ def test_postgresql_connections_cut_under_load(fault_stack):
     seat_counts = Match.objects.annotate(n=Count("seats")).values_list("n", flat=True)
     assert set(seat_counts) == {2}
     assert Match.objects.count() == 200, "retries with the same Idempotency-Key stored nothing twice"
-    assert compare_with_expected(history, "connections cut") == 0
+    assert_equal_to_the_oracle(history, "connections cut")
 
 
 def test_the_same_task_four_times_at_once_applies_once(transactional_db, require_postgres, slaps_world):
@@ -311,7 +316,7 @@ def test_the_same_task_four_times_at_once_applies_once(transactional_db, require
         FIGURES["faults: duplicate concurrent deliveries run"] = len(ran)
     assert sorted(applied) == [0, 0, 0, 4]
     assert RatingChange.objects.count() == 2 * len(match_ids)
-    assert compare_with_expected(history, "duplicate deliveries") == 0
+    assert_equal_to_the_oracle(history, "duplicate deliveries")
 
 
 @pytest.fixture
@@ -406,4 +411,4 @@ def test_postgresql_restarted_under_load(fault_stack):
     seat_counts = Match.objects.annotate(n=Count("seats")).values_list("n", flat=True)
     assert set(seat_counts) == {2}, "no result half-stored"
     assert Match.objects.count() == 160, "retries with the same Idempotency-Key stored nothing twice"
-    assert compare_with_expected(history, "PostgreSQL restarted") == 0
+    assert_equal_to_the_oracle(history, "PostgreSQL restarted")
