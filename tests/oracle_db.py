@@ -207,3 +207,21 @@ def _shown(value) -> str:
             f"{float(value):.2f}" if value.denominator in (1, 2, 4, 5, 10, 20, 25, 50, 100) else f"{float(value):.6f}"
         )
     return str(value)
+
+
+def assert_ledger_is_the_oracles(*, game: Game, now: dt.datetime | None = None) -> int:
+    """Assert every ledger row, promotion and player rating of ``game`` is the oracle's; return the rows compared.
+
+    For tests above the engines: the expected ledger is the oracle's replay of
+    what is stored (``oracle_outcome_from_db``), never the service's own
+    replay. A failure prints how many differ and the first 25 differences.
+    The returned count lets a test assert it compared something.
+    """
+    game = Game.objects.get(pk=game.pk)
+    outcome = oracle_outcome_from_db(game=game, now=now)
+    differences = ledger_diff(game=game, outcome=outcome)
+    assert differences == [], (
+        f"{game.slug}: {len(differences)} differences from the oracle over {len(outcome.rows)} ledger rows:\n"
+        + "\n".join(differences[:25])
+    )
+    return len(outcome.rows)
