@@ -1,16 +1,18 @@
 """Preferans through the API: games of deals, bots, hostile input, calculator."""
 
 from datetime import timedelta
+from decimal import Decimal
+from fractions import Fraction
 
 import pytest
 from django.utils import timezone
 
-from leagues.models import Bot
+from leagues.models import Bot, Game
 from matches.models import Deal, Match, Seat
-from ratings.engines import PlayerState, get_rating_system
-from ratings.engines.preferans import BotSeat, PreferansGame, PreferansParameters
 from ratings.models import PlayerRating, RatingChange
 from tests.factories import PlayerFactory
+from tests.oracle import rules
+from tests.oracle_db import assert_ledger_is_the_oracles, oracle_outcome_from_db
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +30,8 @@ def submit(client, data, callbacks):
         return client.post("/api/matches/", data, format="json")
 
 
-def test_a_game_of_deals_equals_the_engine(referee_client, django_capture_on_commit_callbacks):
+def test_a_game_of_deals_equals_the_oracle(referee_client, django_capture_on_commit_callbacks):
+    """Every deal's ledger row is the independent oracle's (tests/oracle), not the engine's own ``rate``."""
     ann, bob = PlayerFactory(), PlayerFactory()
     deals = [[4, -2, -2], [-6, 3, 3], [10.5, -5.25, -5.25], [0, 0, 0]]
     seats = [{"player": ann.pk}, {"player": bob.pk}, {"bot": "normal"}]
@@ -40,29 +43,43 @@ def test_a_game_of_deals_equals_the_engine(referee_client, django_capture_on_com
     assert [seat["bot"] for seat in detail["seats"]] == [None, None, "normal"]
     assert [seat["result"] for seat in detail["seats"]] == [8.5, -4.25, -4.25]
 
-    bot = Bot.objects.get(slug="normal")
-    game = PreferansGame(
-        seats=(ann.pk, bob.pk, BotSeat("normal", float(bot.rating), float(bot.max_rating))),
-        deals=tuple(tuple(deal) for deal in deals),
-    )
-    states = {ann.pk: PlayerState(rating=1000), bob.pk: PlayerState(rating=1000)}
-    expected = get_rating_system("preferans").rate(game, states, PreferansParameters())
-    ledger = list(RatingChange.objects.order_by("unit", "player_id").values_list("unit", "player_id", "rating_after"))
-    assert [(c.unit, c.player, c.rating_after) for c in sorted(expected, key=lambda c: (c.unit, c.player))] == [
-        (unit, player, float(after)) for unit, player, after in ledger
-    ]
-    # The match shows one row per player with the game's total.
+    preferans = Game.objects.get(slug="preferans")
+    assert assert_ledger_is_the_oracles(game=preferans) == 8  # 4 deals x 2 players (the bot is never rated)
+    outcome = oracle_outcome_from_db(game=preferans)
+    # The match shows one row per player with the game's total: the oracle's last deal, from 1000.
     totals = {row["player"]: row for row in detail["rating_changes"]}
     assert set(totals) == {ann.pk, bob.pk}
-    last_ann = [c for c in expected if c.player == ann.pk][-1].rating_after
+    last_ann = outcome.standings[ann.pk].rating
     assert totals[ann.pk]["rating_before"] == 1000
-    assert totals[ann.pk]["rating_after"] == last_ann
-    assert totals[ann.pk]["delta"] == pytest.approx(last_ann - 1000)
+    assert Fraction(str(totals[ann.pk]["rating_after"])) == last_ann
+    assert Fraction(str(totals[ann.pk]["delta"])) == last_ann - 1000
     # History has a row per deal.
     history = referee_client.get(f"/api/players/{ann.pk}/history/?game=preferans").json()
     assert [row["unit"] for row in history] == [0, 1, 2, 3]
     assert {"table_rating", "kv", "expected_whists", "kd"} <= set(history[0]["details"])
     assert PlayerRating.objects.get(player=ann).rated_matches == 1
+
+
+def test_two_bots_cap_at_the_highest_maximum_equals_the_oracle(referee_client, django_capture_on_commit_callbacks):
+    """Ann (1000) wins big against the easy bot (1200, max 1600) and the normal bot (1800, max 2400).
+
+    The cap is the HIGHEST maximum at the table (PRODUCT.md, seed 001): 2400, so Ann may pass 1600.
+    First deal, by hand: Rt = (2 * 1800 + 1200)/3 = 1600, Rs - Rt = -600: Kv = 60 + 600/22 = 87.27,
+    Vf = -600/87.27 = -6.875, Kd = 2/(1 + log10 7) = 2/1.845098 = 1.083955,
+    Rd = 1.083955 * sqrt(10000 + 6.875) = 1.083955 * 100.034369 = 108.4328 -> 1108.43.
+    The deals after are the oracle's (tests/oracle); they must take her past 1600, or the test could
+    not tell the highest maximum from the lowest.
+    """
+    ann = PlayerFactory()
+    deals = [[10000, -5000, -5000]] * 8
+    seats = [{"player": ann.pk}, {"bot": "easy"}, {"bot": "normal"}]
+    response = submit(referee_client, body(seats, deals), django_capture_on_commit_callbacks)
+    assert response.status_code == 201, response.json()
+    first = RatingChange.objects.get(player=ann, unit=0)
+    assert first.rating_after == Decimal("1108.43")
+    preferans = Game.objects.get(slug="preferans")
+    assert assert_ledger_is_the_oracles(game=preferans) == 8
+    assert oracle_outcome_from_db(game=preferans).standings[ann.pk].rating > 1600
 
 
 def test_four_seats_and_two_seats(referee_client, django_capture_on_commit_callbacks):
@@ -83,6 +100,11 @@ def test_four_seats_and_two_seats(referee_client, django_capture_on_commit_callb
 
 
 def test_bot_cap_through_the_service(referee_client, django_capture_on_commit_callbacks, slaps):
+    """Ann (1000) alone against a 1000 bot whose maximum is 1003, one deal of +40 whists.
+
+    Rt = 1000 (one opponent), Rs - Rt = 0: Kv = 60, Vf = 0, Kd = 2 / (1 + log10 1) = 2,
+    Rd = 2 * sqrt(40 - 0) = 12.65, so 1012.65 uncapped; the bot's maximum stops the gain at 1003.00.
+    """
     Bot.objects.create(
         game=slaps.__class__.objects.get(slug="preferans"), slug="novice", name="Novice", rating=1000, max_rating=1003
     )
@@ -192,6 +214,26 @@ def test_inactive_bots_cannot_be_seated(referee_client):
     ],
 )
 def test_preferans_calculator(anon_client, reference_data, query, expected):
+    """The figures above are the seed's formulas worked by the oracle (``tests/oracle/rules``), checked here
+    first, so a number typed from a previous run of the calculator cannot stand in for the rule."""
+    values = dict(part.split("=") for part in query.split("&"))
+    rs = Fraction(values["rating"])
+    opponents = [Fraction(value) for value in values["opponents"].split(",")]
+    p = rules.parameters_with_defaults("preferans", {})
+    rt = rules.preferans_table_rating(opponents)
+    new_rating = rules.preferans_deal_rating(
+        rs=rs, opponents=opponents, vs=Fraction(values["whists"]), bot_maximum=None, p=p
+    )
+    oracle = {
+        "table_rating": rt,
+        "kv": rules.preferans_kv(rs, rt, p),
+        "expected_whists": rules.preferans_vf(rs, rt, p),
+        "kd": rules.preferans_kd(rs, rt, p),
+        "delta": new_rating - rs,
+        "new_rating": new_rating,
+    }
+    for key, value in expected.items():
+        assert float(oracle[key]) == pytest.approx(value, abs=1e-2 if key == "table_rating" else 1e-4), key
     data = anon_client.get(f"/api/calculator/preferans/?{query}").json()
     for key, value in expected.items():
         assert data[key] == pytest.approx(value, abs=1e-4), key
