@@ -1,5 +1,9 @@
-"""Bridge through the pipeline: sessions, partnerships across sessions, rating periods."""
+"""Bridge through the pipeline: sessions, partnerships across sessions, rating periods.
 
+Expected ledgers come from the independent oracle (tests/oracle, via tests/oracle_db), never from the
+bridge engine or ``ratings_replay_all``."""
+
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -9,11 +13,11 @@ from django.utils import timezone
 from leagues.models import Game, League
 from matches.models import Match
 from matches.services import match_submit
-from ratings.engines import PlayerState, get_rating_system
-from ratings.engines.bridge import BridgeBoard, BridgeParameters, BridgeSession, BridgeTable
 from ratings.models import PlayerRating, RatingChange
 from ratings.services import ratings_close_periods, ratings_process_game, ratings_replay_all
 from tests.factories import PlayerFactory, bridge_session_body
+from tests.oracle import oracle_replay
+from tests.oracle_db import assert_ledger_is_the_oracles, oracle_game_spec, oracle_outcome_from_db, oracle_results
 
 pytestmark = pytest.mark.django_db
 
@@ -36,35 +40,52 @@ def ratings(game):
     return {r.player_id: r.rating for r in PlayerRating.objects.filter(game=game)}
 
 
-def test_sessions_equal_the_engine_and_partnerships_carry_over(bridge, eight, referee):
+def test_sessions_equal_the_oracle_and_partnerships_carry_over(bridge, eight, referee):
+    """Three sessions, every ledger row compared with the oracle (tests/oracle), before and after a full replay.
+
+    First a single table, six boards in IMPs: A-B against a new pair each board
+    (C-E, D-F, C-G, E-H, F-G, D-H); then two two-table sessions by the pairs A-B,
+    C-D, E-F, G-H. A pair's bonus is 50 * (1 - e^(-d/100)) for d deals together,
+    counted board by board, within a session too: in the first session A-B's bonus
+    grows (0, 0.50, 1.00, ... 2.44) against strangers, and in the later ones only A-B
+    has a history (6 deals: 2.91), so the sides are unequal. Had every pair the same
+    count, the bonuses would cancel and a partnership bug could hide; the test checks
+    with the oracle itself that without the bonus it gives other ratings. A full replay
+    (the invariant: ratings are a pure function of the rated results) must give the
+    same rows, and so must equal the oracle too.
+    """
+    a, b, c, d, e, f, g, h = (player.pk for player in eight)
     t0 = timezone.now() - timedelta(days=2)
+    single = {
+        "game": "bridge",
+        "played_at": (t0 - timedelta(hours=3)).isoformat(),
+        "boards": [
+            {"number": number, "tables": [{"ns": [a, b], "ew": opponents, "ns_imps": imps}]}
+            for number, (opponents, imps) in enumerate(
+                [([c, e], 3), ([d, f], -5), ([c, g], 0), ([e, h], 7), ([f, g], -2), ([d, h], 4)], start=1
+            )
+        ],
+    }
+    match_submit(referee=referee, data=single)
     match_submit(referee=referee, data=session(eight, t0, [(420, -50), (-100, -100)]))
     match_submit(referee=referee, data=session(eight, t0 + timedelta(hours=3), [(110, 140), (-620, 100)]))
     ratings_process_game(game_id=bridge.pk)
-    assert Match.objects.filter(status="rated").count() == 2
+    assert Match.objects.filter(status="rated").count() == 3
+    assert assert_ledger_is_the_oracles(game=bridge) == 6 * 4 + 2 * 2 * 8
 
-    engine = get_rating_system("bridge")
-    ids = [player.pk for player in eight]
-    a, b, c, d, e, f, g, h = ids
-    states = {pid: PlayerState(1000) for pid in ids}
-    together: dict = {}
-    for scores in ([(420, -50), (-100, -100)], [(110, 140), (-620, 100)]):
-        boards = tuple(
-            BridgeBoard((BridgeTable(ns=(a, b), ew=(c, d), ns_score=x), BridgeTable(ns=(e, f), ew=(g, h), ns_score=y)))
-            for x, y in scores
-        )
-        changes = engine.rate(BridgeSession(boards, dict(together)), states, BridgeParameters())
-        for change in changes:
-            states[change.player] = PlayerState(change.rating_after)
-        for pair in ((a, b), (c, d), (e, f), (g, h)):
-            together[frozenset(pair)] = together.get(frozenset(pair), 0) + len(scores)
-    assert {pid: float(r) for pid, r in ratings(bridge).items()} == {pid: s.rating for pid, s in states.items()}
-    # The second session knew each pair had two deals together.
-    second = RatingChange.objects.filter(match__played_at__gt=t0 + timedelta(hours=1)).first()
-    assert second is not None
+    spec = oracle_game_spec(game=bridge)
+    without_bonus = oracle_replay(
+        replace(spec, parameters={**spec.parameters, "bonus_max": 0}), oracle_results(game=bridge), now=timezone.now()
+    )
+    with_bonus = oracle_outcome_from_db(game=bridge)
+    assert {key: row.rating_after for key, row in without_bonus.rows.items()} != {
+        key: row.rating_after for key, row in with_bonus.rows.items()
+    }, "the partnership bonus must change some rating here, or this test cannot see it"
+
     snapshot = ratings(bridge)
     ratings_replay_all(game_id=bridge.pk)
     assert ratings(bridge) == snapshot
+    assert_ledger_is_the_oracles(game=bridge)
 
 
 def test_a_rating_period_applies_nothing_until_it_closes(bridge, eight, referee):
@@ -75,7 +96,7 @@ def test_a_rating_period_applies_nothing_until_it_closes(bridge, eight, referee)
     league.save()
     start, end = league.period_bounds(now)
     first_time = max(start, now - timedelta(hours=5))
-    first = match_submit(referee=referee, data=session(eight, first_time, [(420, -50)]))
+    first = match_submit(referee=referee, data=session(eight, first_time, [(420, -50), (-100, 140)]))
     second = match_submit(referee=referee, data=session(eight, first_time + timedelta(hours=1), [(-600, 100)]))
     assert first.due_at == end
     assert ratings_process_game(game_id=bridge.pk) == 0
@@ -93,26 +114,14 @@ def test_a_rating_period_applies_nothing_until_it_closes(bridge, eight, referee)
     a = eight[0].pk
     rows = [change for change in changes if change.player_id == a]
     assert rows[1].rating_before == rows[0].rating_after
-    frozen_second = 1000 + (rows[1].rating_after - rows[1].rating_before)
-    immediate = get_rating_system("bridge").rate(
-        BridgeSession(
-            (
-                BridgeBoard(
-                    (
-                        BridgeTable(ns=(eight[0].pk, eight[1].pk), ew=(eight[2].pk, eight[3].pk), ns_score=-600),
-                        BridgeTable(ns=(eight[4].pk, eight[5].pk), ew=(eight[6].pk, eight[7].pk), ns_score=100),
-                    )
-                ),
-            ),
-            {frozenset((p.pk, q.pk)): 1 for p, q in zip(eight[::2], eight[1::2], strict=True)},
-        ),
-        {p.pk: PlayerState(1000) for p in eight},
-        BridgeParameters(),
-    )
-    assert float(frozen_second) == pytest.approx(next(c for c in immediate if c.player == a).rating_after)
+    # Every row is the oracle's, which computes each board of a closed period from the ratings at the
+    # period's start and adds its change to the current rating (as of the period's end: the oracle holds
+    # results back until then, by their played_at, whatever due_at says).
+    assert assert_ledger_is_the_oracles(game=bridge, now=end) == 3 * 8
     snapshot = ratings(bridge)
     ratings_replay_all(game_id=bridge.pk)
     assert ratings(bridge) == snapshot
+    assert_ledger_is_the_oracles(game=bridge, now=end)
 
 
 def test_bad_sessions_store_nothing(bridge, eight, referee):
