@@ -1,4 +1,12 @@
-"""The rating pipeline: ledger, replay, idempotency, promotion and floor."""
+"""The rating pipeline: ledger, replay, idempotency, promotion and floor.
+
+Expected ratings are worked by hand in the test (seed 000: E = 1/(1 + 10^((Rb - Ra)/400)),
+R' = R + K(S - E) rounded to a whole number, K = 32 for the first 32 rated matches) or are the
+independent oracle's (``assert_ledger_is_the_oracles``: tests/oracle replays what is stored and every
+ledger row, promotion and player rating must equal it). A test of the invariant "applying results as
+they arrive equals a full replay" keeps that comparison and also compares with the oracle, so the
+incremental path and ``ratings_replay_all`` being wrong the same way fails it.
+"""
 
 import itertools
 import random
@@ -14,6 +22,7 @@ from matches.services import match_void
 from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
 from ratings.services import ratings_pending_games, ratings_process_game, ratings_replay_all, ratings_sweep
 from tests.factories import PlayerFactory, slaps_match
+from tests.oracle_db import assert_ledger_is_the_oracles
 
 pytestmark = pytest.mark.django_db
 
@@ -34,6 +43,8 @@ def snapshot(game):
 
 
 def test_a_rated_match_updates_both_players_and_writes_the_ledger(slaps):
+    """Ann and Bob at 1000: E = 1/(1 + 10^0) = 0.5, K = 32; Ann 1000 + 32(1 - 0.5) = 1016,
+    Bob 1000 + 32(0 - 0.5) = 984 (his peak stays the start rating, 1000)."""
     ann, bob = PlayerFactory(), PlayerFactory()
     match = slaps_match(winner=ann, loser=bob)
     assert ratings_process_game(game_id=slaps.pk) == 1
@@ -97,6 +108,7 @@ def test_late_result_replays_from_its_place_and_equals_a_full_replay(slaps):
     late.refresh_from_db()
     assert late.status == Match.Status.RATED
     incremental = snapshot(slaps)
+    assert assert_ledger_is_the_oracles(game=slaps) == 8
     ratings_replay_all(game_id=slaps.pk)
     assert snapshot(slaps) == incremental
 
@@ -114,6 +126,7 @@ def test_random_arrival_order_equals_the_replay_in_played_order(slaps):
         ratings_process_game(game_id=slaps.pk)
     incremental = snapshot(slaps)
     assert Match.objects.filter(status=Match.Status.RATED).count() == 60
+    assert assert_ledger_is_the_oracles(game=slaps) == 120
     ratings_replay_all(game_id=slaps.pk)
     assert snapshot(slaps) == incremental
     # And the ledger chains: each player's next "before" is their previous "after".
@@ -125,6 +138,8 @@ def test_random_arrival_order_equals_the_replay_in_played_order(slaps):
 
 
 def test_k_drops_after_32_rated_matches(slaps):
+    """Seed 000: K = 32 until a player has completed 32 rated matches, 16 from the 33rd on. The K of
+    each row is read from its details; the ratings themselves are the oracle's."""
     ann, bob = PlayerFactory(), PlayerFactory()
     for index in range(33):
         slaps_match(
@@ -134,6 +149,7 @@ def test_k_drops_after_32_rated_matches(slaps):
     ks = list(RatingChange.objects.filter(player=ann).order_by("played_at").values_list("details__k", flat=True))
     assert ks[:32] == [32] * 32
     assert ks[32] == 16
+    assert assert_ledger_is_the_oracles(game=slaps) == 66
 
 
 def test_void_replays_without_the_match(slaps, admin_user):
@@ -149,6 +165,7 @@ def test_void_replays_without_the_match(slaps, admin_user):
     assert voided.status == Match.Status.VOID
     assert not RatingChange.objects.filter(match=voided).exists()
     after_void = snapshot(slaps)
+    assert assert_ledger_is_the_oracles(game=slaps) == 4  # the two unvoided matches
 
     # The same history without the voided match, computed from scratch:
     ratings_replay_all(game_id=slaps.pk)
@@ -170,6 +187,9 @@ def test_voiding_a_players_only_match_removes_their_rating(slaps, admin_user):
 
 
 def test_reaching_the_threshold_promotes_and_a_void_undoes_it(slaps, admin_user):
+    """Threshold 1030. Ann beats Bob (both 1000): 1016. Ann (1016) beats Cid (1000):
+    E = 1/(1 + 10^(-16/400)) = 0.52301, 1016 + 32(1 - 0.52301) = 1031.26 -> 1031 >= 1030: promoted
+    at the second match. Voiding it leaves her at 1016, amateur, with no promotion."""
     amateur = League.objects.get(slug="slaps-amateur")
     amateur.promotion_threshold = Decimal("1030")
     amateur.save()
@@ -180,6 +200,7 @@ def test_reaching_the_threshold_promotes_and_a_void_undoes_it(slaps, admin_user)
     rating = PlayerRating.objects.get(player=ann)
     assert rating.rating == 1031
     assert rating.league.slug == "slaps-pro"
+    assert assert_ledger_is_the_oracles(game=slaps) == 4
     promotion = Promotion.objects.get(player=ann)
     assert (promotion.from_league.slug, promotion.to_league.slug, promotion.match_id) == (
         "slaps-amateur",
@@ -190,11 +211,15 @@ def test_reaching_the_threshold_promotes_and_a_void_undoes_it(slaps, admin_user)
     match_void(match_id=second.pk, by=admin_user)
     ratings_process_game(game_id=slaps.pk)
     rating.refresh_from_db()
-    assert rating.league.slug == "slaps-amateur"
+    assert (rating.rating, rating.league.slug) == (1016, "slaps-amateur")
     assert not Promotion.objects.exists()
+    assert assert_ledger_is_the_oracles(game=slaps) == 2
 
 
 def test_pro_floor_holds(slaps):
+    """Threshold and pro floor 1010. Ann beats Bob: 1016 >= 1010, promoted. Bob (984) beats Ann (1016):
+    E(Ann) = 1/(1 + 10^(-32/400)) = 0.54592, 1016 + 32(0 - 0.54592) = 998.53 -> 999 < 1010: the
+    floor stops the fall at 1010."""
     amateur = League.objects.get(slug="slaps-amateur")
     amateur.promotion_threshold = Decimal("1010")
     amateur.save()
@@ -207,9 +232,11 @@ def test_pro_floor_holds(slaps):
     assert rating.rating == 1010
     last = RatingChange.objects.filter(player=ann).order_by("-played_at").first()
     assert last.details["floor_applied"] is True
+    assert assert_ledger_is_the_oracles(game=slaps) == 4
 
 
 def test_amateur_rating_can_go_down(slaps):
+    """Bob beats Ann, both at 1000: Ann 1000 + 32(0 - 0.5) = 984; the amateur league has no floor."""
     ann, bob = PlayerFactory(), PlayerFactory()
     slaps_match(winner=bob, loser=ann)
     ratings_process_game(game_id=slaps.pk)
@@ -279,6 +306,7 @@ def test_correction_replays_from_the_earlier_place(slaps, admin_user):
     assert wrong.status == Match.Status.RATED
     assert wrong.winner_seat.player == cid
     corrected = snapshot(slaps)
+    assert assert_ledger_is_the_oracles(game=slaps) == 6
     ratings_replay_all(game_id=slaps.pk)
     assert snapshot(slaps) == corrected
     cid_rows = RatingChange.objects.filter(player=cid).order_by("played_at")
