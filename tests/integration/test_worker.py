@@ -1,19 +1,23 @@
-"""Submit through the real API (gunicorn) and see a real Celery worker rate it."""
+"""Submit through the real API (gunicorn) and see a real Celery worker rate it.
+
+The expected ratings are the independent oracle's (tests/oracle) replay of the stored results, never an
+engine's ``rate`` or the service's own replay."""
 
 import json
 import time
 from datetime import timedelta
+from fractions import Fraction
 
 import pytest
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from rest_framework.authtoken.models import Token
 
+from leagues.models import Game
 from matches.models import Match
-from ratings.engines import PlayerState, get_rating_system
-from ratings.engines.elo import EloMatch, EloParameters
 from tests.factories import PlayerFactory, RefereeFactory, bridge_session_body
 from tests.integration.conftest import wait_until
+from tests.oracle_db import assert_ledger_is_the_oracles, oracle_outcome_from_db
 
 pytestmark = [pytest.mark.postgres, pytest.mark.services]
 
@@ -52,19 +56,16 @@ def test_worker_rates_results_submitted_through_the_api(stack):
     rated = [poll_until_rated(stack, match_id) for match_id in ids]
     assert "ratings.tasks.ratings_apply_match" in stack.log("worker")
 
-    # The ratings equal the engine replaying the same results in played order.
-    engine = get_rating_system("elo")
-    states = {player.pk: PlayerState(rating=1000.0) for player in players}
-    for a, b, winner, _ in sorted(plan, key=lambda row: row[3]):
-        match = EloMatch(players=(players[a].pk, players[b].pk), winner=players[winner].pk)
-        for change in engine.rate(match, states, EloParameters()):
-            previous = states[change.player]
-            states[change.player] = PlayerState(rating=change.rating_after, rated_matches=previous.rated_matches + 1)
+    # Every ledger row is the independent oracle's replay of the stored results in played order (not the
+    # engine's), and the API shows the oracle's standings.
+    slaps = Game.objects.get(slug="slaps")
+    assert assert_ledger_is_the_oracles(game=slaps) == 8
+    standings = oracle_outcome_from_db(game=slaps).standings
     for player in players:
         status, body = stack.request("GET", f"/api/players/{player.pk}/")
         [rating] = json.loads(body)["ratings"]
-        assert rating["rating"] == states[player.pk].rating
-        assert rating["rated_matches"] == states[player.pk].rated_matches
+        assert rating["rating"] == standings[player.pk].rating
+        assert rating["rated_matches"] == standings[player.pk].rated_matches
     assert all(row["rating_changes"] for row in rated)
     assert Match.objects.filter(status="rated").count() == 4
 
@@ -83,10 +84,6 @@ def test_bad_input_through_the_real_server_stores_nothing(stack):
 
 
 def test_worker_rates_a_preferans_game_deal_by_deal(stack):
-    from leagues.models import Bot
-    from ratings.engines.preferans import BotSeat, PreferansGame, PreferansParameters
-    from ratings.models import RatingChange
-
     token = Token.objects.create(user=RefereeFactory()).key
     ann, bob, cid = PlayerFactory.create_batch(3)
     headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
@@ -101,25 +98,14 @@ def test_worker_rates_a_preferans_game_deal_by_deal(stack):
     assert status == 201, response
     rated = poll_until_rated(stack, json.loads(response)["id"])
 
-    bot = Bot.objects.get(slug="normal")
-    game = PreferansGame(
-        seats=(ann.pk, bob.pk, BotSeat("normal", float(bot.rating), float(bot.max_rating)), cid.pk),
-        deals=tuple(tuple(deal) for deal in deals),
-    )
-    states = {player.pk: PlayerState(rating=1000.0) for player in (ann, bob, cid)}
-    expected = get_rating_system("preferans").rate(game, states, PreferansParameters())
-    stored = {
-        (unit, player): float(after)
-        for unit, player, after in RatingChange.objects.values_list("unit", "player_id", "rating_after")
-    }
-    assert stored == {(change.unit, change.player): change.rating_after for change in expected}
-    final = {change.player: change.rating_after for change in expected}
-    assert {row["player"]: row["rating_after"] for row in rated["rating_changes"]} == final
+    # Every deal's row is the independent oracle's (tests/oracle), and so is each player's game total.
+    preferans = Game.objects.get(slug="preferans")
+    assert assert_ledger_is_the_oracles(game=preferans) == 5 * 3
+    final = {player: standing.rating for player, standing in oracle_outcome_from_db(game=preferans).standings.items()}
+    assert {row["player"]: Fraction(str(row["rating_after"])) for row in rated["rating_changes"]} == final
 
 
-def test_worker_rates_a_bridge_session_like_the_engine(stack):
-    from ratings.engines.bridge import BridgeBoard, BridgeParameters, BridgeSession, BridgeTable
-
+def test_worker_rates_a_bridge_session_like_the_oracle(stack):
     token = Token.objects.create(user=RefereeFactory()).key
     ids = [player.pk for player in PlayerFactory.create_batch(8)]
     headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
@@ -129,19 +115,13 @@ def test_worker_rates_a_bridge_session_like_the_engine(stack):
     assert status == 201, response
     poll_until_rated(stack, json.loads(response)["id"])
 
-    a, b, c, d, e, f, g, h = ids
-    boards = tuple(
-        BridgeBoard((BridgeTable(ns=(a, b), ew=(c, d), ns_score=x), BridgeTable(ns=(e, f), ew=(g, h), ns_score=y)))
-        for x, y in scores
-    )
-    expected = get_rating_system("bridge").rate(
-        BridgeSession(boards, {}), {pid: PlayerState(1000.0) for pid in ids}, BridgeParameters()
-    )
-    final = {change.player: change.rating_after for change in expected}
+    bridge = Game.objects.get(slug="bridge")
+    assert assert_ledger_is_the_oracles(game=bridge) == 4 * 8
+    standings = oracle_outcome_from_db(game=bridge).standings
     for pid in ids:
         status, body = stack.request("GET", f"/api/players/{pid}/")
         [rating] = json.loads(body)["ratings"]
-        assert rating["rating"] == final[pid]
+        assert Fraction(str(rating["rating"])) == standings[pid].rating
 
 
 def test_a_rating_period_league_waits_for_its_close_then_rates_everything(stack):
@@ -187,4 +167,6 @@ def test_a_rating_period_league_waits_for_its_close_then_rates_everything(stack)
     periods = set(RatingChange.objects.values_list("details__period_rating", flat=True))
     assert periods == {1000.0}, "every board of the period was computed from the ratings at its start"
     assert RatingChange.objects.count() == 8 * 3
+    # And every row is the oracle's, as of the period's end (the oracle holds results back until then).
+    assert assert_ledger_is_the_oracles(game=league.game, now=end) == 8 * 3
     producer.close()
