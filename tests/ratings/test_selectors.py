@@ -19,6 +19,7 @@ from ratings.models import PlayerRating, RatingState
 from ratings.selectors import Standings, _chart_points, leaderboard_page
 from ratings.services import ratings_process_game, ratings_replay_all
 from tests.factories import AdminFactory, PlayerFactory, slaps_match
+from tests.oracle_db import assert_ledger_is_the_oracles
 
 pytestmark = pytest.mark.django_db
 T0 = timezone.now() - timedelta(days=3)
@@ -215,6 +216,9 @@ def rated_pair(slaps):
 
 
 def test_a_new_rated_result_shows_at_once(anon_client, client, slaps):
+    """Ann beat Bob (both 1000, E = 0.5, K = 32): 1016 and 984. Then Cid (1000) beats Ann (1016):
+    E(Cid) = 1/(1 + 10^(16/400)) = 0.47699, Cid 1000 + 32(1 - 0.47699) = 1016.74 -> 1017,
+    Ann 1016 + 32(0 - 0.52301) = 999.26 -> 999; Bob stays 984."""
     ann, _bob, cid, _ = rated_pair(slaps)
     assert [r["player"]["name"] for r in board(anon_client)["results"]] == ["Ann", "Bob"]
     assert "#1 in" in profile_card(client, ann)
@@ -232,6 +236,7 @@ def test_a_new_rated_result_shows_at_once(anon_client, client, slaps):
     assert "999" in profile_card(client, ann)
     assert selectors.player_chart_series(player=ann)[0].units == chart[0].units + 1
     assert board(anon_client, "peak")["results"][0]["player"]["name"] == "Cid"
+    assert assert_ledger_is_the_oracles(game=slaps) == 4
 
 
 def test_a_void_shows_at_once(anon_client, client, slaps, reference_data):
@@ -245,6 +250,8 @@ def test_a_void_shows_at_once(anon_client, client, slaps, reference_data):
 
 
 def test_a_correction_and_a_full_replay_show_at_once(anon_client, slaps, reference_data):
+    """The correction makes Bob the winner; then K for new players is set to 40 and everything is replayed:
+    Bob 1000 + 40(1 - 0.5) = 1020 (and Ann 980), the oracle's reading of the new parameters too."""
     ann, bob, _cid, first = rated_pair(slaps)
     assert board(anon_client)["results"][0]["player"]["name"] == "Ann"
     body = {"game": "slaps", "played_at": T0.isoformat(), "players": [ann.pk, bob.pk], "winner": bob.pk}
@@ -254,10 +261,14 @@ def test_a_correction_and_a_full_replay_show_at_once(anon_client, slaps, referen
     slaps.parameters = {**(slaps.parameters or {}), "k_provisional": 40}
     slaps.save()
     ratings_replay_all(game_id=slaps.pk)
-    assert board(anon_client)["results"][0]["rating"] == 1020
+    assert [(r["player"]["name"], r["rating"]) for r in board(anon_client)["results"]] == [("Bob", 1020), ("Ann", 980)]
+    assert assert_ledger_is_the_oracles(game=slaps) == 2
 
 
 def test_a_late_result_replays_and_shows_at_once(anon_client, slaps):
+    """The late result (Cid beats Bob, before Ann beat Bob) is replayed into place: counts on the board,
+    ratings the oracle's. Bob first loses to Cid (1000 v 1000): 984; then to Ann (1000):
+    E(Bob) = 1/(1 + 10^((1000 - 984)/400)) = 0.47699, 984 + 32(0 - 0.47699) = 968.74 -> 969."""
     _ann, bob, cid, _ = rated_pair(slaps)
     board(anon_client)
     slaps_match(winner=cid, loser=bob, played_at=T0 - timedelta(hours=1))  # played before the rated one
@@ -267,6 +278,8 @@ def test_a_late_result_replays_and_shows_at_once(anon_client, slaps):
         "Bob": 2,
         "Cid": 1,
     }
+    assert {r["player"]["name"]: r["rating"] for r in board(anon_client)["results"]}["Bob"] == 969
+    assert assert_ledger_is_the_oracles(game=slaps) == 4
 
 
 def test_a_rename_reorders_ties_at_once(anon_client, slaps):
