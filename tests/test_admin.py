@@ -7,9 +7,10 @@ from django.test import Client
 from django.utils import timezone
 
 from matches.models import Match
-from ratings.models import PlayerRating, RatingChange
+from ratings.models import PlayerRating, Promotion, RatingChange
 from ratings.services import ratings_process_game
 from tests.factories import PlayerFactory, slaps_match
+from tests.oracle_db import assert_ledger_is_the_oracles
 
 pytestmark = pytest.mark.django_db
 
@@ -72,6 +73,7 @@ def test_void_action_replays(admin_browser, slaps, django_capture_on_commit_call
     match.refresh_from_db()
     assert match.status == Match.Status.VOID
     assert not PlayerRating.objects.exists()
+    assert not RatingChange.objects.exists()
 
 
 def test_game_parameters_are_validated(admin_browser, slaps):
@@ -92,6 +94,9 @@ def test_game_parameters_are_validated(admin_browser, slaps):
 
 
 def test_changing_a_threshold_in_admin_replays_the_game(admin_browser, slaps, django_capture_on_commit_callbacks):
+    """Ann beat Bob (both 1000, E = 0.5, K = 32): 1016. Lowering the amateur threshold to 1010 replays
+    the game: 1016 >= 1010, so she is promoted at that match; Bob (984) is not. The whole ledger, the
+    promotion included, is the oracle's reading of the new league settings."""
     ann, bob = PlayerFactory(), PlayerFactory()
     slaps_match(winner=ann, loser=bob)
     ratings_process_game(game_id=slaps.pk)
@@ -110,6 +115,9 @@ def test_changing_a_threshold_in_admin_replays_the_game(admin_browser, slaps, dj
         response = admin_browser.post(f"/admin/leagues/league/{league.pk}/change/", data)
     assert response.status_code == 302
     assert PlayerRating.objects.get(player=ann).league.tier == "pro"
+    assert PlayerRating.objects.get(player=bob).league.tier == "amateur"
+    assert Promotion.objects.get(game=slaps).player == ann
+    assert assert_ledger_is_the_oracles(game=slaps) == 2
 
 
 def test_game_page_lists_engine_parameters(admin_browser, reference_data):
