@@ -6,8 +6,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from leagues.models import Game
 from ratings.services import ratings_process_game
 from tests.factories import PlayerFactory, slaps_match
+from tests.oracle_db import assert_ledger_is_the_oracles, oracle_outcome_from_db
 
 pytestmark = pytest.mark.django_db
 T0 = timezone.now() - timedelta(days=3)
@@ -78,6 +80,8 @@ def test_leaderboard_ties_are_broken_by_name_and_pages(anon_client, slaps):
 
 
 def test_player_detail_and_history(anon_client, club):
+    """Ann's history as the API shows it is the oracle's ledger for her, row by row (tests/oracle), not
+    merely consistent with the rating the same API shows."""
     ann, _, _ = club
     detail = anon_client.get(f"/api/players/{ann.pk}/").json()
     assert detail["id"] == ann.pk
@@ -94,6 +98,13 @@ def test_player_detail_and_history(anon_client, club):
     assert {"expected", "k"} <= set(history[0]["details"])
     for before, after in itertools.pairwise(history):
         assert after["rating_before"] == before["rating_after"]
+    slaps = Game.objects.get(slug="slaps")
+    assert assert_ledger_is_the_oracles(game=slaps) == 8
+    rows = oracle_outcome_from_db(game=slaps).rows
+    oracle_history = sorted((row for row in rows.values() if row.player == ann.pk), key=lambda row: row.match)
+    assert [(row["match"], row["rating_before"], row["rating_after"]) for row in history] == [
+        (row.match, row.rating_before, row.rating_after) for row in oracle_history
+    ]
     assert anon_client.get(f"/api/players/{ann.pk}/history/?game=nope").status_code == 400
     assert anon_client.get("/api/players/999999/").status_code == 404
 
