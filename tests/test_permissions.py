@@ -13,6 +13,7 @@ from leagues.models import Player
 from matches.models import AuditEntry, Match
 from ratings.models import PlayerRating
 from tests.factories import AdminFactory, PlayerFactory, RefereeFactory, UserFactory, slaps_match
+from tests.oracle_db import assert_ledger_is_the_oracles
 
 pytestmark = pytest.mark.django_db
 PLAYED = (timezone.now() - timedelta(hours=1)).isoformat()
@@ -172,6 +173,8 @@ def test_tokens_are_revocable(world):
 
 
 def test_correction_through_the_api_replays_and_is_audited(world, django_capture_on_commit_callbacks):
+    """Ann beat Bob (both 1000, E = 0.5, K = 32): Ann 1016. The correction makes Bob the winner of that
+    same match: Ann 1000 + 32(0 - 0.5) = 984, and the replayed ledger is the oracle's."""
     admin = AdminFactory()
     client = api_client(admin)
     ann, bob, match = world["ann"], world["bob"], world["match"]
@@ -184,6 +187,7 @@ def test_correction_through_the_api_replays_and_is_audited(world, django_capture
         response = client.post(f"/api/matches/{match.pk}/correct/", body, format="json")
     assert response.status_code == 200
     assert PlayerRating.objects.get(player=ann).rating == 984
+    assert assert_ledger_is_the_oracles(game=match.game) == 2
     entry = AuditEntry.objects.get(action="corrected")
     assert entry.actor == admin
     assert entry.data["before"]["winner"] == ann.pk

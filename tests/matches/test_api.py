@@ -41,6 +41,7 @@ def test_referee_submits_a_result_and_it_is_rated(referee_client, django_capture
     assert detail["referee"].startswith("referee")
     assert detail["winner"] == ann.pk
     changes = {row["player"]: row for row in detail["rating_changes"]}
+    # Seed 000, both at 1000: E = 1/(1 + 10^0) = 0.5, K = 32: Ann 1000 + 32(1 - 0.5) = 1016, Bob 984.
     assert changes[ann.pk] == {"player": ann.pk, "rating_before": 1000, "rating_after": 1016, "delta": 16}
     assert changes[bob.pk]["rating_after"] == 984
     assert isinstance(changes[bob.pk]["rating_after"], int), "Slaps ratings are whole numbers"
