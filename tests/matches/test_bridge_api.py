@@ -7,9 +7,11 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
+from leagues.models import Game
 from matches.models import Board, BoardTable, Match
 from ratings.models import RatingChange
 from tests.factories import PlayerFactory
+from tests.oracle_db import assert_ledger_is_the_oracles
 
 pytestmark = pytest.mark.django_db
 PLAYED = (timezone.now() - timedelta(hours=3)).isoformat()
@@ -51,6 +53,8 @@ def test_a_session_is_stored_rated_and_read_back(referee_client, eight, django_c
     a = eight[0]
     history = referee_client.get(f"/api/players/{a}/history/?game=bridge").json()
     assert [row["details"]["imps"] for row in history] == [10.0, -6.0]  # 470 -> 10; -240 -> -6
+    # The ratings themselves: every ledger row is the independent oracle's (tests/oracle).
+    assert assert_ledger_is_the_oracles(game=Game.objects.get(slug="bridge")) == 16
 
 
 def test_single_table_and_team_match_in_imps(referee_client, eight, django_capture_on_commit_callbacks):
@@ -64,6 +68,8 @@ def test_single_table_and_team_match_in_imps(referee_client, eight, django_captu
     assert response.status_code == 201, response.json()
     assert RatingChange.objects.filter(unit=0).count() == 4
     assert RatingChange.objects.filter(unit=1).count() == 8
+    # One table in IMPs is NS against EW; a team match in IMPs is {NS1, EW2} against {NS2, EW1}: the oracle's rows.
+    assert assert_ledger_is_the_oracles(game=Game.objects.get(slug="bridge")) == 12
 
 
 def _two(i, first, second):
