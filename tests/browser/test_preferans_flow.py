@@ -4,8 +4,10 @@ the per-deal changes."""
 
 import pytest
 
+from leagues.models import Game
 from ratings.models import RatingChange
 from tests.factories import PlayerFactory, RefereeFactory, reference_data_ensure
+from tests.oracle_db import assert_ledger_is_the_oracles
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -62,6 +64,8 @@ def test_referee_records_a_preferans_game_with_a_bot(page, live_server):
     page.locator("#saved").wait_for()
     assert "2 deals" in page.locator("#saved").inner_text()
     assert RatingChange.objects.filter(player=ann).count() == 2
+    # The ratings the profile shows next: every stored row is the oracle's (tests/oracle).
+    assert assert_ledger_is_the_oracles(game=Game.objects.get(slug="preferans")) == 4  # 2 deals x Ann, Bob
 
     page.goto(f"/players/{ann.pk}/")
     page.get_by_text("2 deals, total").click()

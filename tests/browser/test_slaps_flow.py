@@ -6,9 +6,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from leagues.models import Game
 from ratings.models import PlayerRating
 from ratings.services import ratings_process_game
 from tests.factories import PlayerFactory, RefereeFactory, reference_data_ensure, slaps_match
+from tests.oracle_db import assert_ledger_is_the_oracles
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -33,8 +35,6 @@ def board(page) -> list[tuple[str, int, int]]:
 @pytest.fixture
 def club():
     reference_data_ensure()
-    from leagues.models import Game
-
     slaps = Game.objects.get(slug="slaps")
     ann, bob, cid, dee = (PlayerFactory(name=name) for name in ["Ann", "Bob", "Cid", "Dee"])
     t0 = timezone.now() - timedelta(days=1)
@@ -92,6 +92,8 @@ def test_referee_enters_results_and_the_leaderboard_follows(page, club):
 
     cid_now = PlayerRating.objects.get(player=club["cid"]).rating
     dee_now = PlayerRating.objects.get(player=club["dee"]).rating
+    # What the page will show is stored; what is stored is the oracle's ledger (tests/oracle), six matches.
+    assert assert_ledger_is_the_oracles(game=Game.objects.get(slug="slaps")) == 12
 
     page.goto("/leagues/slaps-amateur/")
     after = {name: (rating, peak) for name, rating, peak in board(page)}
