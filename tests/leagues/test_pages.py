@@ -73,6 +73,7 @@ def test_profile_shows_rating_rank_provisional_and_explanations(client, slaps, d
     ratings_process_game(game_id=slaps.pk)
     with django_assert_max_num_queries(11):
         html = client.get(f"/players/{ann.pk}/").content.decode()
+    # Seed 000, both at 1000: E = 0.5, K = 32 (provisional): 1000 + 32(1 - 0.5) = 1016; the friendly counts for nothing.
     assert '<span class="rating">1016</span>' in html
     assert "provisional" in html
     assert "#1 in" in html

@@ -104,10 +104,12 @@ def test_without_javascript_save_redirects(browser, reference_data):
 
 def test_calculator_page(client, reference_data):
     html = client.get("/calculator/preferans/?rating=1500&opponents=1000&whists=10").content.decode()
+    # Rs 1500, Rt 1000: Kv = 60 + 500/6 = 143.33, Vf = 3.4884, Kd = 2/(1 + log10 6) = 1.1248,
+    # Rd = 1.1248 * sqrt(10 - 3.4884) = 2.87 (the oracle's rules agree: test_preferans_api's calculator test).
     assert '<dd id="calc-rn"><strong>1502.87</strong></dd>' in html
     assert 'id="calc-grid"' in html
     assert "Smoothing above 4000" in html
     partial = client.get("/calculator/preferans/?rating=5000&opponents=5000&whists=9", HTTP_HX_REQUEST="true")
     text = partial.content.decode()
     assert text.lstrip().startswith('<div id="result">')
-    assert 'id="calc-smoothing">\u00d7 0.500' in text
+    assert 'id="calc-smoothing">\u00d7 0.500' in text  # 1 / (1 + (5000 - 4000)/1000)
