@@ -2,6 +2,7 @@
 
 import itertools
 from datetime import timedelta
+from fractions import Fraction
 
 import pytest
 from django.utils import timezone
@@ -9,6 +10,7 @@ from django.utils import timezone
 from leagues.models import Game
 from ratings.services import ratings_process_game
 from tests.factories import PlayerFactory, slaps_match
+from tests.oracle import rules
 from tests.oracle_db import assert_ledger_is_the_oracles, oracle_outcome_from_db
 
 pytestmark = pytest.mark.django_db
@@ -122,6 +124,21 @@ def test_player_detail_and_history(anon_client, club):
     ],
 )
 def test_elo_calculator_reproduces_the_seed(anon_client, reference_data, query, expected):
+    """Seed 000's four scenarios (1100 v 1000 -> 1112; 1000 v 1100 established -> 1010; 1400 v 1000 -> 1403;
+    1000 v 1400 -> 1029). The figures are checked against the oracle's rules (tests/oracle) first."""
+    values = {name: int(value) for name, value in (part.split("=") for part in query.split("&"))}
+    p = rules.parameters_with_defaults("elo", {})
+    rating, opponent, played = Fraction(values["rating"]), Fraction(values["opponent"]), values.get("rated_matches", 0)
+    new_rating = rules.slaps_new_rating(
+        rating=rating, opponent=opponent, won=values["score"] == 1, completed_rated_matches=played, parameters=p
+    )
+    oracle = {
+        "expected": round(float(rules.slaps_expected(rating, opponent)), 4),
+        "k": float(rules.slaps_k(played, p)),
+        "delta": new_rating - rating,
+        "new_rating": new_rating,
+    }
+    assert oracle == expected
     assert anon_client.get(f"/api/calculator/elo/?{query}").json() == expected
 
 
