@@ -22,6 +22,7 @@ board inside a bridge session, and the Preferans floor inside ``rate()``.
 
 import math
 import re
+from dataclasses import dataclass
 
 import pytest
 
@@ -257,6 +258,21 @@ def test_parameters_from_mapping_fills_defaults_and_coerces_numbers():
     assert parameters == EloParameters(k_provisional=40.0, provisional_matches=30)
     assert type(parameters.k_provisional) is float
     assert type(parameters.provisional_matches) is int
+
+
+@dataclass(frozen=True, slots=True)
+class _Switches:
+    """A parameters class with the non-numeric fields an admin-defined game may add."""
+
+    enabled: bool = False
+    label: str = "plain"
+    weight: float = 1.0
+
+
+def test_parameters_from_mapping_keeps_non_numeric_values_as_given():
+    """Only numeric fields are checked and coerced; a flag or a label is kept as stored, and every key is read."""
+    parameters = parameters_from_mapping(_Switches, {"enabled": True, "label": "club", "weight": 2})
+    assert parameters == _Switches(enabled=True, label="club", weight=2.0)
 
 
 @pytest.mark.parametrize(
