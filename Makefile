@@ -69,12 +69,13 @@ MUTATION_SERVICES := 'ratings.services.x__at_or_after*' 'ratings.services.x__bef
 	'ratings.services.x__match_chunks*' 'ratings.services.x__league_rules*' 'ratings.services.x__pool_*' \
 	'ratings.services.x__standings_update*' 'ratings.services.xǁ_MatchRowǁ*' 'ratings.services.xǁ_LedgerWriterǁ*' \
 	'ratings.services.xǁ_PeriodSnapshotsǁ*' 'ratings.services.xǁ_MatchApplierǁ*'
-# `mutmut results --all true` prints "    module.function__mutmut_N: status"; tally it per file.
+# `mutmut results --all true` prints "    module.function__mutmut_N: status"; tally it per file and phase.
 MUTATION_TALLY := sed -E 's/^ *([^ ]+)\.x(_|ǁ)[^:]*: (.*)$$/\1 \3/' | awk '{ \
 	file = $$1; status = $$2; for (i = 3; i <= NF; i++) status = status " " $$i; \
 	if (status == "not checked") next; \
-	total[file]++; \
-	if (status == "killed" || status == "survived" || status == "timeout") n[file, status]++; else n[file, "other"]++ } \
+	kind = (status == "killed" || status == "survived" || status == "timeout") ? status : "other"; \
+	phase = (file ~ /^ratings[.]engines/) ? "(all engines)" : "(all services)"; \
+	total[file]++; n[file, kind]++; total[phase]++; n[phase, kind]++ } \
 	END { for (f in total) printf "  %-28s %5d mutants: %5d killed, %4d survived, %3d timeout, %3d other\n", \
 	f, total[f], n[f, "killed"], n[f, "survived"], n[f, "timeout"], n[f, "other"] }' | sort
 
