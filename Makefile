@@ -3,14 +3,15 @@
 #   make test  the whole test suite
 #   make lint  ruff check + format check + migrations check
 #   make mutation  mutation testing of the rating engines and the ledger's apply/replay code
-#                  (slow, not part of make test; docs/mutation.md says how to read it)
+#                  (slow, not part of make test; docs/mutation.md says how to read it);
+#                  make mutation-engines / mutation-services run one phase
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format install worker clean mutation
+.PHONY: run test lint format install worker clean mutation mutation-engines mutation-services
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -79,13 +80,23 @@ MUTATION_TALLY := sed -E 's/^ *([^ ]+)\.x(_|ǁ)[^:]*: (.*)$$/\1 \3/' | awk '{ \
 	END { for (f in total) printf "  %-28s %5d mutants: %5d killed, %4d survived, %3d timeout, %3d other\n", \
 	f, total[f], n[f, "killed"], n[f, "survived"], n[f, "timeout"], n[f, "other"] }' | sort
 
-mutation: install
-	rm -rf mutants mutation-results
+# Each phase can run alone: make mutation-engines (minutes), make mutation-services (an hour or more on 2 cores).
+mutation: mutation-engines mutation-services
+	@echo "Mutation testing, both phases (docs/mutation.md):"
+	@cat mutation-results/engines.txt mutation-results/services.txt | $(MUTATION_TALLY)
+
+mutation-engines: install
+	rm -rf mutants mutation-results/engines.txt
 	mkdir -p mutation-results
 	$(MUTATION_ENV) PYTEST_ADDOPTS="$(MUTATION_ENGINES_PYTEST)" $(MUTATION_RUN) 'ratings.engines.*'
 	$(MUTMUT) results --all true | grep -F 'ratings.engines.' > mutation-results/engines.txt
-	rm -rf mutants
+	@echo "Engine mutants (every one and its status: mutation-results/engines.txt):"
+	@cat mutation-results/engines.txt | $(MUTATION_TALLY)
+
+mutation-services: install
+	rm -rf mutants mutation-results/services.txt
+	mkdir -p mutation-results
 	$(MUTATION_ENV) PYTEST_ADDOPTS="$(MUTATION_SERVICES_PYTEST)" $(MUTATION_RUN) $(MUTATION_SERVICES)
 	$(MUTMUT) results --all true | grep -F 'ratings.services.' > mutation-results/services.txt
-	@echo "Mutation testing: every mutant and its status is in mutation-results/ (docs/mutation.md)."
-	@cat mutation-results/engines.txt mutation-results/services.txt | $(MUTATION_TALLY)
+	@echo "Services mutants (every one and its status: mutation-results/services.txt):"
+	@cat mutation-results/services.txt | $(MUTATION_TALLY)
