@@ -2,13 +2,16 @@
 #   make run   set up .venv, migrate, load demo data once, serve http://127.0.0.1:8000
 #   make test  the whole test suite
 #   make lint  ruff check + format check + migrations check
+#   make mutation  mutation testing of the rating engines and the ledger's apply/replay code
+#                  (slow, not part of make test; docs/mutation.md says how to read it);
+#                  make mutation-engines / mutation-services run one phase
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format install worker clean
+.PHONY: run test lint format install worker clean mutation mutation-engines mutation-services
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,4 +42,61 @@ worker: install
 	$(VENV)/bin/celery -A config worker --beat --loglevel=INFO
 
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .ruff_cache
+	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .ruff_cache mutants mutation-results
+
+# Mutation testing (mutmut; its configuration is [tool.mutmut] in pyproject.toml).
+# Two phases, each with the tests its mutants need and no others:
+#   engines   every function of ratings/engines/, against tests/ratings/engines
+#             only, with pytest-django and the root conftest switched off (no
+#             database: the engines are pure Python)
+#   services  the apply/replay code of ratings/services.py (MUTATION_SERVICES),
+#             against the service tests on an in-memory SQLite database
+# Databases, caches and brokers named in the environment are dropped, so a
+# run never touches a shared PostgreSQL or Redis. MUTATION_JOBS caps the
+# mutants run in parallel (mutmut's default: one per core).
+MUTMUT := $(VENV)/bin/mutmut
+MUTATION_JOBS ?=
+MUTATION_ENV := env -u DATABASE_URL -u CACHE_URL -u CELERY_BROKER_URL -u CARDRANK_REQUIRE_SERVICES -u PYTHONPATH
+MUTATION_RUN = $(MUTMUT) run $(if $(MUTATION_JOBS),--max-children $(MUTATION_JOBS))
+# The engines phase leaves out every test module directly in tests/ratings/ (they need the database),
+# so a new service test there cannot break it; a new subfolder of tests/ratings/ must be added here.
+MUTATION_ENGINES_PYTEST := -p no:django --confcutdir=tests/ratings/engines --ignore-glob=tests/ratings/test_*.py
+MUTATION_SERVICES_PYTEST := --ignore=tests/ratings/test_selectors.py
+MUTATION_SERVICES := 'ratings.services.x__at_or_after*' 'ratings.services.x__before*' \
+	'ratings.services.x__seat_rows*' 'ratings.services.x__elo_inputs*' 'ratings.services.x__preferans_inputs*' \
+	'ratings.services.x__bridge_*' 'ratings.services.x_rating_replay_mark*' 'ratings.services.x__pending_start*' \
+	'ratings.services.x__period_aligned*' 'ratings.services.x__ledger_*' 'ratings.services.x_ratings_process_*' \
+	'ratings.services.x_ratings_replay_all*' 'ratings.services.x_ratings_request_full_replay*' \
+	'ratings.services.x__match_chunks*' 'ratings.services.x__league_rules*' 'ratings.services.x__pool_*' \
+	'ratings.services.x__standings_update*' 'ratings.services.xǁ_MatchRowǁ*' 'ratings.services.xǁ_LedgerWriterǁ*' \
+	'ratings.services.xǁ_PeriodSnapshotsǁ*' 'ratings.services.xǁ_MatchApplierǁ*'
+# `mutmut results --all true` prints "    module.function__mutmut_N: status"; tally it per file and phase.
+MUTATION_TALLY := sed -E 's/^ *([^ ]+)\.x(_|ǁ)[^:]*: (.*)$$/\1 \3/' | awk '{ \
+	file = $$1; status = $$2; for (i = 3; i <= NF; i++) status = status " " $$i; \
+	if (status == "not checked") next; \
+	kind = (status == "killed" || status == "survived" || status == "timeout") ? status : "other"; \
+	phase = (file ~ /^ratings[.]engines/) ? "(all engines)" : "(all services)"; \
+	total[file]++; n[file, kind]++; total[phase]++; n[phase, kind]++ } \
+	END { for (f in total) printf "  %-28s %5d mutants: %5d killed, %4d survived, %3d timeout, %3d other\n", \
+	f, total[f], n[f, "killed"], n[f, "survived"], n[f, "timeout"], n[f, "other"] }' | sort
+
+# Each phase can run alone: make mutation-engines (minutes), make mutation-services (an hour or more on 2 cores).
+mutation: mutation-engines mutation-services
+	@echo "Mutation testing, both phases (docs/mutation.md):"
+	@cat mutation-results/engines.txt mutation-results/services.txt | $(MUTATION_TALLY)
+
+mutation-engines: install
+	rm -rf mutants mutation-results/engines.txt
+	mkdir -p mutation-results
+	$(MUTATION_ENV) PYTEST_ADDOPTS="$(MUTATION_ENGINES_PYTEST)" $(MUTATION_RUN) 'ratings.engines.*'
+	$(MUTMUT) results --all true | grep -F 'ratings.engines.' > mutation-results/engines.txt
+	@echo "Engine mutants (every one and its status: mutation-results/engines.txt):"
+	@cat mutation-results/engines.txt | $(MUTATION_TALLY)
+
+mutation-services: install
+	rm -rf mutants mutation-results/services.txt
+	mkdir -p mutation-results
+	$(MUTATION_ENV) PYTEST_ADDOPTS="$(MUTATION_SERVICES_PYTEST)" $(MUTATION_RUN) $(MUTATION_SERVICES)
+	$(MUTMUT) results --all true | grep -F 'ratings.services.' > mutation-results/services.txt
+	@echo "Services mutants (every one and its status: mutation-results/services.txt):"
+	@cat mutation-results/services.txt | $(MUTATION_TALLY)
