@@ -22,7 +22,7 @@ rated).
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from zoneinfo import ZoneInfo
 
 from django.db import transaction
@@ -36,7 +36,8 @@ from matches.models import Match
 from matches.services import match_correct, match_submit, match_void
 from ratings.services import ratings_request_full_replay
 from tests import factories
-from tests.oracle import GameSpec, LeagueSpec, ResultSpec
+from tests.oracle import GameSpec, ResultSpec
+from tests.oracle_db import oracle_game_spec
 
 BOTS = ("easy", "normal", "hard")
 PLAYERS = {"slaps": 5, "preferans": 5, "bridge": 24}  # bridge: up to 6 tables of 4
@@ -228,23 +229,12 @@ class Driver:
         )
 
     def game_spec(self) -> GameSpec:
-        leagues = tuple(
-            LeagueSpec(
-                slug=league.slug,
-                tier=league.tier,
-                promotion_threshold=league.promotion_threshold,
-                floor=league.rating_floor,
-                period_days=league.rating_period_days,
-                period_anchor=league.rating_period_anchor,
-            )
-            for league in League.objects.filter(game=self.game)
-        )
-        return GameSpec(
-            self.game.rating_system,
-            leagues,
-            dict(self.history.parameters),
-            self.history.start_rating,
-            self.history.zone,
+        """The game's leagues as stored, with the parameters, start rating and zone this history set."""
+        return replace(
+            oracle_game_spec(game=self.game),
+            parameters=dict(self.history.parameters),
+            start_rating=self.history.start_rating,
+            time_zone=self.history.zone,
         )
 
     # -- bodies
