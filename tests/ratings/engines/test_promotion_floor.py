@@ -180,3 +180,97 @@ def test_player_state_after_a_promoting_match_takes_the_promoted_floor():
     state = PlayerState(1795.0, 7, None, 1800.0, 1750.0)
     assert state.after(1799.0) == PlayerState(1799.0, 8, None, 1800.0, 1750.0)
     assert state.after(1800.0) == PlayerState(1800.0, 8, 1750.0, None, None)
+
+
+# --- Boundaries found by the mutation run (docs/mutation.md) ------------------------------
+
+
+def test_slaps_second_player_below_a_raised_floor_is_not_lifted():
+    """The same as for the first seat, for the second: B, a pro at 1790 under a floor of
+    1800, loses to A (1790, K 16, E = 0.5): 1790 - 8 = 1782 -> stays 1790, not 1800."""
+    states = {"a": PlayerState(1790.0, 40), "b": PlayerState(1790.0, 40, 1800.0)}
+    changes = {c.player: c for c in get_rating_system("elo").rate(EloMatch(("a", "b"), "a"), states, EloParameters())}
+    assert (changes["b"].rating_after, changes["b"].details["floor_applied"]) == (1790.0, True)
+    assert changes["a"].rating_after == 1798.0
+
+
+@pytest.mark.parametrize("below_floor", ["a", "b"])
+def test_slaps_a_match_that_moves_nobody_below_the_floor_does_not_apply_it(below_floor):
+    """A pro at 1790 under a floor of 1800 beats a newcomer at 1000 (K 16 for the pro,
+    40 matches): E = 1 / (1 + 10^((1000 - 1790)/400)) = 1 / (1 + 10^-1.975) = 0.989518,
+    1790 + 16 * 0.010482 = 1790.17 -> 1790: the rating does not move, so the floor
+    stopped nothing (``floor_applied`` false), whichever seat the pro holds."""
+    weak = "b" if below_floor == "a" else "a"
+    states = {below_floor: PlayerState(1790.0, 40, 1800.0), weak: PlayerState(1000.0, 0)}
+    match = EloMatch(("a", "b"), below_floor)
+    changes = {c.player: c for c in get_rating_system("elo").rate(match, states, EloParameters())}
+    assert (changes[below_floor].rating_after, changes[below_floor].details["floor_applied"]) == (1790.0, False)
+
+
+@pytest.mark.parametrize("winner", ["a", "b"])
+def test_slaps_reaching_the_threshold_exactly_promotes(winner):
+    """Both 1000 with no rated match (K 32), E = 0.5: the winner has 1000 + 32 * 0.5 = 1016,
+    exactly the threshold 1016 (``>=``): promoted; the loser (984) is not."""
+    states = {p: PlayerState(1000.0, 0, None, 1016.0, 1016.0) for p in "ab"}
+    changes = {
+        c.player: c for c in get_rating_system("elo").rate(EloMatch(("a", "b"), winner), states, EloParameters())
+    }
+    loser = "b" if winner == "a" else "a"
+    assert (changes[winner].rating_after, changes[winner].promoted) == (1016.0, True)
+    assert (changes[loser].rating_after, changes[loser].promoted) == (984.0, False)
+
+
+def test_preferans_reaching_the_threshold_exactly_promotes():
+    """A and B at 1000, deal [+16, -16]: gap 0, Kv 60, Vf 0, Kd 2: A = 1000 + 2 * sqrt(16)
+    = 1008.00, exactly the threshold: promoted. Deal 2 [-16, +16]: A (Rs 1008, Rt 992,
+    gap 16: Kv 62.666667, Vf 0.255319, Kd 1.878890) falls by 1.878890 * sqrt(16.255319)
+    = 7.575222 to 1000.42: pro now, the floor 1005 stops it at 1005.00."""
+    states = {"A": PlayerState(1000.0, 0, None, 1008.0, 1005.0), "B": PlayerState(1000.0, 0)}
+    game = PreferansGame(seats=("A", "B"), deals=((16, -16), (-16, 16)))
+    changes = [c for c in get_rating_system("preferans").rate(game, states, PreferansParameters()) if c.player == "A"]
+    assert [(c.rating_after, c.promoted, c.details["floor_applied"]) for c in changes] == [
+        (1008.0, True, False),
+        (1005.0, False, True),
+    ]
+
+
+def test_preferans_the_threshold_is_not_the_floor_promoted_to():
+    """Promote at 1008, then floor 1005; B has no promotion waiting. Deal 1 [+9, -9]:
+    A = 1000 + 2 * sqrt(9) = 1006.00: above the future floor, below the threshold: not
+    promoted. Deal 2 [-9, +9]: A (Rs 1006, Rt 994, gap 12: Kv = 62, Vf = 0.193548,
+    Kd = 2 / (1 + log10 1.12) = 1.905316) falls by 1.905316 * sqrt(9.193548) = 5.777076
+    to 1000.22: an amateur, no floor."""
+    states = {"A": PlayerState(1000.0, 0, None, 1008.0, 1005.0), "B": PlayerState(1000.0, 0)}
+    game = PreferansGame(seats=("A", "B"), deals=((9, -9), (-9, 9)))
+    changes = [c for c in get_rating_system("preferans").rate(game, states, PreferansParameters()) if c.player == "A"]
+    assert [(c.rating_after, c.promoted, c.details["floor_applied"]) for c in changes] == [
+        (1006.0, False, False),
+        (1000.22, False, False),
+    ]
+
+
+def test_preferans_a_deal_that_moves_nobody_below_the_floor_does_not_apply_it():
+    """A pro at 1790 under a floor of 1800 against B at 1790, deal [0, 0]: gap 0, Vf 0,
+    Vs = Vf: Rd = 0, A stays 1790 and the floor stopped nothing."""
+    states = {"A": PlayerState(1790.0, 10, 1800.0), "B": PlayerState(1790.0, 10)}
+    game = PreferansGame(seats=("A", "B"), deals=((0, 0),))
+    change = get_rating_system("preferans").rate(game, states, PreferansParameters())[0]
+    assert (change.rating_after, change.details["floor_applied"]) == (1790.0, False)
+
+
+@pytest.mark.parametrize(
+    ("promote_at", "rows"),
+    [
+        # Board 1 takes a and b to 1021.50 (see the mid-session test above): exactly the
+        # threshold promotes, and board 2's fall (to 997.35) stops at the floor 1015.
+        (1021.5, [(1021.5, True, False), (1015.0, False, True)]),
+        # A threshold of 1030 is not reached: above the floor 1015 is not promoted, and
+        # board 2's fall to 997.35 is an amateur's, not floored.
+        (1030.0, [(1021.5, False, False), (997.35, False, False)]),
+    ],
+)
+def test_bridge_promotion_at_the_threshold_not_at_the_floor(promote_at, rows):
+    states = {p: PlayerState(1000.0, 0, None, promote_at, 1015.0) for p in "abcd"}
+    boards = tuple(BridgeBoard((BridgeTable(ns=("a", "b"), ew=("c", "d"), ns_imps=imps),)) for imps in (10, -10))
+    changes = get_rating_system("bridge").rate(BridgeSession(boards, {}), states, BridgeParameters())
+    assert [(c.rating_after, c.promoted, c.details["floor_applied"]) for c in changes if c.player == "a"] == rows
