@@ -413,6 +413,65 @@ def test_a_correction_keeps_the_bots_as_played(referee, admin_user):
     assert ledger("preferans", [ann, bob]) == golden_preferans_expected(ann.pk, bob.pk, golden.pk)
 
 
+def test_editing_a_bot_in_admin_changes_future_games_only_through_http(
+    referee_client, admin_user, anon_client, client, django_capture_on_commit_callbacks
+):
+    """The same rule through the site: the golden game is posted to the API, an admin makes
+    both bots much stronger on the bots' admin page, a late game of two other players is
+    posted and voided through the API; each time the golden rows in the API's history stay
+    the hand numbers of ``golden_preferans_expected``."""
+    from rest_framework.test import APIClient
+
+    set_rules("preferans", threshold=1003, floor=1002)
+    low, mid = golden_bots()
+    ann, bob, cid, dan = PlayerFactory.create_batch(4)
+    seats = [{"player": ann.pk}, {"player": bob.pk}, {"bot": "low"}, {"bot": "mid"}]
+
+    def post(body) -> int:
+        with django_capture_on_commit_callbacks(execute=True):
+            response = referee_client.post("/api/matches/", body, format="json")
+        assert response.status_code == 201, response.json()
+        return response.json()["id"]
+
+    def history(player) -> list[tuple]:
+        rows = anon_client.get(f"/api/players/{player.pk}/history/?game=preferans").json()
+        return [(row["match"], row["unit"], row["rating_before"], row["rating_after"]) for row in rows]
+
+    golden = post(preferans_body(seats, GOLDEN_DEALS, 5))
+    expected = {
+        who: [(match, unit, float(before), float(after)) for match, unit, p, before, after, _ in rows if p == who]
+        for rows in [golden_preferans_expected(ann.pk, bob.pk, golden)]
+        for who in (ann.pk, bob.pk)
+    }
+    assert (history(ann), history(bob)) == (expected[ann.pk], expected[bob.pk])
+
+    client.force_login(admin_user)
+    for bot, rating, maximum in ((low, 1500, 1600), (mid, 1700, 1800)):
+        response = client.post(
+            f"/admin/leagues/bot/{bot.pk}/change/",
+            {"game": bot.game_id, "slug": bot.slug, "name": bot.name, "rating": rating, "max_rating": maximum,
+             "active": "on"},
+        )  # fmt: skip
+        assert response.status_code == 302, response.content.decode()[:500]
+    assert sorted(Bot.objects.filter(pk__in=[low.pk, mid.pk]).values_list("rating", "max_rating")) == [
+        (1500, 1600),
+        (1700, 1800),
+    ]
+
+    late = post(preferans_body([{"player": cid.pk}, {"player": dan.pk}], [[1, -1]], 1))
+    assert (history(ann), history(bob)) == (expected[ann.pk], expected[bob.pk])
+    admin_api = APIClient()
+    admin_api.force_authenticate(admin_user)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert admin_api.post(f"/api/matches/{late}/void/").status_code == 200
+    assert (history(ann), history(bob)) == (expected[ann.pk], expected[bob.pk])
+    bots = [seat for seat in anon_client.get(f"/api/matches/{golden}/").json()["seats"] if seat["bot"]]
+    assert [(seat["bot"], seat["bot_rating"], seat["bot_max_rating"]) for seat in bots] == [
+        ("low", 900, 1004),
+        ("mid", 1000, 1010),
+    ]
+
+
 @pytest.mark.parametrize(
     ("fields", "why"),
     [
@@ -626,6 +685,43 @@ def test_a_result_after_the_spring_change_is_rated_with_its_period(referee):
         (d("1023.17"), d("1034.34")),
     ]
     assert PlayerRating.objects.get(player=c).rating == d("965.66")
+
+
+@override_settings(TIME_ZONE="Europe/Berlin")
+def test_a_result_after_the_spring_change_through_http(referee_client, anon_client, django_capture_on_commit_callbacks):
+    """The sessions of the test above, posted to the API: each answer says when its period
+    closes (``rated_after``: 03-30 00:00 CEST = 03-29 22:00 UTC for A, 04-06 00:00 CEST =
+    04-05 22:00 UTC for B and C, the issue's 00:30 CEST result among them), and the API's
+    history of a shows the same hand numbers: 1012.00, 1023.17, 1034.34."""
+    League.objects.filter(slug="bridge-amateur").update(
+        rating_period_days=7, rating_period_anchor=datetime.date(2026, 3, 23)
+    )
+    a, b, c, e = PlayerFactory.create_batch(4)
+    berlin = zoneinfo.ZoneInfo("Europe/Berlin")
+    answers = []
+    for moment in (
+        datetime.datetime(2026, 3, 29, 23, 30, tzinfo=berlin),
+        datetime.datetime(2026, 3, 30, 0, 30, tzinfo=berlin),
+        datetime.datetime(2026, 4, 1, 12, 0, tzinfo=berlin),
+    ):
+        body = bridge_imps_body((a.pk, b.pk), (c.pk, e.pk), [2], 0)
+        body["played_at"] = moment.isoformat()
+        with django_capture_on_commit_callbacks(execute=True):
+            response = referee_client.post("/api/matches/", body, format="json")
+        assert response.status_code == 201, response.json()
+        answers.append(response.json())
+    assert [answer["rated_after"] for answer in answers] == [
+        "2026-03-29T22:00:00Z",
+        "2026-04-05T22:00:00Z",
+        "2026-04-05T22:00:00Z",
+    ]
+    assert [anon_client.get(f"/api/matches/{answer['id']}/").json()["status"] for answer in answers] == ["rated"] * 3
+    history = anon_client.get(f"/api/players/{a.pk}/history/?game=bridge").json()
+    assert [(row["match"], row["rating_before"], row["rating_after"]) for row in history] == [
+        (answers[0]["id"], 1000, 1012),
+        (answers[1]["id"], 1012, 1023.17),
+        (answers[2]["id"], 1023.17, 1034.34),
+    ]
 
 
 @pytest.mark.django_db(transaction=True)
