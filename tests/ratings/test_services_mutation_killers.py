@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from leagues.models import Game, League
 from matches.services import match_submit, match_void
-from ratings.models import RatingChange, RatingState
+from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
 from ratings.services import ratings_process_game
 from tests.factories import PlayerFactory
 from tests.oracle import oracle_replay
@@ -162,3 +162,74 @@ def test_a_partnership_in_another_bridge_game_does_not_count(bridge, referee):
     first = RatingChange.objects.filter(game=bridge, player_id=a).order_by("played_at").first()
     # Hand check of the first session: strangers, +5 IMPs (1.67 goals): K = 1.5 * 24 = 36, S = 1, E = 0.5.
     assert (first.rating_before, first.rating_after) == (d(1000), d(1018))
+
+
+# --- Replay bookkeeping: the rollback restores each player from their last row before the start ---
+
+
+def slaps_body(players, winner, hours) -> dict:
+    return {"game": "slaps", "played_at": at(hours), "players": [p.pk for p in players], "winner": winner.pk}
+
+
+def test_a_rollback_restores_each_player_from_their_last_row_before_the_start(slaps, referee):
+    """``_ledger_rollback`` and ``_pool_load``: a late result deletes the ledger from its place on and
+    every affected player continues from their last row before it: rating, peak, rated matches
+    and league, in this game only.
+
+    Slaps, promotion at 1030, pro floor 900. Ann's Slaps history (m4 is stored after m3 but
+    played before it, m1 and m2 at the same moment):
+        m1 hour 1   Ann beats Bob: 1016
+        m2 hour 1   Ann beats Cid: E = 1/(1 + 10^(-16/400)) = 0.523011, 1016 + 32 * 0.476989
+                    = 1031.26 -> 1031 >= 1030: promoted, peak 1031
+        m3 hour 2   Bob beats Ann (stored before m4)
+        m4 hour 1.5 Ann beats Dan (stored after m3, rated late: m3 is replayed after it)
+        m5 hour 4   Ann beats Eve
+    and a Preferans game of Ann's at hour 3. Late result L1 (hour 1.2, Bob beats Cid) replays
+    from hour 1.2: Ann restarts from m2's row (the later of the two hour-1 rows), not m1's. Late
+    result L2 (hour 3.5, Bob beats Cid) replays from hour 3.5: Ann restarts from m3's row (played
+    last before it, though m4 has the higher id), with 4 rated matches (not the league's id), peak
+    1031 and the pro league, and not from her Preferans row at hour 3; her Preferans rating is
+    left alone. Every row, promotion and rating is the oracle's, in both games.
+    """
+    League.objects.filter(slug="slaps-amateur").update(promotion_threshold=Decimal(1030))
+    League.objects.filter(slug="slaps-pro").update(rating_floor=Decimal(900))
+    preferans = Game.objects.get(slug="preferans")
+    ann, bob, cid, dan, eve, fay = PlayerFactory.create_batch(6)
+    for players, winner, hours in (((ann, bob), ann, 1), ((ann, cid), ann, 1), ((bob, ann), bob, 2)):
+        match_submit(referee=referee, data=slaps_body(players, winner, hours))
+    rate(slaps)
+    match_submit(referee=referee, data=slaps_body((ann, dan), ann, 1.5))
+    assert rate(slaps) == 2  # m4, then m3 again
+    match_submit(referee=referee, data=slaps_body((ann, eve), ann, 4))
+    rate(slaps)
+    match_submit(
+        referee=referee,
+        data={
+            "game": "preferans",
+            "played_at": at(3),
+            "seats": [{"player": ann.pk}, {"player": fay.pk}],
+            "deals": [[7, -7], [-2, 2]],
+        },
+    )
+    rate(preferans)
+    assert PlayerRating.objects.get(player=ann, game=slaps).league.slug == "slaps-pro"
+    preferans_before = PlayerRating.objects.values_list("rating", "peak_rating", "rated_matches", "league_id").get(
+        player=ann, game=preferans
+    )
+
+    match_submit(referee=referee, data=slaps_body((bob, cid), bob, 1.2))
+    assert rate(slaps) == 4  # L1, m4, m3 and m5: m1 and m2 stay
+    assert_ledger_is_the_oracles(game=slaps)
+    match_submit(referee=referee, data=slaps_body((bob, cid), bob, 3.5))
+    assert rate(slaps) == 2  # L2 and m5
+    assert assert_ledger_is_the_oracles(game=slaps) == 2 * 7
+    assert Promotion.objects.filter(player=ann).count() == 1
+    ann_slaps = PlayerRating.objects.get(player=ann, game=slaps)
+    assert (ann_slaps.rated_matches, ann_slaps.league.slug) == (5, "slaps-pro")
+    assert (
+        PlayerRating.objects.values_list("rating", "peak_rating", "rated_matches", "league_id").get(
+            player=ann, game=preferans
+        )
+        == preferans_before
+    )
+    assert_ledger_is_the_oracles(game=preferans)
