@@ -26,10 +26,10 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from leagues.models import Game, League
+from leagues.models import Bot, Game, League
 from matches.services import match_submit, match_void
 from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
-from ratings.services import ratings_process_game
+from ratings.services import ratings_process_game, ratings_process_match
 from tests.factories import PlayerFactory
 from tests.oracle import oracle_replay
 from tests.oracle_db import assert_ledger_is_the_oracles, oracle_game_spec, oracle_outcome_from_db, oracle_results
@@ -233,3 +233,211 @@ def test_a_rollback_restores_each_player_from_their_last_row_before_the_start(sl
         == preferans_before
     )
     assert_ledger_is_the_oracles(game=preferans)
+
+
+# --- Preferans through the services -----------------------------------------------------------
+
+
+def preferans_body(seats, deals, hours) -> dict:
+    return {"game": "preferans", "played_at": at(hours), "seats": seats, "deals": deals}
+
+
+@pytest.fixture
+def preferans(reference_data):
+    """Preferans, promotion at 1005 and pro floor 1004 (the pro league also names a threshold, 1006:
+    only an amateur league promotes, so it must be ignored); two bots of its own."""
+    League.objects.filter(slug="preferans-amateur").update(promotion_threshold=Decimal(1005))
+    League.objects.filter(slug="preferans-pro").update(rating_floor=Decimal(1004), promotion_threshold=Decimal(1006))
+    game = Game.objects.get(slug="preferans")
+    Bot.objects.create(game=game, slug="low", name="Low bot", rating=900, max_rating=1004)
+    Bot.objects.create(game=game, slug="mid", name="Mid bot", rating=1000, max_rating=1010)
+    return game
+
+
+def test_preferans_games_rated_together_and_replayed_equal_the_oracle(preferans, referee, admin_user):
+    """``_preferans_inputs`` and the engine's promotion and floor, through the services.
+
+    Four games stored before one rating run (they are read and rated in one chunk), in an order
+    that is not the order played, with bots seated before, between and after the players,
+    decimal whists and games of one to three deals; then a late game and a void replay them.
+
+    The first game is hand-worked in tests/test_settled_rules_ratings.py (``preferans_expected``):
+    Ann and Bob at 1000, deals [+16, -16], [-100, +100], [-1, +1]. Ann reaches 1008.00 at deal 1
+    (promoted: 1008 >= 1005); at deal 2 she would fall to 989.19 but is pro from deal 2 on, so the
+    pro floor stops her at 1004.00; deal 3 leaves her there. Bob falls to 992.00, then rises to
+    1010.81 at deal 2 (promoted) and 1012.64 at deal 3 (the pro league's own threshold, 1006,
+    promotes nobody). Those rows are checked against the hand numbers; every other row against
+    the oracle.
+    """
+    ann, bob, cid, dan = PlayerFactory.create_batch(4)
+    first = match_submit(
+        referee=referee,
+        data=preferans_body([{"player": ann.pk}, {"player": bob.pk}], [[16, -16], [-100, 100], [-1, 1]], 1),
+    )
+    match_submit(
+        referee=referee,
+        data=preferans_body(
+            [{"bot": "low"}, {"player": cid.pk}, {"bot": "mid"}, {"player": dan.pk}],
+            [["-2.5", "6.25", "-1.75", "-2"], [3, -1, -1, -1]],
+            3,
+        ),
+    )
+    match_submit(
+        referee=referee,
+        data=preferans_body([{"player": dan.pk}, {"bot": "mid"}, {"player": ann.pk}], [[1, "2.5", "-3.5"]], 2),
+    )
+    match_submit(
+        referee=referee,
+        data=preferans_body(
+            [{"player": bob.pk}, {"player": cid.pk}, {"bot": "low"}], [["0.5", "-0.25", "-0.25"], [-4, 8, -4]], 4
+        ),
+    )
+    assert rate(preferans) == 4
+    expected_first = [
+        (0, ann.pk, d(1000), d(1008), "preferans-pro"),
+        (0, bob.pk, d(1000), d(992), "preferans-amateur"),
+        (1, ann.pk, d(1008), d(1004), "preferans-pro"),
+        (1, bob.pk, d(992), d("1010.81"), "preferans-pro"),
+        (2, ann.pk, d(1004), d(1004), "preferans-pro"),
+        (2, bob.pk, d("1010.81"), d("1012.64"), "preferans-pro"),
+    ]
+    rows = RatingChange.objects.filter(match=first).select_related("league_after").order_by("unit", "player_id")
+    assert [(r.unit, r.player_id, r.rating_before, r.rating_after, r.league_after.slug) for r in rows] == expected_first
+    assert sorted(Promotion.objects.values_list("player_id", "match_id", "rating", "to_league__slug")) == sorted(
+        [(ann.pk, first.pk, d(1008), "preferans-pro"), (bob.pk, first.pk, d("1010.81"), "preferans-pro")]
+    )
+    assert assert_ledger_is_the_oracles(game=preferans) == 6 + 4 + 2 + 4
+
+    late = match_submit(
+        referee=referee, data=preferans_body([{"player": cid.pk}, {"bot": "low"}, {"player": bob.pk}], [[2, 2, -4]], 0)
+    )
+    assert rate(preferans) == 5
+    assert_ledger_is_the_oracles(game=preferans)
+    match_void(match_id=late.pk, by=admin_user)
+    assert rate(preferans) == 4
+    assert assert_ledger_is_the_oracles(game=preferans) == 16
+    rows = RatingChange.objects.filter(match=first).select_related("league_after").order_by("unit", "player_id")
+    assert [(r.unit, r.player_id, r.rating_before, r.rating_after, r.league_after.slug) for r in rows] == expected_first
+
+
+# --- ratings_process_match: the rating task's body ---------------------------------------------
+
+
+def test_the_rating_task_rates_a_new_result_and_skips_one_already_rated(slaps, referee, admin_user):
+    """``ratings_process_match``. Ann and Bob at 1000; Ann wins: 1016 and 984 (K 32, E 0.5).
+    A second run for the same, now rated, result does nothing (0). After a void of another
+    result it runs the replay the void asked for (the other result's 2 rows go; the one left is
+    applied again: 1 match). An unknown match id does nothing."""
+    ann, bob, cid = PlayerFactory.create_batch(3)
+    first = match_submit(referee=referee, data=slaps_body((ann, bob), ann, 1))
+    assert ratings_process_match(match_id=first.pk) == 1
+    assert PlayerRating.objects.get(player=ann).rating == 1016
+    assert PlayerRating.objects.get(player=bob).rating == 984
+    assert ratings_process_match(match_id=first.pk) == 0
+    second = match_submit(referee=referee, data=slaps_body((bob, cid), cid, 0))
+    assert ratings_process_match(match_id=second.pk) == 2  # the late one, then the first again
+    assert_ledger_is_the_oracles(game=slaps)
+    match_void(match_id=second.pk, by=admin_user)  # its replay is queued on commit, which never comes here
+    assert RatingState.objects.get(game=slaps).replay_from_match_id == second.pk
+    assert ratings_process_match(match_id=first.pk) == 1  # rated, but a replay is asked for its game
+    assert RatingState.objects.get(game=slaps).replay_from_match_id is None
+    assert PlayerRating.objects.get(player=bob).rating == 984
+    assert not PlayerRating.objects.filter(player=cid).exists()
+    assert_ledger_is_the_oracles(game=slaps)
+    assert ratings_process_match(match_id=first.pk) == 0
+    assert ratings_process_match(match_id=second.pk + 1000) == 0
+
+
+def test_the_rating_task_for_a_rated_result_leaves_other_games_replays_alone(slaps, preferans, referee, admin_user):
+    """A replay asked for in Preferans is not the Slaps result's business: the Slaps task returns 0
+    and the Preferans replay stays asked for."""
+    ann, bob = PlayerFactory.create_batch(2)
+    slaps_result = match_submit(referee=referee, data=slaps_body((ann, bob), ann, 1))
+    ratings_process_match(match_id=slaps_result.pk)
+    game = match_submit(referee=referee, data=preferans_body([{"player": ann.pk}, {"bot": "low"}], [[1, -1]], 1))
+    ratings_process_match(match_id=game.pk)
+    match_void(match_id=game.pk, by=admin_user)
+    assert ratings_process_match(match_id=slaps_result.pk) == 0
+    assert RatingState.objects.get(game=preferans).replay_from_match_id == game.pk
+    assert ratings_process_match(match_id=game.pk) == 0  # a void: the replay runs and applies nothing
+    assert not PlayerRating.objects.filter(game=preferans).exists()
+
+
+# --- Rating periods: snapshots at the period's start, the floor and promotion in a period -----
+
+
+@pytest.mark.parametrize("days", [1, 7])
+def test_a_period_is_rated_from_its_start_with_the_floor_and_promotion_applied_by_the_service(
+    bridge, referee, admin_user, days
+):
+    """``_PeriodSnapshots``, the window filter of ``_ledger_apply``, ``_period_aligned`` and the
+    period branch of ``_MatchApplier``. Bridge (partnership scale 2), amateur league with rating
+    periods of ``days`` days, promotion at 1012; the pro league has no period and a floor of 1005.
+    Period W starts at s. One table in IMPs, everyone at 1000, strangers unless said.
+
+        P  at s exactly, filed under the pro league (rated at once, no period): NS (e, f) +2 IMPs
+           v (g, h): K = 24, E = 0.5, S = 1: e, f 1012.00 (promoted: 1012 >= 1012, and pro from
+           then on), g, h 988.00.
+        A  at s + 1 h, amateur (period W): NS (a, b) +2 v (c, d): from W's start, 1000 v 1000:
+           a, b 1012.00, exactly the threshold: promoted by the service (the period branch),
+           c, d 988.00.
+        B  at s + 2 h, amateur (period W): NS (e, f) -2 v (a, b): every rating from W's start,
+           1000 for all four, not e, f's 1012 after P (played at s, inside W: the snapshot must
+           hold the rating before a change at W's first instant). Both pairs have 1 deal
+           together, the bonus cancels: E = 0.5, S = 0, K = 24: e, f -12 on their current 1012
+           -> 1000 < 1005: pro, so the floor stops them at 1005.00; a, b +12 on 1012 -> 1024.00.
+    Then a late session at s + 30 min, (i, j) v (k, l), replays from W's start (a replay from
+    s + 30 min would take e, f's W rating after P, 1012). The rows are checked by hand and against
+    the oracle.
+    """
+    League.objects.filter(slug="bridge-amateur").update(
+        promotion_threshold=Decimal(1012),
+        rating_period_days=days,
+        rating_period_anchor=(T0 - timedelta(days=10)).date(),
+    )
+    League.objects.filter(slug="bridge-pro").update(rating_floor=Decimal(1005))
+    start, end = League.objects.get(slug="bridge-amateur").period_bounds(T0)
+    a, b, c, dd, e, f, g, h, i, j, k, m = (player.pk for player in PlayerFactory.create_batch(12))
+
+    def session(ns, ew, imps, moment, league="bridge-amateur"):
+        body = imps_session([(ns, ew, imps)], 0)
+        body["played_at"], body["league"] = moment.isoformat(), league
+        return match_submit(referee=referee, data=body)
+
+    p = session((e, f), (g, h), 2, start, league="bridge-pro")
+    first = session((a, b), (c, dd), 2, start + timedelta(hours=1))
+    second = session((e, f), (a, b), -2, start + timedelta(hours=2))
+    assert first.due_at == end
+    assert rate(bridge) == 3
+
+    def rows():
+        return {
+            (r.match_id, r.player_id): (r.rating_before, r.rating_after, r.league_after.slug)
+            for r in RatingChange.objects.filter(game=bridge).select_related("league_after")
+        }
+
+    amateur, pro = "bridge-amateur", "bridge-pro"
+    expected = {
+        (p.pk, e): (d(1000), d(1012), pro),
+        (p.pk, g): (d(1000), d(988), amateur),
+        (first.pk, a): (d(1000), d(1012), pro),
+        (first.pk, c): (d(1000), d(988), amateur),
+        (second.pk, e): (d(1012), d(1005), pro),
+        (second.pk, a): (d(1012), d(1024), pro),
+    }
+    assert {key: value for key, value in rows().items() if key in expected} == expected
+    assert sorted(Promotion.objects.values_list("player_id", "match_id", "rating")) == sorted(
+        [(e, p.pk, d(1012)), (f, p.pk, d(1012)), (a, first.pk, d(1012)), (b, first.pk, d(1012))]
+    )
+    details = RatingChange.objects.get(match=second, player_id=e).details
+    assert (details["period_start"], details["period_rating"]) == (start.isoformat(), 1000.0)
+    assert PlayerRating.objects.get(game=bridge, player_id=a).peak_rating == d(1024)
+    assert assert_ledger_is_the_oracles(game=bridge) == 12
+
+    session((i, j), (k, m), 1, start + timedelta(minutes=30))
+    assert rate(bridge) == 4  # from W's first instant: P (at s), A, the late one and B
+    assert {key: value for key, value in rows().items() if key in expected} == expected
+    assert assert_ledger_is_the_oracles(game=bridge) == 16
+    match_void(match_id=first.pk, by=admin_user)
+    rate(bridge)
+    assert assert_ledger_is_the_oracles(game=bridge) == 12
