@@ -24,9 +24,11 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from leagues.models import Bot, Game, League
+from matches.models import Match
 from matches.services import match_submit, match_void
 from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
 from ratings.services import ratings_process_game, ratings_process_match
@@ -441,3 +443,103 @@ def test_a_period_is_rated_from_its_start_with_the_floor_and_promotion_applied_b
     match_void(match_id=first.pk, by=admin_user)
     rate(bridge)
     assert assert_ledger_is_the_oracles(game=bridge) == 12
+
+
+def test_a_rating_period_on_a_slaps_league_does_not_hold_slaps_results(slaps, referee):
+    """Rating periods are bridge's (``match_due_at``): a Slaps league with a period still rates each
+    result at once, from the current ratings (``_ledger_apply`` computes a window only for a result
+    that has a ``due_at``). Ann beats Bob twice in one week: 1016 / 984, then
+    E = 1/(1 + 10^((984 - 1016)/400)) = 0.545922, Ann 1016 + 32 * 0.454078 = 1030.53 -> 1031,
+    Bob 984 - 14.53 = 969.47 -> 969 (from the period's start both would move by 16 again)."""
+    League.objects.filter(slug="slaps-amateur").update(
+        rating_period_days=7, rating_period_anchor=(T0 - timedelta(days=3)).date()
+    )
+    ann, bob = PlayerFactory.create_batch(2)
+    for hours in (1, 2):
+        match_submit(referee=referee, data=slaps_body((ann, bob), ann, hours))
+    assert rate(slaps) == 2
+    assert PlayerRating.objects.get(player=ann).rating == 1031
+    assert PlayerRating.objects.get(player=bob).rating == 969
+    assert not RatingChange.objects.filter(details__has_key="period_start").exists()
+    assert assert_ledger_is_the_oracles(game=slaps) == 4
+
+
+def test_a_chunk_with_no_result_to_rate_does_not_end_the_run(slaps, referee, monkeypatch):
+    """``_ledger_apply`` reads matches ``REPLAY_CHUNK`` at a time; a chunk holding only results
+    that cannot be rated yet (here: awaiting a second referee) is skipped, and the run goes on.
+    With one match a chunk: m1 (Ann beats Bob: 1016 / 984), m2 waiting, m3 (Cid beats Ann:
+    E_Cid = 1/(1 + 10^(16/400)) = 0.476989, Cid 1000 + 32 * 0.523011 = 1016.74 -> 1017,
+    Ann 1016 - 16.74 = 999.26 -> 999)."""
+    monkeypatch.setattr("ratings.services.REPLAY_CHUNK", 1)
+    ann, bob, cid = PlayerFactory.create_batch(3)
+    match_submit(referee=referee, data=slaps_body((ann, bob), ann, 1))
+    waiting = match_submit(referee=referee, data=slaps_body((bob, cid), bob, 2))
+    Match.objects.filter(pk=waiting.pk).update(awaiting_confirmation=True)
+    last = match_submit(referee=referee, data=slaps_body((cid, ann), cid, 3))
+    assert rate(slaps) == 2
+    assert Match.objects.get(pk=last.pk).status == Match.Status.RATED
+    assert Match.objects.get(pk=waiting.pk).status == Match.Status.SUBMITTED
+    assert {r.player_id: r.rating for r in PlayerRating.objects.all()} == {ann.pk: 999, bob.pk: 984, cid.pk: 1017}
+    assert assert_ledger_is_the_oracles(game=slaps) == 4
+
+
+def _elo_match(game: Game, winner, loser, hours) -> Match:
+    match = Match.objects.create(game=game, played_at=T0 + timedelta(hours=hours), rated=True)
+    match.seats.create(position=1, player=winner, result=1)
+    match.seats.create(position=2, player=loser, result=0)
+    return match
+
+
+def test_players_enter_a_game_without_an_amateur_league_in_its_only_league(reference_data):
+    """``_ledger_apply``'s entry league: the amateur league, or else the game's first league; a
+    game with no league cannot place anyone and says so. A game with a pro league only: Ann beats
+    Bob, 1016 / 984 (E = 0.5, K = 32), both placed in the pro league."""
+    solo = Game.objects.create(slug="solo", name="Solo", rating_system="elo")
+    League.objects.create(game=solo, slug="solo-pro", name="Solo pro", tier="pro")
+    ann, bob = PlayerFactory.create_batch(2)
+    _elo_match(solo, ann, bob, 1)
+    assert rate(solo) == 1
+    assert sorted(PlayerRating.objects.values_list("rating", "league__slug")) == [
+        (d(984), "solo-pro"),
+        (d(1016), "solo-pro"),
+    ]
+
+    empty = Game.objects.create(slug="empty", name="Empty", rating_system="elo")
+    _elo_match(empty, ann, bob, 1)
+    with pytest.raises(ValidationError, match="has no league to place players in"):
+        rate(empty)
+
+
+def test_a_replay_is_aligned_to_the_periods_of_every_league_in_turn(bridge, referee):
+    """``_period_aligned`` with two leagues with periods: the pro league's of 7 days from P0 (a
+    local midnight), the amateur league's of 2 days from P0 - 1 day. A late result filed under
+    the pro league at P0 + 1 day, the first instant of an amateur period without results, must
+    still be moved back to P0 (the pro period it falls in has results), and from there to
+    P0 - 1 day (P0 is inside an amateur period with results). From any later start, players
+    whose rating changed earlier in a period would be rated in it from the wrong rating:
+        Y1 amateur P0 - 12 h (a, b) v (c, d)    Y2 amateur P0 + 12 h (a, b) v (c, d)
+        Y0 pro     P0 + 6 h  (e, f) v (g, h)    Y3 pro     P0 + 2 d  (e, f) v (g, h)
+    (a replay from P0 would rate Y2 from a and b's rating after Y1; one from P0 + 1 day would
+    rate Y3 from e and f's rating after Y0). Every row is the oracle's.
+    """
+    p0 = datetime.datetime.combine((T0 - timedelta(days=14)).date(), datetime.time(), tzinfo=UTC)
+    League.objects.filter(slug="bridge-pro").update(rating_period_days=7, rating_period_anchor=p0.date())
+    League.objects.filter(slug="bridge-amateur").update(
+        rating_period_days=2, rating_period_anchor=(p0 - timedelta(days=1)).date()
+    )
+    a, b, c, dd, e, f, g, h, i, j, k, m = (player.pk for player in PlayerFactory.create_batch(12))
+
+    def session(ns, ew, imps, moment, league):
+        body = imps_session([(ns, ew, imps)], 0)
+        body["played_at"], body["league"] = moment.isoformat(), league
+        return match_submit(referee=referee, data=body)
+
+    session((a, b), (c, dd), 2, p0 - timedelta(hours=12), "bridge-amateur")
+    session((a, b), (c, dd), 3, p0 + timedelta(hours=12), "bridge-amateur")
+    session((e, f), (g, h), 2, p0 + timedelta(hours=6), "bridge-pro")
+    session((e, f), (g, h), -4, p0 + timedelta(days=2), "bridge-pro")
+    assert rate(bridge) == 4
+    assert_ledger_is_the_oracles(game=bridge)
+    session((i, j), (k, m), 1, p0 + timedelta(days=1), "bridge-pro")
+    assert rate(bridge) == 5  # everything again, from P0 - 1 day
+    assert assert_ledger_is_the_oracles(game=bridge) == 5 * 4
