@@ -94,7 +94,9 @@ class WriteThrottle(throttling.ScopedRateThrottle):
         usage = get_usage(request, group=f"api-{self.scope}", key=lambda group, request: key, rate=rate, increment=True)
         if usage is None:  # RATELIMIT_ENABLE is off, or the cache is down: fail open (config/cache.py)
             return True
-        self.time_left = max(usage["time_left"], 0)
+        # At least one second: DRF leaves out Retry-After for a wait of 0 (the last
+        # second of a window), and a client told nothing would retry at once.
+        self.time_left = max(usage["time_left"], 1)
         return not usage["should_limit"]
 
     def wait(self):

@@ -91,6 +91,28 @@ def require_redis():
 
 
 @pytest.fixture
+def production(settings, require_redis):
+    """The production settings a request meets: DEBUG off and the Redis cache (the test Redis database).
+
+    For tests through HTTP of what an attacker or a careless user can do on a
+    deployment; the full stack (gunicorn, a worker) is ``tests/integration``.
+    """
+    from django.core.cache import cache
+
+    settings.DEBUG = False
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "config.cache.FailOpenRedisCache",
+            "LOCATION": require_redis,
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5, "RETRY_SECONDS": 5},
+        }
+    }
+    cache.clear()
+    yield settings
+    cache.clear()
+
+
+@pytest.fixture
 def require_chromium():
     if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
         service_missing(f"Chromium at {CHROMIUM} (apt-get install -y chromium)")
