@@ -25,6 +25,7 @@ from rest_framework import exceptions, permissions, serializers, status, throttl
 from rest_framework.parsers import JSONParser
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from config.clientip import client_ip
 from matches.services import user_can_submit, user_can_void
 
 
@@ -79,6 +80,10 @@ class WriteThrottle(throttling.ScopedRateThrottle):
         from rest_framework.settings import api_settings
 
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+    def get_ident(self, request):
+        # An anonymous client's address as every limit reads it (config/clientip.py), not DRF's NUM_PROXIES.
+        return client_ip(request)
 
     def get_cache_key(self, request, view):
         if request.method in permissions.SAFE_METHODS:

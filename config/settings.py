@@ -30,6 +30,19 @@ def env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def env_int(name: str, default: int, minimum: int = 0) -> int:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}.") from None
+    if number < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, not {number}.")
+    return number
+
+
 def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
@@ -63,6 +76,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "django_ratelimit",
+    "axes",
     "leagues",
     "ratings",
     "matches",
@@ -80,6 +94,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # Turns a rate limit hit (django-ratelimit) into RATELIMIT_VIEW: 429 Too Many Requests.
     "django_ratelimit.middleware.RatelimitMiddleware",
+    # Answers a sign-in that django-axes refused (config.signin): 429, the sign-in page with the wait.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -137,8 +153,9 @@ CACHES = {
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"] + ([] if CACHE_URL else ["django_ratelimit.E003"])
 RATELIMIT_FAIL_OPEN = True
 RATELIMIT_VIEW = "config.views.rate_limited"
-# Sign-in attempts per client address, and result-entry posts per signed-in referee.
-CARDRANK_LOGIN_RATE = os.environ.get("CARDRANK_LOGIN_RATE", "10/m")
+# Every limit keyed on an address reads it the same way (config/clientip.py).
+RATELIMIT_IP_META_KEY = "config.clientip.client_ip"
+# Result-entry posts per signed-in referee.
 CARDRANK_PAGE_WRITE_RATE = os.environ.get("CARDRANK_PAGE_WRITE_RATE", "300/m")
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -181,8 +198,36 @@ SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
 
-# Django's ModelBackend, with a user's own and group permissions read in one query (config/auth.py).
-AUTHENTICATION_BACKENDS = ["config.auth.ModelBackend"]
+# The client's address (config/clientip.py): 0 = REMOTE_ADDR, X-Forwarded-For ignored; N = the
+# proxies in front of the application, each appending to X-Forwarded-For: its N-th entry from the right.
+CARDRANK_TRUSTED_PROXY_COUNT = env_int("CARDRANK_TRUSTED_PROXY_COUNT", 0)
+
+# Sign-in limits (django-axes, config/signin.py), on every authenticate(): the sign-in page and the
+# admin's. Failed sign-ins are counted per account and client address, per account (any address) and
+# per address (any account); at a count's limit, sign-in is refused (429, even the right password)
+# until its failures are older than the cool-off. The first limit is below the second, so no single
+# address can lock an account for its owner. A successful sign-in clears the account's failures.
+CARDRANK_SIGN_IN_LIMITS = {
+    "account_and_address": env_int("CARDRANK_SIGN_IN_FAILURES_PER_ACCOUNT_AND_ADDRESS", 5, minimum=1),
+    "account": env_int("CARDRANK_SIGN_IN_FAILURES_PER_ACCOUNT", 20, minimum=1),
+    "address": env_int("CARDRANK_SIGN_IN_FAILURES_PER_ADDRESS", 20, minimum=1),
+}
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("CARDRANK_SIGN_IN_COOLOFF_MINUTES", 15, minimum=1))
+AXES_HANDLER = "config.signin.SignInAttemptHandler"
+AXES_LOCKOUT_PARAMETERS = "config.signin.lockout_parameters"
+# Axes compares one number with this limit; config.signin scales each count onto it. Axes' admin
+# shows a record (account, address, user agent) as locked at it.
+AXES_FAILURE_LIMIT = CARDRANK_SIGN_IN_LIMITS["account_and_address"]
+AXES_CLIENT_IP_CALLABLE = "config.clientip.sign_in_client_ip"
+AXES_RESET_ON_SUCCESS = True
+# Attempts refused while locked are not counted: a lockout ends a cool-off after the last counted failure.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_CALLABLE = "config.views.sign_in_locked_out"
+AXES_VERBOSE = False
+
+# django-axes first: it refuses a locked-out sign-in before any password is checked.
+# Then Django's ModelBackend, with a user's own and group permissions read in one query (config/auth.py).
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "config.auth.ModelBackend"]
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

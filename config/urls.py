@@ -3,7 +3,6 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from config import views as site_views
 from leagues import apis as league_apis
 from leagues import views as league_views
 from matches import apis as match_apis
@@ -45,7 +44,7 @@ urlpatterns = [
     path("calculator/preferans/", rating_views.preferans_calculator, name="calculator-preferans"),
     path("quality/", rating_views.quality_overview, name="quality"),
     path("quality/<slug:slug>/", rating_views.quality_detail, name="quality-detail"),
-    path("accounts/login/", site_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/", include(api)),

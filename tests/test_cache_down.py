@@ -33,7 +33,6 @@ ONE_A_MINUTE = "1/min"
 def _limit_everything_to_one_a_minute(settings) -> None:
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"writes": ONE_A_MINUTE}}
     settings.CARDRANK_PAGE_WRITE_RATE = ONE_A_MINUTE
-    settings.CARDRANK_LOGIN_RATE = ONE_A_MINUTE
 
 
 @pytest.fixture
@@ -113,7 +112,7 @@ def test_pages_and_sign_in_work_with_the_cache_down(cache_down, django_capture_o
     ann, bob = PlayerFactory(name="Ann"), PlayerFactory(name="Bob")
     RefereeFactory(username="table7")
     browser = Client()
-    # Sign-in is limited to one a minute per address: a wrong password, then the right one, both answered.
+    # A wrong password, then the right one, both answered: the sign-in limits are kept in the database.
     wrong = browser.post("/accounts/login/", {"username": "table7", "password": "not it"})
     right = browser.post("/accounts/login/", {"username": "table7", "password": "correct horse battery"})
     assert wrong.status_code == 200
@@ -129,6 +128,21 @@ def test_pages_and_sign_in_work_with_the_cache_down(cache_down, django_capture_o
     board = browser.get("/leagues/slaps-amateur/")
     assert board.status_code == 200
     assert "Ann" in board.content.decode()
+
+
+def test_sign_in_limits_hold_with_the_cache_down(cache_down, settings):
+    """The sign-in limits (config/signin.py) are counted in the database: they do not fail open with the cache."""
+    RefereeFactory(username="table7")
+    limit = settings.CARDRANK_SIGN_IN_LIMITS["account_and_address"]
+    statuses = [
+        Client().post("/accounts/login/", {"username": "table7", "password": "not it"}).status_code
+        for _ in range(limit)
+    ]
+    assert statuses == [200] * (limit - 1) + [429]
+    assert (
+        Client().post("/accounts/login/", {"username": "table7", "password": "correct horse battery"}).status_code
+        == 429
+    )
 
 
 def test_the_low_limits_do_limit_with_a_working_cache(settings, reference_data):

@@ -17,18 +17,21 @@ from tests.factories import RefereeFactory
 pytestmark = pytest.mark.django_db
 
 
-def test_sign_in_attempts_are_limited(reference_data, settings):
-    settings.CARDRANK_LOGIN_RATE = "3/m"
+def test_sign_in_attempts_are_limited(production, reference_data):
+    """The sign-in limits (config/signin.py; every case in tests/test_sign_in_limits.py)."""
+    production.CARDRANK_SIGN_IN_LIMITS = {**production.CARDRANK_SIGN_IN_LIMITS, "account_and_address": 3}
     RefereeFactory(username="table9")
     client = Client()
     statuses = [
         client.post("/accounts/login/", {"username": "table9", "password": f"guess {n}"}).status_code for n in range(5)
     ]
-    assert statuses[:3] == [200, 200, 200]  # the form again, with an error
-    assert statuses[3:] == [429, 429]
+    assert statuses[:2] == [200, 200]  # the form again, with an error
+    assert statuses[2:] == [429, 429, 429]  # the third failure reached the limit
     # Even the right password waits now: a brute-forcer learns nothing.
     right = client.post("/accounts/login/", {"username": "table9", "password": "correct horse battery"})
     assert right.status_code == 429
+    assert 1 <= int(right["Retry-After"]) <= 15 * 60
+    assert "_auth_user_id" not in client.session
 
 
 def test_api_writes_are_throttled_per_referee(reference_data, settings):
