@@ -3,7 +3,10 @@
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.test import Client
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
@@ -214,3 +217,40 @@ def test_bad_idempotency_keys_are_refused(referee_client, key):
     assert response.status_code == 400
     assert "Idempotency-Key" in response.json()
     assert nothing_stored()
+
+
+def test_createreferee_rotates_a_token(reference_data, capsys):
+    call_command("createreferee", "table7")
+    old = capsys.readouterr().out.strip().splitlines()[-1]
+    call_command("createreferee", "table7", "--rotate-token")
+    new = capsys.readouterr().out.strip().splitlines()[-1]
+    assert new != old
+    assert Token.objects.get().key == new
+    stale, fresh = APIClient(), APIClient()
+    stale.credentials(HTTP_AUTHORIZATION=f"Token {old}")
+    fresh.credentials(HTTP_AUTHORIZATION=f"Token {new}")
+    assert stale.post("/api/players/", {"name": "Old Key"}, format="json").status_code == 401
+    assert fresh.post("/api/players/", {"name": "New Key"}, format="json").status_code == 201
+    assert list(Player.objects.values_list("name", flat=True)) == ["New Key"]
+
+
+def test_createreferee_rotates_no_token_for_an_unknown_user(reference_data):
+    with pytest.raises(CommandError, match="no token to rotate"):
+        call_command("createreferee", "tabel7", "--rotate-token")
+    assert not get_user_model().objects.filter(username="tabel7").exists()
+    assert not Token.objects.exists()
+
+
+def test_an_admin_rotates_a_token_on_the_admin_pages(referee_client, referee, admin_user):
+    """Delete the referee's token on the admin's token page, then add one for the same user."""
+    old = Token.objects.get(user=referee).key
+    admin = Client()
+    admin.force_login(admin_user)
+    page = f"/admin/authtoken/tokenproxy/{referee.pk}"
+    assert admin.post(f"{page}/delete/", {"post": "yes"}).status_code == 302
+    assert admin.post("/admin/authtoken/tokenproxy/add/", {"user": referee.pk}).status_code == 302
+    new = Token.objects.get(user=referee).key
+    assert new != old
+    assert referee_client.post("/api/players/", {"name": "Old Key"}, format="json").status_code == 401
+    referee_client.credentials(HTTP_AUTHORIZATION=f"Token {new}")
+    assert referee_client.post("/api/players/", {"name": "New Key"}, format="json").status_code == 201
