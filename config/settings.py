@@ -224,6 +224,9 @@ AXES_RESET_ON_SUCCESS = True
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "config.views.sign_in_locked_out"
 AXES_VERBOSE = False
+# The log names the client's address of a failure or lockout; never what was typed as username
+# (sometimes a password typed in the wrong field). Passwords are never logged nor stored.
+AXES_SENSITIVE_PARAMETERS = ["username"]
 
 # django-axes first: it refuses a locked-out sign-in before any password is checked.
 # Then Django's ModelBackend, with a user's own and group permissions read in one query (config/auth.py).

@@ -275,3 +275,14 @@ def test_rate_limits_keyed_on_the_address_read_it_the_same_way(production):
     assert [usage("203.0.113.5")["should_limit"] for _ in range(3)] == [False, False, True]
     assert usage("10.0.0.1, 198.51.100.7")["should_limit"] is False  # another client: its own count
     assert usage("198.51.100.7, 203.0.113.5")["should_limit"] is True  # a forged entry changes nothing
+
+
+def test_the_log_names_the_locked_address_but_not_what_was_typed(production, reference_data, caplog):
+    _limits(production, account_and_address=1, account=100, address=100)
+    with caplog.at_level("WARNING", logger="axes"):
+        assert _sign_in("hunter2-typed-as-username", "guess", address="203.0.113.66").status_code == 429
+    logged = "\n".join(record.getMessage() for record in caplog.records if record.name.startswith("axes"))
+    assert "Locking out" in logged
+    assert "203.0.113.66" in logged
+    assert "hunter2" not in logged
+    assert "hunter2" not in AccessAttempt.objects.get().post_data
