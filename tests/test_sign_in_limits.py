@@ -6,6 +6,7 @@ account and address, per account and per address, each with its own limit
 client's address is read behind ``CARDRANK_TRUSTED_PROXY_COUNT`` proxies.
 """
 
+import base64
 import re
 from datetime import timedelta
 
@@ -286,3 +287,15 @@ def test_the_log_names_the_locked_address_but_not_what_was_typed(production, ref
     assert "203.0.113.66" in logged
     assert "hunter2" not in logged
     assert "hunter2" not in AccessAttempt.objects.get().post_data
+
+
+def test_the_api_takes_no_password(production, reference_data):
+    """No path but the two sign-in forms checks a password: the API takes a token or a session, never Basic auth."""
+    RefereeFactory(username="table9")
+    basic = base64.b64encode(f"table9:{RIGHT}".encode()).decode()
+    response = Client().post(
+        "/api/players/", {"name": "Via Basic"}, content_type="application/json", HTTP_AUTHORIZATION=f"Basic {basic}"
+    )
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"] == "Token"
+    assert not AccessAttempt.objects.exists()  # no password was even tried
