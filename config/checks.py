@@ -106,6 +106,8 @@ def check_cache_evicts(app_configs=None, **kwargs):
                 config = client.config_get("maxmemory*")
             finally:
                 client.close()
+            if "maxmemory" not in config:
+                raise redis.ResponseError("CONFIG GET maxmemory* answered nothing")
         except (redis.RedisError, OSError, ValueError) as error:
             messages.append(
                 Info(

@@ -82,6 +82,14 @@ def test_the_check_fails_open_while_the_cache_redis_is_down(settings):
     assert set(messages) == {"config.I001"}  # an Info: check --deploy --fail-level WARNING still passes
 
 
+def test_a_managed_redis_that_hides_config_is_left_to_the_operator(settings):
+    """Some managed services rename or forbid CONFIG: the check says it could not tell, and claims nothing."""
+    with redis_server("--rename-command", "CONFIG", "") as url:
+        messages = cache_checks(settings, cache_url=url)
+    assert set(messages) == {"config.I001"}
+    assert "unknown command" in messages["config.I001"]
+
+
 def test_no_check_asks_a_cache_that_is_not_redis(settings):
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     settings.CELERY_BROKER_URL = "redis://127.0.0.1:6379/14"
