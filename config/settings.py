@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "template_partials",
     "django_ratelimit",
     "axes",
+    "config.apps.ConfigConfig",  # deployment checks (config/checks.py)
     "leagues",
     "ratings",
     "matches",
@@ -131,7 +132,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The cache backs rate limiting and cached pages: per process by default; a
-# deployment with several web processes shares one, e.g. CACHE_URL=redis://127.0.0.1:6379/1.
+# deployment with several web processes shares one, e.g. CACHE_URL=redis://127.0.0.1:6380/0: a Redis
+# server apart from the broker's, capped and evicting (maxmemory, allkeys-lru; config/checks.py).
 # It is never a dependency of writes (config/cache.py): while Redis is down a
 # read is a miss and a write is dropped, so pages come from the database and
 # rate limits fail open (RATELIMIT_FAIL_OPEN), with a warning in the log.

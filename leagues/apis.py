@@ -191,7 +191,12 @@ class LeaderboardApi(APIView):
             return {"count": page.count, "has_next": page.has_next, "has_previous": page.has_previous, "results": rows}
 
         # The whole page's data, under the ratings version; only the links depend on the request's URL.
-        payload = cached(("leaderboard-api", league.pk, sort, search, number, page_size, version), compute)
+        # Searches and unusual page sizes are computed each time: bounded cache keys (leaderboard_cacheable).
+        payload = cached(
+            ("leaderboard-api", league.pk, sort, search, number, page_size, version),
+            compute,
+            keep=selectors.leaderboard_cacheable(search=search, page_size=page_size),
+        )
         page = {
             "count": payload["count"],
             "next": self._page_link(request, paginator, number + 1) if payload["has_next"] else None,

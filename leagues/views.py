@@ -60,7 +60,10 @@ def league_leaderboard(request, slug):
 
     # The #board partial is the same for every visitor: cached as HTML under the ratings version.
     # The page around it (the signed-in user, CSRF token) is rendered per request.
-    board_html = mark_safe(cached(("leaderboard-html", league.pk, sort, search, number, version), board))  # noqa: S308 - our own rendered template
+    # A search is computed each time: its text is the visitor's, not a bounded key (leaderboard_cacheable).
+    key = ("leaderboard-html", league.pk, sort, search, number, version)
+    keep = selectors.leaderboard_cacheable(search=search, page_size=LEADERBOARD_PAGE_SIZE)
+    board_html = mark_safe(cached(key, board, keep=keep))  # noqa: S308 - our own rendered template
     if request.htmx:
         return HttpResponse(board_html)
     leagues = cached(("league-tabs", league.game_id, version), lambda: list(league.game.leagues.order_by("tier")))

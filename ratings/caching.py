@@ -31,6 +31,14 @@ matches): saving one bumps its game's versions too. These are rare admin edits.
 Entries also expire after ``CACHE_SECONDS``: the version makes them correct,
 the timeout only bounds memory.
 
+    bounded keys     only what the site itself names is cached: leagues, sorts,
+                     page numbers (normalised to a page that exists), players.
+                     What a visitor can vary without bound, a search's text or
+                     an API page size of their choosing, is computed and never
+                     stored (``keep=False``): one cache entry per distinct query
+                     string would let anonymous requests fill the cache, and
+                     one-off searches are rarely read twice.
+
 The cache is never needed for a correct page: with Redis down the configured
 backend (``config.cache.FailOpenRedisCache``) answers every read as a miss and
 drops every write, so ``cached`` and ``cached_many`` compute from the database.
@@ -131,8 +139,13 @@ def _name(key: tuple) -> str:
     return name
 
 
-def cached(key: tuple, compute: Callable[[], T]) -> T:
-    """The value cached under ``key`` (which must contain a version), computed on a miss."""
+def cached(key: tuple, compute: Callable[[], T], *, keep: bool = True) -> T:
+    """The value cached under ``key`` (which must contain a version), computed on a miss.
+
+    ``keep=False``: computed, neither read from nor stored in the cache (a key a visitor chooses freely).
+    """
+    if not keep:
+        return compute()
     name = _name(key)
     value = cache.get(name)
     if value is None:

@@ -37,6 +37,19 @@ class Sort:
 
 
 SEARCH_MAX = 100
+# Leaderboard page sizes whose pages are cached: the site's pages (25) and the API's default (50) and
+# maximum (200). Pages of other sizes, and searches, are computed per request (``leaderboard_cacheable``).
+CACHED_PAGE_SIZES = frozenset({25, 50, 200})
+
+
+def leaderboard_cacheable(*, search: str, page_size: int) -> bool:
+    """Whether a leaderboard page may be cached: a bounded set of keys, whatever visitors send.
+
+    Search text is free (one entry per string typed would fill the cache, and
+    is rarely read again), and so is an API page size from 1 to 200 (every size
+    its own copy of the league): those pages come from the database each time.
+    """
+    return not search and page_size in CACHED_PAGE_SIZES
 
 
 def leaderboard_search(value: str | None) -> str:
@@ -224,8 +237,8 @@ def _leaderboard_count(*, league: League, sort: str, search: str, version: str) 
     standings = league_standings(league=league, sort=Sort.clean(sort), version=version)
     if not search:
         return standings, standings.count
-    found = PlayerRating.objects.filter(league=league, player__name__icontains=search)
-    return standings, cached(("leaderboard-count", league.pk, search, version), found.count)
+    # Not cached: search text is the visitor's (see ``leaderboard_cacheable``).
+    return standings, PlayerRating.objects.filter(league=league, player__name__icontains=search).count()
 
 
 def leaderboard_page(
@@ -282,7 +295,11 @@ def leaderboard_page(
         ]
         return LeaderboardPage(rows=rows, number=number, page_size=page_size, count=count)
 
-    return cached(("leaderboard", league.pk, sort, search, number, page_size, version), compute)
+    return cached(
+        ("leaderboard", league.pk, sort, search, number, page_size, version),
+        compute,
+        keep=leaderboard_cacheable(search=search, page_size=page_size),
+    )
 
 
 def player_ratings(*, player: Player, version: str | None = None) -> list[PlayerRating]:

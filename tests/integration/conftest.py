@@ -302,8 +302,9 @@ def private_redis(require_redis, tmp_path):
 def fault_stack(transactional_db, require_postgres, private_redis, tmp_path):
     """Like ``stack``, on a Redis of the test's own; the test starts the workers it needs.
 
-    As README's production set-up: the broker (db 0) and ``CACHE_URL`` (db 1)
-    on the same Redis, so stopping it takes the cache down with the broker.
+    The worst case (``check --deploy`` warns of it, config.W001): the broker
+    (db 0) and ``CACHE_URL`` (db 1) on the same Redis, so stopping it takes the
+    cache down with the broker.
     """
     reference_data_ensure()
     stack = Stack(private_redis.url, tmp_path, cache_url=private_redis.cache_url)

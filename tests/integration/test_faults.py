@@ -214,7 +214,9 @@ class Browser:
 
 
 def test_results_are_accepted_while_redis_is_down_and_rated_when_it_returns(fault_stack, private_redis):
-    """README's production set-up: broker and CACHE_URL on one Redis, which dies. Writes and reads carry on."""
+    """Broker and CACHE_URL on one Redis (the worst case: check --deploy warns, config.W001), which dies.
+
+    Writes and reads carry on."""
     fault_stack.start_worker("worker", pool="solo", beat=True)
     history = History()
     # Signs in at gunicorn, which checks passwords with the production hashers.

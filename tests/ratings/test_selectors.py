@@ -138,23 +138,26 @@ def test_html_deep_page_and_out_of_range_pages(client, slaps):
 
 
 @pytest.mark.parametrize(
-    "url",
+    ("url", "warm_queries"),
     [
-        "/api/leagues/slaps-amateur/leaderboard/?sort=current",
-        "/api/leagues/slaps-amateur/leaderboard/?sort=peak&page=3&page_size=10",
-        "/api/leagues/slaps-amateur/leaderboard/?search=p00",
-        "/leagues/slaps-amateur/?sort=peak&page=2",
-        "/leagues/slaps-amateur/?q=p00",
+        ("/api/leagues/slaps-amateur/leaderboard/?sort=current", 1),
+        ("/api/leagues/slaps-amateur/leaderboard/?sort=peak&page=2&page_size=25", 1),
+        # Searches and page sizes of the client's choosing are never cached (bounded cache keys):
+        # every request costs what a cold one does, and that does not grow with the league either.
+        ("/api/leagues/slaps-amateur/leaderboard/?sort=peak&page=3&page_size=10", 3),
+        ("/api/leagues/slaps-amateur/leaderboard/?search=p00", 4),
+        ("/leagues/slaps-amateur/?sort=peak&page=2", 1),
+        ("/leagues/slaps-amateur/?q=p00", 4),
     ],
 )
 def test_leaderboard_queries_do_not_grow_with_the_league(
-    client, slaps, url, django_assert_num_queries, django_assert_max_num_queries
+    client, slaps, url, warm_queries, django_assert_num_queries, django_assert_max_num_queries
 ):
     seed_league(slaps, 40, seed=1)
     cache.clear()
     with django_assert_max_num_queries(6) as small:  # a cold cache
         client.get(url)
-    with django_assert_max_num_queries(1) as warm:  # the league with its version: the rest is cached
+    with django_assert_max_num_queries(warm_queries) as warm:  # cached: the league with its version only
         client.get(url)
     seed_league(slaps, 400, seed=2)
     cache.clear()

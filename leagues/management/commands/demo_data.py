@@ -5,18 +5,28 @@ of their skills; Preferans deals hand out zero-sum whists tilted by skill,
 at tables of three or four that sometimes seat bots, and a few strong regulars
 play long enough to be promoted to the pro league. Deterministic (seeded),
 and a no-op when players exist.
+
+Demo accounts: ``referee`` and ``admin`` (a superuser). On the embedded
+defaults (``DJANGO_DEBUG=true``, what ``make run`` serves) they get the
+password ``cardrank-demo``. On production settings the command refuses unless
+``--allow-production`` is given, and then creates them with no usable
+password (``manage.py changepassword NAME`` sets one): a known password on a
+public site is an open door, and a generated one printed here would end in
+deploy logs. An account that already exists is never changed (password,
+flags, groups), whatever the settings: the command says so and goes on.
 """
 
 import random
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
-from leagues.models import Bot, Game, Player
+from leagues.models import Bot, Game, League, Player
 from matches.models import Board, BoardTable, Deal, Match, Seat
 from ratings.services import ratings_process_game
 
@@ -72,7 +82,10 @@ DEMO_PASSWORD = "cardrank-demo"  # noqa: S105 - demo accounts on a local SQLite 
 
 
 class Command(BaseCommand):
-    help = "Load demo players and a Slaps history (skipped when players already exist)."
+    help = (
+        "Load demo players and a Slaps, Preferans and bridge history (skipped when players already exist). "
+        "Refused on production settings (DJANGO_DEBUG=false) unless --allow-production is given."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--players", type=int, default=36)
@@ -80,22 +93,28 @@ class Command(BaseCommand):
         parser.add_argument("--preferans-games", type=int, default=160)
         parser.add_argument("--bridge-weeks", type=int, default=8)
         parser.add_argument("--seed", type=int, default=7)
+        parser.add_argument(
+            "--allow-production",
+            action="store_true",
+            help="Load the demo on production settings (DJANGO_DEBUG=false); demo accounts get no usable password.",
+        )
 
-    def handle(self, *args, players, matches, preferans_games, bridge_weeks, seed, **options):
+    def handle(self, *args, players, matches, preferans_games, bridge_weeks, seed, allow_production, **options):
+        if not settings.DEBUG and not allow_production:
+            raise CommandError(
+                "demo_data loads invented players and results, and demo accounts: it runs on the embedded "
+                "defaults (DJANGO_DEBUG=true) only. To load it on these production settings anyway, give "
+                "--allow-production (the demo accounts then get no usable password)."
+            )
         if Player.objects.exists():
             self.stdout.write("Demo data already present; nothing to do.")
             return
         rng = random.Random(seed)
-        User = get_user_model()
+        # A known password only where the embedded defaults serve a local demo.
+        password = DEMO_PASSWORD if settings.DEBUG else None
         with transaction.atomic():
-            referee, _ = User.objects.get_or_create(username="referee")
-            referee.set_password(DEMO_PASSWORD)
-            referee.save()
-            referee.groups.add(Group.objects.get(name="referees"))
-            admin, _ = User.objects.get_or_create(username="admin", defaults={"is_staff": True, "is_superuser": True})
-            admin.is_staff = admin.is_superuser = True
-            admin.set_password(DEMO_PASSWORD)
-            admin.save()
+            referee, referee_new = self._account("referee", password, groups=["referees"])
+            _admin, admin_new = self._account("admin", password, is_staff=True, is_superuser=True)
 
             pool = [f"{first} {last}" for first in FIRST for last in LAST]
             names = rng.sample(pool, k=players) if players <= len(pool) else [f"Player {n + 1}" for n in range(players)]
@@ -105,6 +124,8 @@ class Command(BaseCommand):
             weights = [rng.choice([1, 1, 2, 4, 8]) for _ in roster]
 
             slaps = Game.objects.get(slug="slaps")
+            # Filed as the pages and the API file a result that names no league: the game's entry league.
+            entry = _entry_league(slaps)
             start = timezone.now().replace(second=0, microsecond=0) - timedelta(days=180)
             for index in range(matches):
                 first, second = rng.sample(range(len(roster)), 2) if index % 3 else _weighted_pair(rng, weights)
@@ -118,6 +139,7 @@ class Command(BaseCommand):
                     rated=rated,
                     status=Match.Status.SUBMITTED if rated else Match.Status.FRIENDLY,
                     referee=referee,
+                    league=entry,
                 )
                 Seat.objects.bulk_create(
                     [
@@ -134,9 +156,35 @@ class Command(BaseCommand):
             ratings_process_game(game_id=bridge.pk)
         self.stdout.write(
             f"Loaded {len(roster)} players, {matches} Slaps matches ({rated_count} rated), "
-            f"{preferans_games} Preferans games ({preferans_rated} rated) and {sessions} bridge sessions.\n"
-            f"Sign in as referee / {DEMO_PASSWORD} to enter results, admin / {DEMO_PASSWORD} for Django admin."
+            f"{preferans_games} Preferans games ({preferans_rated} rated) and {sessions} bridge sessions."
         )
+        for name, new, role in (("referee", referee_new, "to enter results"), ("admin", admin_new, "for Django admin")):
+            if not new:
+                self.stdout.write(f"User {name} already existed: left unchanged (password, flags and groups).")
+            elif password:
+                self.stdout.write(f"Sign in as {name} / {password} {role}.")
+            else:
+                self.stdout.write(f"User {name} created without a usable password: manage.py changepassword {name}.")
+
+    @staticmethod
+    def _account(username: str, password: str | None, *, groups=(), **flags):
+        """The demo account, created if missing (with ``password``, or none usable); an existing one is not touched."""
+        User = get_user_model()
+        user = User.objects.filter(username=username).first()
+        if user is not None:
+            return user, False
+        user = User(username=username, **flags)
+        if password:
+            user.set_password(password)
+        else:
+            user.set_unusable_password()
+        user.save()
+        user.groups.add(*Group.objects.filter(name__in=groups))
+        return user, True
+
+
+def _entry_league(game: Game) -> League | None:
+    return game.leagues.filter(tier=League.Tier.AMATEUR).first()
 
 
 def _weighted_pair(rng: random.Random, weights: list[int]) -> tuple[int, int]:
@@ -150,6 +198,7 @@ def _weighted_pair(rng: random.Random, weights: list[int]) -> tuple[int, int]:
 def _preferans_history(rng, game, roster, skill, referee, start, games) -> None:
     """Tables of 3-4 seats; about a third seat a bot. Three "sharks" play often and well."""
     bots = list(Bot.objects.filter(game=game, active=True).order_by("rating"))
+    entry = _entry_league(game)
     club = roster[: max(12, len(roster) * 2 // 3)]
     sharks = club[:3]
     pref_skill = {player.pk: skill[player.pk] for player in club}
@@ -174,6 +223,7 @@ def _preferans_history(rng, game, roster, skill, referee, start, games) -> None:
             rated=True,
             status=Match.Status.SUBMITTED,
             referee=referee,
+            league=entry,
         )
         Seat.objects.bulk_create(
             Seat(
@@ -232,7 +282,7 @@ def _bridge_club(rng, game, roster, skill, referee, weeks) -> int:
             rated=True,
             status=Match.Status.SUBMITTED,
             referee=referee,
-            league=game.leagues.filter(tier="amateur").first(),
+            league=_entry_league(game),
         )
         people = {player.pk: player for pair in pairs for player in pair}
         Seat.objects.bulk_create(

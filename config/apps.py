@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+
+
+class ConfigConfig(AppConfig):
+    """The project's own configuration as an app, so that its system checks are registered."""
+
+    name = "config"
+    verbose_name = "Cardrank configuration"
+
+    def ready(self):
+        from config import checks  # noqa: F401 - registers the deployment checks

@@ -1,0 +1,130 @@
+"""``manage.py demo_data``: a local demo only, unless asked for on purpose; existing accounts are never touched."""
+
+import os
+import secrets
+import subprocess
+import sys
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+from django.db import connection
+from django.test import Client
+
+from leagues.management.commands.demo_data import DEMO_PASSWORD
+from leagues.models import Player
+from matches.models import Match
+from tests.conftest import REPO
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+SMALL = ["--players", "8", "--matches", "30", "--preferans-games", "4", "--bridge-weeks", "1"]
+User = get_user_model()
+
+
+def demo_data(*args: str) -> str:
+    out = StringIO()
+    call_command("demo_data", *SMALL, *args, stdout=out)
+    return out.getvalue()
+
+
+def signs_in(username: str, password: str) -> bool:
+    """A real sign-in through the login page: a redirect means the password was accepted."""
+    response = Client().post("/accounts/login/", {"username": username, "password": password}, secure=True)
+    return response.status_code == 302
+
+
+@pytest.mark.django_db(transaction=True)
+def test_refused_on_production_settings(reference_data, require_postgres):
+    """The command as an operator would run it on a deployment: DJANGO_DEBUG=false, a real database."""
+    db = connection.settings_dict
+    env = {
+        **os.environ,
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DJANGO_ALLOWED_HOSTS": "ranks.example.org",
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}",
+    }
+    env.pop("CACHE_URL", None)
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # set by the browser tests for this process only
+    result = subprocess.run(
+        [sys.executable, "manage.py", "demo_data", *SMALL],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "CommandError" in result.stderr
+    assert "DJANGO_DEBUG=true" in result.stderr
+    assert "--allow-production" in result.stderr
+    # Nothing stored: no players, no results, no demo accounts.
+    assert not Player.objects.exists()
+    assert not Match.objects.exists()
+    assert not User.objects.filter(username__in=["admin", "referee"]).exists()
+
+
+def test_refused_without_the_flag_when_debug_is_off(reference_data, production):
+    with pytest.raises(CommandError, match="--allow-production"):
+        demo_data()
+    assert not Player.objects.exists()
+    assert not User.objects.exists()
+
+
+def test_with_the_flag_on_production_the_demo_accounts_have_no_usable_password(reference_data, production):
+    output = demo_data("--allow-production")
+
+    assert Player.objects.count() == 8
+    admin, referee = User.objects.get(username="admin"), User.objects.get(username="referee")
+    assert admin.is_superuser
+    assert admin.is_staff
+    assert referee.groups.filter(name="referees").exists()
+    assert not referee.is_staff
+    for user in (admin, referee):
+        assert not user.has_usable_password()
+        assert not signs_in(user.username, DEMO_PASSWORD)
+        assert f"manage.py changepassword {user.username}" in output
+    assert DEMO_PASSWORD not in output
+
+
+def test_an_existing_admin_is_never_changed(reference_data, settings):
+    """Today's ``make run`` on a database with accounts but no players: the accounts stay as they are."""
+    settings.DEBUG = True
+    admin = UserFactory(username="admin", password="the operator's own", is_staff=False, is_superuser=False)
+    referee = UserFactory(username="referee", password="the referee's own")
+    before = {user.pk: User.objects.filter(pk=user.pk).values().get() for user in (admin, referee)}
+
+    output = demo_data()
+
+    assert Player.objects.count() == 8  # the demo was loaded
+    for user in (admin, referee):
+        assert User.objects.filter(pk=user.pk).values().get() == before[user.pk]  # password, flags, last login
+        assert f"User {user.username} already existed: left unchanged" in output
+    assert not User.objects.get(pk=referee.pk).groups.exists()
+    assert signs_in("admin", "the operator's own")
+    assert not signs_in("admin", DEMO_PASSWORD)
+    assert DEMO_PASSWORD not in output
+
+
+def test_make_run_loads_once_with_the_demo_password_and_files_every_match_in_a_league(reference_data, settings):
+    settings.DEBUG = True  # the embedded defaults of ``make run``
+
+    first = demo_data()
+    # Every result filed under a league, as a result entered without naming one is: the game's entry league.
+    matches = Match.objects.select_related("league")
+    assert {match.game.slug for match in matches.select_related("game")} == {"slaps", "preferans", "bridge"}
+    assert all(match.league is not None and match.league.game_id == match.game_id for match in matches)
+    assert {match.league.tier for match in matches} == {"amateur"}
+    assert "Sign in as referee / cardrank-demo" in first
+    assert "Sign in as admin / cardrank-demo" in first
+    assert signs_in("admin", DEMO_PASSWORD)
+    assert signs_in("referee", DEMO_PASSWORD)
+    assert User.objects.get(username="admin").is_superuser
+
+    stored = (Player.objects.count(), Match.objects.count(), User.objects.count())
+    second = demo_data()
+    assert second.strip() == "Demo data already present; nothing to do."
+    assert (Player.objects.count(), Match.objects.count(), User.objects.count()) == stored
