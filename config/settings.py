@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "django_ratelimit",
+    "csp",
     "leagues",
     "ratings",
     "matches",
@@ -70,6 +71,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Content-Security-Policy on every answer (CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -181,6 +184,26 @@ SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
 
+# Content-Security-Policy (django-csp): everything from this origin only, no inline script or style
+# (templates have none; htmx is told not to inject its indicator style, see base.html), no eval,
+# no framing. Swagger UI at /api/docs/ loads its start-up script from a URL (SpectacularSwaggerSplitView)
+# so it needs no exception. CARDRANK_CSP_REPORT_URI, when set, receives the browsers' violation reports.
+CARDRANK_CSP_REPORT_URI = os.environ.get("CARDRANK_CSP_REPORT_URI", "")
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        **({"report-uri": [CARDRANK_CSP_REPORT_URI]} if CARDRANK_CSP_REPORT_URI else {}),
+    }
+}
+
 # Django's ModelBackend, with a user's own and group permissions read in one query (config/auth.py).
 AUTHENTICATION_BACKENDS = ["config.auth.ModelBackend"]
 
@@ -204,6 +227,8 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # No badge from validator.swagger.io: it would send the schema's address to a third party (and CSP blocks it).
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "REDOC_DIST": "SIDECAR",
 }
 
