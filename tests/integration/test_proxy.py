@@ -275,6 +275,7 @@ def test_slow_clients_stall_gunicorn_but_not_the_proxy(proxied):
     first_done = min(client.finished_sending_at for client in slow)
     assert direct.answered_at is not None, direct.error
     assert direct.answered_at >= first_done, "gunicorn answered while both its workers were held by slow clients"
+    assert [client.status for client in slow] == [200, 400]  # each was served in turn, its body read in full
     FIGURES["proxy: normal request, gunicorn -w 2 held by 2 slow clients (s)"] = round(direct.answered_at - started, 2)
 
     # Through nginx: three slow clients dribble, the normal request is answered at once.
