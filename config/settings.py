@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "django_ratelimit",
     "axes",
     "config.apps.ConfigConfig",  # deployment checks (config/checks.py)
+    "csp",
     "leagues",
     "ratings",
     "matches",
@@ -85,6 +86,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Content-Security-Policy on every answer (CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -234,6 +237,26 @@ AXES_SENSITIVE_PARAMETERS = ["username"]
 # Then Django's ModelBackend, with a user's own and group permissions read in one query (config/auth.py).
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "config.auth.ModelBackend"]
 
+# Content-Security-Policy (django-csp): everything from this origin only, no inline script or style
+# (templates have none; htmx is told not to inject its indicator style, see base.html), no eval,
+# no framing. Swagger UI at /api/docs/ loads its start-up script from a URL (SpectacularSwaggerSplitView)
+# so it needs no exception. CARDRANK_CSP_REPORT_URI, when set, receives the browsers' violation reports.
+CARDRANK_CSP_REPORT_URI = os.environ.get("CARDRANK_CSP_REPORT_URI", "")
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        **({"report-uri": [CARDRANK_CSP_REPORT_URI]} if CARDRANK_CSP_REPORT_URI else {}),
+    }
+}
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first, so a bad or missing token answers 401 with WWW-Authenticate.
@@ -254,6 +277,8 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # No badge from validator.swagger.io: it would send the schema's address to a third party (and CSP blocks it).
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "REDOC_DIST": "SIDECAR",
 }
 

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from leagues import apis as league_apis
 from leagues import views as league_views
@@ -25,7 +25,12 @@ api = [
     path("calculator/elo/", rating_apis.EloCalculatorApi.as_view(), name="api-calculator-elo"),
     path("calculator/preferans/", rating_apis.PreferansCalculatorApi.as_view(), name="api-calculator-preferans"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # The split view serves Swagger UI's start-up script from this URL (?script), not inline: no CSP exception.
+    path(
+        "docs/",
+        SpectacularSwaggerSplitView.as_view(url_name="api-schema", template_name="api/swagger_ui.html"),
+        name="api-docs",
+    ),
 ]
 
 urlpatterns = [

@@ -11,6 +11,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
+from django.views.decorators.vary import vary_on_headers
 
 from leagues.models import Game, League, Player
 from matches.selectors import matches_recent, results_version_site
@@ -30,6 +31,7 @@ def home(request):
     )
 
 
+@vary_on_headers("HX-Request")  # one URL, two answers: the partial (HTMX) or the page
 def league_leaderboard(request, slug):
     # The league and its game's ratings version in one query.
     league = get_object_or_404(League.objects.select_related("game", "game__rating_state"), slug=slug)

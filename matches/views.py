@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
 from django_ratelimit.decorators import ratelimit
 
 from leagues.models import Bot, Game, League, Player
@@ -95,6 +96,7 @@ def slaps_form_to_body(post) -> dict:
     }
 
 
+@vary_on_headers("HX-Request")  # one URL, two answers: the partial (HTMX) or the page
 @login_required
 @require_http_methods(["GET", "POST"])
 @limit_writes
@@ -114,6 +116,7 @@ def slaps_result_entry(request):
     )
 
 
+@vary_on_headers("HX-Request")  # one URL, two answers: the partial (HTMX) or the page
 @login_required
 @require_POST
 @limit_writes
@@ -237,6 +240,7 @@ def _preferans_context(form: PreferansForm, *, errors=None, saved=None) -> dict:
     }
 
 
+@vary_on_headers("HX-Request")  # one URL, two answers: the partial (HTMX) or the page
 @login_required
 @require_http_methods(["GET", "POST"])
 @limit_writes
@@ -373,6 +377,7 @@ def _bridge_context(form: BridgeForm, *, errors=None, saved=None) -> dict:
     }
 
 
+@vary_on_headers("HX-Request")  # one URL, two answers: the partial (HTMX) or the page
 @login_required
 @require_http_methods(["GET", "POST"])
 @limit_writes
@@ -408,6 +413,7 @@ def bridge_result_entry(request):
     )
 
 
+@vary_on_headers("HX-Request")  # one URL, two answers: the partial (HTMX) or the page
 @login_required
 @require_http_methods(["GET", "POST"])
 @limit_writes

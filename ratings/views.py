@@ -2,11 +2,13 @@
 
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
+from django.views.decorators.vary import vary_on_headers
 
 from leagues.models import Game
 from ratings.services import rating_calculate_elo, rating_calculate_preferans
 
 
+@vary_on_headers("HX-Request")  # one URL, two answers: the partial (HTMX) or the page
 def elo_calculator(request):
     values = {
         "rating": request.GET.get("rating", "1100"),
@@ -28,6 +30,7 @@ def calculators(request):
     return redirect("calculator-preferans")
 
 
+@vary_on_headers("HX-Request")  # one URL, two answers: the partial (HTMX) or the page
 def preferans_calculator(request):
     from ratings.engines.preferans import PreferansParameters
     from ratings.services import rating_parameters

@@ -3,6 +3,9 @@
 Debian's /usr/bin/chromium is used (``playwright install`` cannot download
 browsers here). Playwright's sync API runs an event loop in this thread, so
 Django's async-safety check must be relaxed for these tests.
+
+The pages run under the Content-Security-Policy, which refuses eval(): give ``wait_for_function`` a
+function ("() => ..."), never a bare expression, which Playwright would poll with eval().
 """
 
 import os

@@ -8,7 +8,7 @@ from tests.factories import PlayerFactory, RefereeFactory, reference_data_ensure
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SETTLED = "!document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping, .htmx-added')"
+SETTLED = "() => !document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping, .htmx-added')"
 
 
 def test_referee_records_a_bridge_session(page):
@@ -36,7 +36,7 @@ def test_referee_records_a_bridge_session(page):
     page.get_by_label("Board row 1, table 1 NS score").fill("420")
     page.get_by_label("Board row 1, table 2 NS score").fill("-50")
     preview = page.locator("#preview-1")
-    page.wait_for_function("document.querySelector('#preview-1').textContent.includes('+10')")
+    page.wait_for_function("() => document.querySelector('#preview-1').textContent.includes('+10')")
     assert "T1\u2013T2: +10" in preview.inner_text()
     assert "(win)" in preview.inner_text()
 

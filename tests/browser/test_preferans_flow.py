@@ -11,7 +11,7 @@ from tests.oracle_db import assert_ledger_is_the_oracles
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SETTLED = "!document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping, .htmx-added')"
+SETTLED = "() => !document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping, .htmx-added')"
 
 
 def choose_seat(page, slot: int, label: str) -> None:
