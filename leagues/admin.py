@@ -1,8 +1,10 @@
 from dataclasses import asdict
 
 from django.contrib import admin
+from django.db import models
 from django.utils.html import format_html_join
 
+from config.jsonbody import JSONFormField
 from leagues.models import Bot, Game, League, Player
 from matches.services import league_due_dates_refresh
 from ratings.engines import REGISTRY
@@ -44,6 +46,8 @@ class GameAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ["name"]}
     readonly_fields = ["engine_defaults"]
     fields = ["name", "slug", "rating_system", "start_rating", "parameters", "engine_defaults"]
+    # Parameters are read as API bodies are (depth-capped): Django's field raised RecursionError on deep nesting.
+    formfield_overrides = {models.JSONField: {"form_class": JSONFormField}}
 
     @admin.display(description="Engine parameters and their defaults")
     def engine_defaults(self, obj):
