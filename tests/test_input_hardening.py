@@ -18,12 +18,13 @@ from datetime import timedelta
 
 import pytest
 from django.apps import apps
+from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
 from config.jsonbody import JSON_MAX_DEPTH
 from leagues.models import Game, Player
-from matches.models import Match
+from matches.models import AuditEntry, Match
 from tests.conftest import REPO
 from tests.factories import PlayerFactory, slaps_match
 
@@ -190,6 +191,28 @@ def test_a_body_over_the_cap_is_a_413_and_stores_nothing(api, reference_data):
     answer = assert_json_error(api.post("/api/matches/", body, content_type="application/json"), 413)
     assert f"at most {MiB:,} bytes" in answer["detail"], answer
     assert stored_rows() == before
+
+
+def test_the_audit_row_keeps_the_validated_result_and_nothing_else(api, reference_data):
+    """Fields validation ignores (another game's, unknown ones) are not stored: the audit row is append-only."""
+    ids = [player.pk for player in PlayerFactory.create_batch(2)]
+    body = preferans_body(ids, players="x" * 500_000, note={"any": ["thing"] * 1000}, winner=ids[0])
+    response = api.post("/api/matches/", body, format="json")
+    assert response.status_code == 201, response.content[:300]
+    match = Match.objects.get(pk=response.json()["id"])
+    entry = AuditEntry.objects.get(match=match, action="submitted")
+    assert entry.data == {
+        "game": "preferans",
+        "played_at": match.played_at.isoformat(),
+        "rated": True,
+        "seats": [{"player": ids[0]}, {"player": ids[1]}, {"bot": "normal"}],
+        "deals": [[4.0, -2.0, -2.0], [-6.0, 3.0, 3.0]],
+        "league": "preferans-amateur",
+    }
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_column_size(data) FROM matches_auditentry WHERE id = %s", [entry.pk])
+            assert cursor.fetchone()[0] < 1000
 
 
 def test_a_large_bridge_evening_fits_under_the_cap(api, reference_data):
