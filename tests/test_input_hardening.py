@@ -319,3 +319,89 @@ def test_a_page_body_over_the_cap_is_a_413_page(production, reference_data, refe
     assert response.status_code == 413
     assert f"at most {MiB:,} bytes" in response.content.decode()
     assert stored_rows() == before
+
+
+# ---- Item 12: names in every script ----
+
+ACCEPTED_NAMES = {
+    "persian ZWNJ": "مهدی\u200cزاده",  # noqa: RUF001 - Persian letters, not Latin look-alikes
+    "emoji ZWJ": "Ann \U0001f469\u200d\U0001f4bb",
+    "flag ZWJ and variation selector": "\U0001f3f3\ufe0f\u200d\U0001f308 Bea",
+    "subdivision flag (tags)": "Cy \U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",
+    "skin tone": "Dee \U0001f44b\U0001f3fd",
+    "hindi conjunct ZWJ": "क्\u200dष",
+    "arabic": "محمد",
+    "hebrew": "שָׁלוֹם",
+}
+REFUSED_NAMES = {
+    "right-to-left override": "\u202eevil",
+    "left-to-right embedding": "A\u202aB",
+    "pop directional formatting": "AB\u202c",
+    "first strong isolate": "A\u2068B\u2069",
+    "left-to-right mark": "A\u200eB",
+    "leading ZWJ": "\u200dAnn",
+    "trailing ZWNJ": "Ann\u200c",
+    "ZWJ beside a space": "Ann \u200dBo",
+    "soft hyphen": "An\u00adn",
+    "zero-width space": "An\u200bn",
+    "lone tag character": "Ann\U000e0041",
+    "bell": "Ann\x07",
+    "NUL": "Ann\x00",
+    "private use": "Ann\ue000",
+}
+
+
+@pytest.mark.parametrize("name", ACCEPTED_NAMES.values(), ids=ACCEPTED_NAMES.keys())
+def test_names_in_every_script_are_accepted_and_shown(api, reference_data, client, name):
+    response = api.post("/api/players/", {"name": name}, format="json")
+    assert response.status_code == 201, response.content
+    assert response.json()["name"] == name
+    player = Player.objects.get(pk=response.json()["id"])
+    assert player.name == name
+    page = client.get(f"/players/{player.pk}/")
+    assert page.status_code == 200
+    assert name in page.content.decode()
+
+
+def test_a_name_is_kept_in_normal_form_c(api, reference_data):
+    response = api.post("/api/players/", {"name": "Zoe\u0308  Lu"}, format="json")  # e + combining diaeresis
+    assert response.status_code == 201
+    assert Player.objects.get(pk=response.json()["id"]).name == "Zo\u00eb Lu"
+
+
+@pytest.mark.parametrize("name", REFUSED_NAMES.values(), ids=REFUSED_NAMES.keys())
+def test_names_with_invisible_controls_are_refused(api, reference_data, name):
+    before = stored_rows()
+    response = api.post("/api/players/", {"name": name}, format="json")
+    assert response.status_code == 400, response.content
+    assert list(response.json()) == ["name"]
+    assert stored_rows() == before
+
+
+def test_the_page_form_applies_the_same_rules(production, reference_data, referee, client):
+    client.force_login(referee)
+    persian = ACCEPTED_NAMES["persian ZWNJ"]
+    saved = client.post("/results/players/", {"name": persian})
+    assert saved.status_code == 200
+    player = Player.objects.get(name=persian)
+    assert persian in client.get(f"/players/{player.pk}/").content.decode()
+    before = stored_rows()
+    refused = client.post("/results/players/", {"name": REFUSED_NAMES["right-to-left override"]})
+    assert refused.status_code == 400
+    assert "bidirectional" in refused.content.decode()
+    assert stored_rows() == before
+
+
+def test_admin_applies_the_same_rules_to_a_name(admin_pages, reference_data):
+    player = PlayerFactory(name="Ann")
+    url = f"/admin/leagues/player/{player.pk}/change/"
+    form = {"name": "\u202eAnn", "user": "", "ratings-TOTAL_FORMS": "0", "ratings-INITIAL_FORMS": "0"}
+    response = admin_pages.post(url, form)
+    assert response.status_code == 200  # the form again, with its error
+    assert "bidirectional" in response.content.decode()
+    player.refresh_from_db()
+    assert player.name == "Ann"
+    saved = admin_pages.post(url, {**form, "name": ACCEPTED_NAMES["emoji ZWJ"]})
+    assert saved.status_code == 302, saved.content.decode()[:2000]
+    player.refresh_from_db()
+    assert player.name == ACCEPTED_NAMES["emoji ZWJ"]
