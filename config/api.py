@@ -189,7 +189,8 @@ FIELD_ERRORS_SCHEMA = {
 
 ERROR_DESCRIPTIONS = {
     400: "Bad input, naming the field; nothing was stored. A body that is not JSON, or JSON nested more than "
-    f'{JSON_MAX_DEPTH} levels deep, and a request with too many parameters answer {{"detail": "..."}}.',
+    f"{JSON_MAX_DEPTH} levels deep, a request with too many parameters and one for a Host the site does not "
+    'serve answer {"detail": "..."}.',
     401: "No valid credentials: a missing or bad token (a bad token is refused even where reading is public).",
     403: "Signed in, but not allowed (writing needs a referee; voiding and corrections an admin).",
     404: "No such object (an unknown id or slug in the URL, or a page past the last).",
@@ -210,8 +211,9 @@ def error_responses(*codes: int) -> dict[int, OpenApiResponse]:
     return responses
 
 
-# Every operation can answer these: a request Django refuses before the view (too many query parameters)
-# is 400, a bad token is refused on public reads too, and any other method is 405.
+# Every operation can answer these: a request Django refuses before the view (a Host the site does not
+# serve, too many query parameters) is 400, a bad token is refused on public reads too, and any other
+# method is 405.
 ANY_REQUEST_ERRORS = (400, 401, 405)
 # A write can also be refused for its sender, its size, its content type and its rate.
 WRITE_ERRORS = (*ANY_REQUEST_ERRORS, 403, 429)
