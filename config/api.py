@@ -13,26 +13,34 @@ Vocabulary of the published schema (``/api/schema/``):
   client generated from the schema knows every status it can get and its body.
 """
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.views import defaults
 from django_ratelimit.core import get_usage
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import exceptions, permissions, serializers, status, throttling
-from rest_framework.parsers import JSONParser
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from config.clientip import client_ip
+from config.jsonbody import JSON_MAX_DEPTH, JSONBodyParser
 from matches.services import user_can_submit, user_can_void
+
+
+def body_too_large_message() -> str:
+    return f"The request body is too large: at most {settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes."
 
 
 class RequestTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_detail = "The request body is too large."
     default_code = "request_too_large"
+
+    def __init__(self, detail=None, code=None):
+        super().__init__(detail or body_too_large_message(), code)
 
 
 def exception_handler(exc, context):
@@ -109,7 +117,8 @@ class WriteThrottle(throttling.ScopedRateThrottle):
 
 
 # API bodies are JSON (API.md); anything else is refused with 415 rather than half-read as a form.
-JSON_ONLY = [JSONParser]
+# Parsed by orjson with a depth limit (config.jsonbody): deep nesting is a 400, never a RecursionError.
+JSON_ONLY = [JSONBodyParser]
 
 
 class AnswerSerializer(serializers.Serializer):
@@ -184,12 +193,15 @@ FIELD_ERRORS_SCHEMA = {
 }
 
 ERROR_DESCRIPTIONS = {
-    400: "Bad input, naming the field; nothing was stored.",
+    400: "Bad input, naming the field; nothing was stored. A body that is not JSON, or JSON nested more than "
+    f"{JSON_MAX_DEPTH} levels deep, a request with too many parameters and one for a Host the site does not "
+    'serve answer {"detail": "..."}.',
     401: "No valid credentials: a missing or bad token (a bad token is refused even where reading is public).",
     403: "Signed in, but not allowed (writing needs a referee; voiding and corrections an admin).",
     404: "No such object (an unknown id or slug in the URL, or a page past the last).",
     405: "The method is not allowed on this path.",
-    413: "The request body is larger than the server accepts; nothing was stored.",
+    413: "The request body is larger than the server accepts (CARDRANK_MAX_BODY_BYTES, 1 MiB by default); "
+    "nothing was stored.",
     415: "The body is not JSON (Content-Type must be application/json).",
     429: "Too many writes: wait for the number of seconds in the Retry-After header.",
 }
@@ -204,8 +216,10 @@ def error_responses(*codes: int) -> dict[int, OpenApiResponse]:
     return responses
 
 
-# Every operation can answer these: a bad token is refused on public reads too, and any other method is 405.
-ANY_REQUEST_ERRORS = (401, 405)
+# Every operation can answer these: a request Django refuses before the view (a Host the site does not
+# serve, too many query parameters) is 400, a bad token is refused on public reads too, and any other
+# method is 405.
+ANY_REQUEST_ERRORS = (400, 401, 405)
 # A write can also be refused for its sender, its size, its content type and its rate.
 WRITE_ERRORS = (*ANY_REQUEST_ERRORS, 403, 429)
 BODY_ERRORS = (400, 413, 415)
@@ -229,11 +243,42 @@ def api_page_not_found(request, exception=None):
     """``handler404``: a path under /api/ that no route matches (``/api/matches/-1/``) answers JSON, as
     the API's own 404s do (API.md: every answer under /api/ is JSON); pages keep Django's page.
 
-    Django calls it only with ``DEBUG`` off; the trailing-slash redirect still comes first.
+    Django calls it only with ``DEBUG`` off; with it on, the last route under /api/ (config.urls) calls
+    it as a view. The trailing-slash redirect still comes first.
     """
     if request.path.startswith(API_PREFIX):
         return JsonResponse({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
     return defaults.page_not_found(request, exception)
+
+
+def api_bad_request(request, exception=None):
+    """``handler400``: what Django refuses before or outside a view's own checks (a ``SuspiciousOperation``).
+
+    A body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (``CARDRANK_MAX_BODY_BYTES``) read
+    by a page or admin form is 413, as the API answers it; too many query or
+    form parameters is 400. Under /api/ the answer is JSON; elsewhere a plain
+    page. Other suspicious requests (a Host not allowed, ...) keep Django's
+    terse answer, which says nothing of why.
+    """
+    if isinstance(exception, RequestDataTooBig):
+        code, detail = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE, body_too_large_message()
+    elif isinstance(exception, TooManyFieldsSent):
+        code = status.HTTP_400_BAD_REQUEST
+        detail = f"Too many parameters: at most {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS:,}."
+    elif request.path.startswith(API_PREFIX):
+        code, detail = status.HTTP_400_BAD_REQUEST, "Bad request."
+    else:
+        return defaults.bad_request(request, exception)
+    if request.path.startswith(API_PREFIX):
+        return JsonResponse({"detail": detail}, status=code)
+    return HttpResponse(detail, status=code, content_type="text/plain; charset=utf-8")
+
+
+def api_permission_denied(request, exception=None):
+    """``handler403``: JSON under /api/ (DRF answers its own views' refusals; this is everything else)."""
+    if request.path.startswith(API_PREFIX):
+        return JsonResponse({"detail": str(exception or "") or "Forbidden."}, status=status.HTTP_403_FORBIDDEN)
+    return defaults.permission_denied(request, exception)
 
 
 def api_server_error(request):

@@ -11,6 +11,7 @@ Variables:
     DJANGO_DEBUG          ``true`` (default) or ``false``
     DJANGO_ALLOWED_HOSTS  comma-separated, default ``127.0.0.1,localhost`` (plus ``*`` in debug)
     DJANGO_TIME_ZONE      default ``UTC``; naive times from forms are read in it
+    CARDRANK_MAX_BODY_BYTES  default 1048576 (1 MiB): the largest request body read (API, pages, admin)
 """
 
 import os
@@ -162,6 +163,13 @@ RATELIMIT_VIEW = "config.views.rate_limited"
 RATELIMIT_IP_META_KEY = "config.clientip.client_ip"
 # Result-entry posts per signed-in referee.
 CARDRANK_PAGE_WRITE_RATE = os.environ.get("CARDRANK_PAGE_WRITE_RATE", "300/m")
+
+# The largest request body any view reads, checked against Content-Length before reading: over it,
+# 413 (JSON under /api/). The largest legitimate body, a bridge session, is about 36 KB for 32 boards
+# of 16 tables (100 KB pretty-printed); 1 MiB holds even the 100 boards x 50 tables the service
+# accepts, compact. Django's default (2.5 MiB) let one write store megabytes in the audit log.
+CARDRANK_MAX_BODY_BYTES = int(os.environ.get("CARDRANK_MAX_BODY_BYTES", str(1024 * 1024)))
+DATA_UPLOAD_MAX_MEMORY_SIZE = CARDRANK_MAX_BODY_BYTES
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

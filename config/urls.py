@@ -1,8 +1,10 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, re_path
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from config import api as api_plumbing
 from leagues import apis as league_apis
 from leagues import views as league_views
 from matches import apis as match_apis
@@ -31,6 +33,11 @@ api = [
         SpectacularSwaggerSplitView.as_view(url_name="api-schema", template_name="api/swagger_ui.html"),
         name="api-docs",
     ),
+    # Last: any other path under /api/ answers a JSON 404 in debug mode too, where Django would show its
+    # HTML page instead of calling handler404. Only paths ending in a slash, so that Django's
+    # redirect of /api/games to /api/games/ still comes first. Exempt from CSRF like the API's views: a
+    # POST to no route is a 404, not Django's HTML CSRF page.
+    re_path(r"^(?:.*/)?$", csrf_exempt(api_plumbing.api_page_not_found), name="api-not-found"),
 ]
 
 urlpatterns = [
@@ -55,6 +62,9 @@ urlpatterns = [
     path("api/", include(api)),
 ]
 
-# Unmatched paths and crashes under /api/ answer JSON (config.api); pages keep Django's own.
+# Refusals, unmatched paths and crashes under /api/ answer JSON (config.api); pages keep Django's own
+# (but a body over CARDRANK_MAX_BODY_BYTES is a 413 everywhere).
+handler400 = "config.api.api_bad_request"
+handler403 = "config.api.api_permission_denied"
 handler404 = "config.api.api_page_not_found"
 handler500 = "config.api.api_server_error"

@@ -1,9 +1,14 @@
 from dataclasses import asdict
 
+from django import forms
 from django.contrib import admin
+from django.core.exceptions import ValidationError
+from django.db import models
 from django.utils.html import format_html_join
 
+from config.jsonbody import JSONFormField
 from leagues.models import Bot, Game, League, Player
+from leagues.services import player_name_clean
 from matches.services import league_due_dates_refresh
 from ratings.engines import REGISTRY
 from ratings.models import PlayerRating
@@ -44,6 +49,8 @@ class GameAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ["name"]}
     readonly_fields = ["engine_defaults"]
     fields = ["name", "slug", "rating_system", "start_rating", "parameters", "engine_defaults"]
+    # Parameters are read as API bodies are (depth-capped): Django's field raised RecursionError on deep nesting.
+    formfield_overrides = {models.JSONField: {"form_class": JSONFormField}}
 
     @admin.display(description="Engine parameters and their defaults")
     def engine_defaults(self, obj):
@@ -98,8 +105,18 @@ class PlayerRatingInline(admin.TabularInline):
         return False
 
 
+class PlayerAdminForm(forms.ModelForm):
+    def clean_name(self):
+        # The rules of names (leagues.services), as the API and the pages apply them.
+        try:
+            return player_name_clean(self.cleaned_data.get("name"))
+        except ValidationError as error:
+            raise ValidationError(error.message_dict["name"]) from error
+
+
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
+    form = PlayerAdminForm
     list_display = ["name", "user", "created_at"]
     search_fields = ["name"]
     raw_id_fields = ["user"]

@@ -1,5 +1,25 @@
-"""Writing players. Validation here is shared by the API, the pages and admin."""
+"""Writing players. Validation here is shared by the API, the pages and admin.
 
+A player's *name* is any text people are called by, in any script: it is
+kept in Unicode normal form C (one spelling of "é", so search and the
+name order that breaks ties see one name), with runs of whitespace made one
+space. Refused: characters that change how the text around them is shown or
+read without showing themselves — controls, bidirectional overrides,
+embeddings, isolates and marks (U+202A to U+202E, U+2066 to U+2069, U+200E/F),
+other format characters, private-use, surrogate and unassigned code points —
+except the format characters real names need:
+
+- ZERO WIDTH NON-JOINER (U+200C), as in Persian "مهدی‌زاده", and ZERO
+  WIDTH JOINER (U+200D), as in the emoji 👩‍💻 (a woman and a laptop joined)
+  or Indic conjuncts, each between two other characters of the name;
+- emoji tag sequences (the flag of Scotland: a black flag, tag letters, a
+  cancel tag), and nowhere else: a tag character elsewhere is invisible text.
+
+Emoji are allowed: variation selectors (U+FE0F) and skin tones are ordinary
+marks and symbols, not format characters.
+"""
+
+import re
 import unicodedata
 
 from django.core.exceptions import ValidationError
@@ -7,16 +27,25 @@ from django.core.exceptions import ValidationError
 from leagues.models import Player
 
 NAME_MAX = 100
+JOINERS = "\u200c\u200d"  # ZWNJ, ZWJ
+REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn"}
+# A black flag, tag characters (U+E0020-E007E) and the cancel tag U+E007F: a subdivision flag (UTS #51).
+EMOJI_TAG_SEQUENCE = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
 
 
 def player_name_clean(value) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ValidationError({"name": ["This field is required: the player's name."]})
-    name = " ".join(value.split())
+    name = unicodedata.normalize("NFC", " ".join(value.split()))
     if len(name) > NAME_MAX:
         raise ValidationError({"name": [f"At most {NAME_MAX} characters."]})
-    if any(unicodedata.category(char) in {"Cc", "Cf", "Cs", "Co", "Cn"} for char in name):
-        raise ValidationError({"name": ["The name contains control or unassigned characters."]})
+    if name[0] in JOINERS or name[-1] in JOINERS or any(f" {j}" in name or f"{j} " in name for j in JOINERS):
+        raise ValidationError({"name": ["A zero-width joiner or non-joiner must stand between two characters."]})
+    shown = EMOJI_TAG_SEQUENCE.sub("\U0001f3f4", name)
+    if any(unicodedata.category(char) in REFUSED_CATEGORIES and char not in JOINERS for char in shown):
+        raise ValidationError(
+            {"name": ["The name contains control, formatting (such as bidirectional) or unassigned characters."]}
+        )
     return name
 
 

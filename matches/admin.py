@@ -8,6 +8,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 
+from config.jsonbody import JSONBodyError, json_body_loads
 from matches.models import AuditEntry, Match, Seat
 from matches.selectors import match_as_body, match_detail
 from matches.services import match_correct, match_void, user_can_void
@@ -83,9 +84,10 @@ class MatchAdmin(admin.ModelAdmin):
         if request.method == "POST":
             text = request.POST.get("body", "")
             try:
-                body = json.loads(text)
+                # As the API reads a body: strict JSON, nesting capped (a 5,000-deep body was a RecursionError).
+                body = json_body_loads(text)
                 match_correct(match_id=pk, by=request.user, data=body)
-            except json.JSONDecodeError as error:
+            except JSONBodyError as error:
                 errors = [f"Not valid JSON: {error}"]
             except ValidationError as error:
                 errors = [f"{field}: {' '.join(messages_)}" for field, messages_ in error.message_dict.items()]

@@ -621,15 +621,16 @@ def _match_store_result(
     match_parts_hold(match, seats=seats, deals=deals, boards=boards)
 
 
-BODY_FIELDS = ("game", "played_at", "rated", "league", "players", "winner", "seats", "deals", "boards")
+def _submitted_body(cleaned: MatchInput) -> dict:
+    """The result as the audit log keeps it: the validated result (``match_input_as_body``), never the raw body.
 
-
-def _submitted_body(data: Mapping[str, Any], cleaned: MatchInput) -> dict:
-    """The validated body as the audit log keeps it (no extra query on the hot path)."""
-    body = {field: data[field] for field in BODY_FIELDS if field in data}
-    body["played_at"] = cleaned.played_at.isoformat()
-    body["rated"] = cleaned.rated
-    return json.loads(json.dumps(body, default=str))
+    The log is append-only, so nothing the service did not validate goes in:
+    fields the body's game does not use (a Preferans body's ``players``) and
+    fields no game knows are ignored by validation, and not stored either. It
+    is the shape a correction's before and after take. No query: everything
+    was read while cleaning.
+    """
+    return match_input_as_body(cleaned)
 
 
 def match_input_as_body(cleaned: MatchInput) -> dict:
@@ -818,7 +819,7 @@ def _match_store(
         )
         _match_store_result(match, cleaned)
         AuditEntry.objects.create(
-            actor=referee, action=AuditEntry.Action.SUBMITTED, match=match, data=_submitted_body(data, cleaned)
+            actor=referee, action=AuditEntry.Action.SUBMITTED, match=match, data=_submitted_body(cleaned)
         )
         if cleaned.rated:
             transaction.on_commit(lambda: ratings_enqueue(match_id=match.pk))

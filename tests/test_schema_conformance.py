@@ -411,7 +411,7 @@ def test_every_error_answer_is_json_and_documented(answers, world, settings, cli
     )
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 100
     answers("referee", "POST", "/api/players/", status=413, body={"name": "x" * 200})
-    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = settings.CARDRANK_MAX_BODY_BYTES
     # A body that is not JSON at all, sent raw (schemathesis would encode it): the documented 400 shape.
     published = client.get("/api/schema/?format=json").json()
     field_errors = published["paths"]["/api/matches/"]["post"]["responses"]["400"]["content"]["application/json"]
@@ -454,3 +454,105 @@ def test_the_schema_validates_and_describes_the_match_answer(tmp_path):
         assert operation["responses"]["200"]["content"]["application/json"]["schema"] == {
             "$ref": "#/components/schemas/MatchOut"
         }
+
+
+# ---- Refusals: every operation documents each one it can answer, and answers it as documented ----
+
+MiB = 1024 * 1024
+
+
+def _concrete_path(path: str, world, *, unknown: bool = False) -> str:
+    if "{slug}" in path:
+        return path.replace("{slug}", "no-such-league" if unknown else "slaps-amateur")
+    if "{id}" in path:
+        existing = world["players"][0] if path.startswith("/api/players/") else world["matches"][-1]
+        return path.replace("{id}", str(10**9 if unknown else existing))
+    return path
+
+
+def _refusals(label: str, role: str) -> list[int]:
+    """The refusals an operation can answer (config.api ``error_responses``), by what the operation is."""
+    method, path = label.split(" ")
+    codes = [400, 401, 405]  # a Host not served, a bad token, another method
+    if "{" in path:
+        codes.append(404)
+    if method == "POST":
+        codes += [403, 429]
+    if path in {"/api/players/", "/api/matches/", "/api/matches/{id}/correct/"}:
+        codes += [413, 415]
+    return codes
+
+
+def test_every_operation_documents_each_refusal_it_can_answer_and_answers_it_so(schema, world, settings):
+    """Each refusal is provoked for real on each operation; its status must be documented there and its
+    JSON body valid against the documented schema (answers closed, as the fuzzing checks them)."""
+    from django.test import Client
+
+    published = schema.raw_schema
+    components = {"components": published["components"]}
+    outsider = factories.UserFactory()  # signed in, no role
+    tokens = {
+        "outsider": f"Token {Token.objects.create(user=outsider).key}",
+        **{role: headers.get("Authorization") for role, headers in world["headers"].items()},
+    }
+    before = stored_rows()
+    checked = 0
+    for label, role in OPERATIONS.items():
+        method, path = label.split(" ")
+        documented = published["paths"][path][method.lower()]["responses"]
+        url = _concrete_path(path, world)
+        auth = {"HTTP_AUTHORIZATION": tokens[role]} if tokens.get(role) else {}
+        send = getattr(Client(), method.lower())
+        provoked = {
+            400: lambda send=send, url=url, auth=auth: send(url, HTTP_HOST="not-served.example", **auth),
+            401: lambda send=send, url=url: send(url, HTTP_AUTHORIZATION="Token not-a-token"),
+            405: lambda url=url, auth=auth: Client().put(url, {}, content_type="application/json", **auth),
+            404: lambda send=send, path=path, auth=auth: send(_concrete_path(path, world, unknown=True), **auth),
+            403: lambda url=url, role=role: Client().post(
+                url,
+                {},
+                content_type="application/json",
+                HTTP_AUTHORIZATION=tokens["referee" if role == "admin" else "outsider"],
+            ),
+            413: lambda url=url, auth=auth: Client().post(
+                url, '{"name": "%s"}' % ("x" * MiB), content_type="application/json", **auth
+            ),
+            415: lambda url=url, auth=auth: Client().post(url, "name=Ann", content_type="text/plain", **auth),
+        }
+        for code in _refusals(label, role):
+            assert str(code) in documented, f"{label} can answer {code} but does not document it"
+            if code == 429:
+                settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"writes": "1/hour"}}
+                unknown = _concrete_path(path, world, unknown=True) if "{" in path else url
+                Client().post(unknown, "{", content_type="application/json", **auth)  # counted, and refused
+                response = Client().post(unknown, "{", content_type="application/json", **auth)
+                settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"writes": "600/min"}}
+            else:
+                response = provoked[code]()
+            assert response.status_code == code, (label, code, response.content[:300])
+            assert response["Content-Type"] == "application/json", (label, code, response["Content-Type"])
+            body_schema = documented[str(code)]["content"]["application/json"]["schema"]
+            jsonschema.validate(response.json(), {**body_schema, **components})
+            checked += 1
+    assert stored_rows() == before  # every refusal stored nothing
+    assert checked >= 60
+
+
+def test_the_leaderboard_schema_is_the_paged_object_it_answers(schema, world, client):
+    """The leaderboard answers one page object (not a list of rows): the schema says so, field for field, and
+    the fuzzing validates its answers against it (response_schema_conformance, objects closed)."""
+    assert openapi_checks.response_schema_conformance in CHECKS
+    published = schema.raw_schema
+    page_schema = published["paths"]["/api/leagues/{slug}/leaderboard/"]["get"]["responses"]["200"]["content"][
+        "application/json"
+    ]["schema"]
+    name = page_schema["$ref"].rsplit("/", 1)[1]
+    page = published["components"]["schemas"][name]
+    assert page["type"] == "object"
+    assert page["additionalProperties"] is False  # closed by answers_closed: no field may go undocumented
+    answer = client.get("/api/leagues/bridge-amateur/leaderboard/?page_size=3").json()
+    assert set(page["properties"]) == set(answer) == {"count", "next", "previous", "results"}
+    assert set(page["required"]) == set(answer)
+    assert page["properties"]["results"]["type"] == "array"
+    row = published["components"]["schemas"][page["properties"]["results"]["items"]["$ref"].rsplit("/", 1)[1]]
+    assert set(row["properties"]) == set(answer["results"][0])
