@@ -323,15 +323,34 @@ def test_the_proxy_cuts_off_a_client_slower_than_its_header_timeout(proxied):
     FIGURES["proxy: a head dribbled past client_header_timeout 10s is cut after (s)"] = round(closed_after, 1)
 
 
-def test_the_proxy_refuses_a_body_over_the_cap_and_redirects_plain_http(proxied):
-    _, nginx, _ = proxied
-    head, _ = request_bytes("POST", "/api/players/", body=b"x" * (1024 * 1024 + 1))
+def read_answer(sock: socket.socket) -> bytes:
+    """The whole answer of a request sent with ``Connection: close``."""
+    answer = b""
+    while chunk := sock.recv(65536):
+        answer += chunk
+    return answer
+
+
+def test_the_proxy_refuses_a_body_over_its_cap_and_redirects_plain_http(proxied):
+    _, nginx, token = proxied
+    auth = f"Authorization: Token {token}\r\n"
+    # Over the application's cap (1 MiB) but under the proxy's (2 MiB): nginx passes it on and the
+    # client gets the application's JSON 413, which names the limit.
+    head, body = request_bytes("POST", "/api/players/", body=b"x" * (1024 * 1024 + 1), extra=auth)
+    with connect(nginx.https_port, tls=True, timeout=30) as sock:
+        sock.sendall(head + body)
+        answer = read_answer(sock)
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+    assert b"application/json" in answer.split(b"\r\n\r\n", 1)[0]
+    assert b"at most 1,048,576 bytes" in answer
+    # Over the proxy's own cap: refused by nginx on the announced length, before any of the body is read.
+    head, _ = request_bytes("POST", "/api/players/", body=b"x" * (2 * 1024 * 1024 + 1), extra=auth)
     with connect(nginx.https_port, tls=True, timeout=10) as sock:
-        sock.sendall(head)  # the length announced is over 1 MiB: refused before any of the body is read
+        sock.sendall(head)
         assert read_status(sock) == 413
     assert not Player.objects.exists()
     with connect(nginx.http_port, tls=False, timeout=10) as sock:
         sock.sendall(request_bytes("GET", "/api/games/")[0])
         assert read_status(sock) == 301
     log = (nginx.prefix / "access.log").read_text()
-    assert '"POST /api/players/ HTTP/1.1" 413' in log
+    assert log.count('"POST /api/players/ HTTP/1.1" 413') == 2
