@@ -1024,8 +1024,10 @@ def match_confirm(*, match_id: int, by) -> Match:
 
     The confirming referee must not be the author of the version waiting:
     the referee who entered it, or the admin who last corrected it
-    (Tabbycat's ballot confirmation). Confirming twice, or a result that
-    needs no confirmation, is a clear error that changes nothing.
+    (Tabbycat's ballot confirmation). Confirming twice, a result that
+    needs no confirmation, or a voided one (it no longer counts, so there
+    is nothing left to confirm: a void keeps the waiting flag as it was, for
+    the record) is a clear error that changes nothing.
     """
     if not user_can_submit(by):
         raise PermissionDenied("Only referees can confirm results.")
@@ -1033,6 +1035,8 @@ def match_confirm(*, match_id: int, by) -> Match:
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None:
             raise Match.DoesNotExist(f"No match {match_id}.")
+        if match.status == Match.Status.VOID:
+            raise ValidationError({"non_field_errors": ["This result was voided: there is nothing to confirm."]})
         if not match.awaiting_confirmation:
             raise ValidationError({"non_field_errors": ["This result is not waiting for confirmation."]})
         if match_author_id(match) == by.pk:
