@@ -5,7 +5,7 @@ from django.utils.html import format_html_join
 
 from leagues.models import Bot, Game, League, Player
 from matches.services import league_due_dates_refresh
-from ratings.engines import REGISTRY
+from ratings.engines import REGISTRY, parameter_ranges
 from ratings.models import PlayerRating
 from ratings.services import ratings_request_full_replay
 
@@ -45,13 +45,21 @@ class GameAdmin(admin.ModelAdmin):
     readonly_fields = ["engine_defaults"]
     fields = ["name", "slug", "rating_system", "start_rating", "parameters", "engine_defaults"]
 
-    @admin.display(description="Engine parameters and their defaults")
+    @admin.display(description="Engine parameters, their defaults and what they may be set to")
     def engine_defaults(self, obj):
         system = REGISTRY.get(obj.rating_system) if obj else None
         if system is None:
             return "—"
         defaults = asdict(system.parameters_class())
-        return format_html_join(", ", "<code>{}</code> = {}", sorted(defaults.items()))
+        ranges = parameter_ranges(system.parameters_class)
+        return format_html_join(
+            ", ",
+            "<code>{}</code> = {}{}",
+            (
+                (name, value, f" ({ranges[name].describe()})" if name in ranges else "")
+                for name, value in sorted(defaults.items())
+            ),
+        )
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
