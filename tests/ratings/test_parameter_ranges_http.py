@@ -6,16 +6,18 @@
   table, as an old release would have kept it) makes the calculators answer
   400 in JSON instead of 500, and the rating task fail with a message naming
   the game and the parameter, writing nothing. The periodic sweep logs it and
-  rates the other games. Once an admin corrects the set, the results are
-  rated, as the oracle computes them.
+  rates the other games, and the deploy check warns. Once an admin corrects
+  the set, the results are rated, as the oracle computes them.
 """
 
+import io
 import json
 import logging
 from datetime import timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -175,3 +177,21 @@ def test_the_rating_task_fails_loudly_on_a_stored_set_out_of_range(
     assert Match.objects.get(pk=match_id).status == "rated"
     assert PlayerRating.objects.get(player=ann).rating == 1016
     assert assert_ledger_is_the_oracles(game=slaps) == 2
+
+
+def test_the_deploy_check_names_each_game_with_a_stored_set_out_of_range(reference_data):
+    """``manage.py check --database default`` (``migrate`` runs it too) warns, naming the game and the
+    parameter; a warning, so the migration that brings the ranges still runs."""
+    store_as_an_old_release_did("bridge", {"bonus_scale": 0})
+    out, err = io.StringIO(), io.StringIO()
+    call_command("check", databases=["default"], stdout=out, stderr=err)
+    text = out.getvalue() + err.getvalue()
+    assert "ratings.W001" in text
+    assert "Bridge (bridge)" in text
+    assert "Parameter bonus_scale must be a number from 1 to 100000; got 0." in text
+    assert "Slaps (slaps)" not in text  # its parameters are the engine's defaults
+
+    store_as_an_old_release_did("bridge", {"bonus_scale": 2})
+    out = io.StringIO()
+    call_command("check", databases=["default"], stdout=out, stderr=out)
+    assert "ratings.W001" not in out.getvalue()
