@@ -31,7 +31,14 @@ from django.utils.dateparse import parse_datetime
 
 from leagues.models import Bot, Game, League, Player
 from matches.models import AuditEntry, Board, BoardTable, Deal, Match, ResultsVersion, Seat
-from matches.selectors import match_as_body, match_author_id, match_detail, match_parts_hold, player_leagues_in_game
+from matches.selectors import (
+    match_as_body,
+    match_author_id,
+    match_detail,
+    match_parts_hold,
+    match_version_id,
+    player_leagues_in_game,
+)
 from ratings.services import rating_replay_mark, rating_state_lock, ratings_enqueue
 
 MAX_ID = 2**63 - 1
@@ -1091,7 +1098,7 @@ def league_due_dates_refresh(*, league: League) -> int:
     return len(matches)
 
 
-def match_confirm(*, match_id: int, by) -> Match:
+def match_confirm(*, match_id: int, by, version: int | None = None) -> Match:
     """Confirm a result waiting for a second referee (``match_needs_confirmation``); it is then rated.
 
     The confirming referee must not be the author of the version waiting:
@@ -1099,7 +1106,10 @@ def match_confirm(*, match_id: int, by) -> Match:
     (Tabbycat's ballot confirmation). Confirming twice, a result that
     needs no confirmation, or a voided one (it no longer counts, so there
     is nothing left to confirm: a void keeps the waiting flag as it was, for
-    the record) is a clear error that changes nothing.
+    the record) is a clear error that changes nothing. ``version``, when
+    given, is the version the referee read (``selectors.match_version_id``,
+    the confirmation page sends it): a result an admin corrected since is
+    refused, so nobody confirms a version they have not seen.
     """
     if not user_can_submit(by):
         raise PermissionDenied("Only referees can confirm results.")
@@ -1111,6 +1121,10 @@ def match_confirm(*, match_id: int, by) -> Match:
             raise ValidationError({"non_field_errors": ["This result was voided: there is nothing to confirm."]})
         if not match.awaiting_confirmation:
             raise ValidationError({"non_field_errors": ["This result is not waiting for confirmation."]})
+        if version is not None and match_version_id(match) != version:
+            raise ValidationError(
+                {"non_field_errors": ["This result was corrected after you read it: read it again, then confirm."]}
+            )
         if match_author_id(match) == by.pk:
             raise ValidationError(
                 {"non_field_errors": ["A second referee must confirm: you entered (or corrected) this result."]}

@@ -7,11 +7,14 @@
 * A correction is re-examined like a new entry: a rated result corrected to
   one that needs confirmation waits, and its ratings are taken out until it
   is confirmed; one corrected to a result that needs none no longer waits.
+* The confirmation page names the version its referee read: a result an
+  admin corrected in the meantime is not confirmed unseen.
 
 Expected ledgers are hand calculations (seed 000) and the oracle's replay
 (``assert_ledger_is_the_oracles``), never the rating service's own.
 """
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -151,3 +154,39 @@ def test_a_correction_is_re_examined_for_confirmation(
     assert PlayerRating.objects.get(player=ann).rating == 984
     assert assert_ledger_is_the_oracles(game=slaps_game) == 4
     assert audit(match_id) == ["submitted", "corrected", "corrected"]
+
+
+def test_a_result_corrected_after_the_page_was_read_is_not_confirmed_unseen(
+    production, amateur_two_step, admin_user, django_capture_on_commit_callbacks
+):
+    """Cid reads the confirmation page; an admin then corrects the waiting result (Bob won, not Ann).
+    Cid's click names the version he read: refused, nothing changes. Read again, the new version
+    is confirmed and rated: Bob 1016, Ann 984 (seed 000)."""
+    first, cid = RefereeFactory(), RefereeFactory()
+    ann, bob = PlayerFactory(name="Ann"), PlayerFactory(name="Bob")
+    match_id = api_for(first).post("/api/matches/", slaps(ann, bob), format="json").json()["id"]
+    page = Client()
+    page.force_login(cid)
+
+    def shown_version() -> str:
+        html = page.get("/results/confirm/").content.decode()
+        return re.search(rf'name="match" value="{match_id}"><input type="hidden" name="version" value="(\d+)"', html)[1]
+
+    read = shown_version()
+    corrected = api_for(admin_user).post(f"/api/matches/{match_id}/correct/", slaps(bob, ann), format="json")
+    assert corrected.json()["awaiting_confirmation"] is True
+    assert audit(match_id) == ["submitted", "corrected"]
+
+    stale = page.post("/results/confirm/", {"match": match_id, "version": read}, HTTP_HX_REQUEST="true")
+    assert "This result was corrected after you read it: read it again, then confirm." in stale.content.decode()
+    assert audit(match_id) == ["submitted", "corrected"]
+    assert Match.objects.get(pk=match_id).awaiting_confirmation is True
+
+    fresh = shown_version()
+    assert fresh != read
+    with django_capture_on_commit_callbacks(execute=True):
+        page.post("/results/confirm/", {"match": match_id, "version": fresh}, HTTP_HX_REQUEST="true")
+    assert audit(match_id) == ["submitted", "corrected", "confirmed"]
+    assert Match.objects.get(pk=match_id).status == "rated"
+    assert PlayerRating.objects.get(player=bob).rating == 1016
+    assert assert_ledger_is_the_oracles(game=Game.objects.get(slug="slaps")) == 2
