@@ -10,7 +10,7 @@ from config.jsonbody import JSONFormField
 from leagues.models import Bot, Game, League, Player
 from leagues.services import player_name_clean
 from matches.services import league_due_dates_refresh
-from ratings.engines import REGISTRY
+from ratings.engines import REGISTRY, parameter_ranges
 from ratings.models import PlayerRating
 from ratings.services import ratings_request_full_replay
 
@@ -52,13 +52,21 @@ class GameAdmin(admin.ModelAdmin):
     # Parameters are read as API bodies are (depth-capped): Django's field raised RecursionError on deep nesting.
     formfield_overrides = {models.JSONField: {"form_class": JSONFormField}}
 
-    @admin.display(description="Engine parameters and their defaults")
+    @admin.display(description="Engine parameters, their defaults and what they may be set to")
     def engine_defaults(self, obj):
         system = REGISTRY.get(obj.rating_system) if obj else None
         if system is None:
             return "—"
         defaults = asdict(system.parameters_class())
-        return format_html_join(", ", "<code>{}</code> = {}", sorted(defaults.items()))
+        ranges = parameter_ranges(system.parameters_class)
+        return format_html_join(
+            ", ",
+            "<code>{}</code> = {}{}",
+            (
+                (name, value, f" ({ranges[name].describe()})" if name in ranges else "")
+                for name, value in sorted(defaults.items())
+            ),
+        )
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)

@@ -11,6 +11,9 @@ Vocabulary:
                  threshold. The pro league's floor applies from the next unit
                  on and only stops a fall: a pro cannot fall below it (or,
                  if already below it, any further), and it never lifts one.
+                 A result filed under a league is between players of that
+                 league or a higher tier: the pro league's results are
+                 between pros, the amateur league takes anyone.
     player       a person, optionally linked to a login.
     bot          a computer opponent of a difficulty (Preferans, seed 001): a
                  fixed rating, never rated itself, and a maximum rating that

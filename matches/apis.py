@@ -288,7 +288,9 @@ class MatchInputSerializer(serializers.Serializer):
     league = serializers.CharField(
         required=False,
         help_text="The slug of a league of the game to file the result under (default: its amateur league); "
-        "bridge: its rating period applies. It never exempts a result from two-step confirmation: a result waits "
+        "bridge: its rating period applies. Every player must be in that league or a higher one (the pro "
+        "league's results are between pros; the amateur league takes anyone): otherwise 400 naming league. "
+        "It never exempts a result from two-step confirmation: a result waits "
         "for a second referee when this league or any league one of its players is in requires it.",
     )
 
@@ -429,7 +431,8 @@ class MatchCorrectApi(APIView):
         request=InputSerializer,
         responses={200: OutputSerializer, **error_responses(*BODY_ERRORS, 404, *WRITE_ERRORS)},
         description="The body is a whole result, exactly as for POST /api/matches/; the game cannot change, "
-        "and a body without league keeps the match's league. A body that would store exactly what is stored "
+        "and a body without league keeps the match's league, which must admit the corrected players as on "
+        "submission (400 naming league otherwise). A body that would store exactly what is stored "
         "changes nothing (no replay, no audit entry). A changed result is re-examined for two-step "
         "confirmation and, if it needs it, waits for a referee other than the correcting admin.",
     )

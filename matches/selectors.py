@@ -169,6 +169,28 @@ def _last_corrector():
     )
 
 
+# The audit entries that write a version of a result (voiding or confirming one writes none).
+VERSION_ACTIONS = (AuditEntry.Action.SUBMITTED, AuditEntry.Action.CORRECTED)
+
+
+def _last_version():
+    return Subquery(
+        AuditEntry.objects.filter(match=OuterRef("pk"), action__in=VERSION_ACTIONS).order_by("-id").values("id")[:1]
+    )
+
+
+def match_version_id(match: Match) -> int | None:
+    """The version of a result that is stored: the id of the audit entry that wrote it (its submission or
+    its last correction); None for a result stored without one. A confirmation names the version its
+    referee read (``services.match_confirm``)."""
+    return (
+        AuditEntry.objects.filter(match=match, action__in=VERSION_ACTIONS)
+        .order_by("-id")
+        .values_list("id", flat=True)
+        .first()
+    )
+
+
 def match_author_id(match: Match) -> int | None:
     """Who wrote the version of a result that is stored: the admin who last corrected it, else its referee.
 
@@ -184,11 +206,15 @@ def match_author_id(match: Match) -> int | None:
 
 
 def matches_awaiting_confirmation(*, limit: int = 100) -> list[Match]:
-    """Results waiting for a second referee, each with ``author_id`` (see ``match_author_id``)."""
+    """Results waiting for a second referee, each with ``author_id`` (see ``match_author_id``) and
+    ``version`` (see ``match_version_id``)."""
     return list(
         match_detail_queryset()
         .filter(awaiting_confirmation=True, status="submitted")
-        .annotate(author_id=Coalesce(_last_corrector(), F("referee_id"), output_field=IntegerField()))
+        .annotate(
+            author_id=Coalesce(_last_corrector(), F("referee_id"), output_field=IntegerField()),
+            version=_last_version(),
+        )
         .order_by("played_at")[:limit]
     )
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -31,7 +31,14 @@ from django.utils.dateparse import parse_datetime
 
 from leagues.models import Bot, Game, League, Player
 from matches.models import AuditEntry, Board, BoardTable, Deal, Match, ResultsVersion, Seat
-from matches.selectors import match_as_body, match_author_id, match_detail, match_parts_hold, player_leagues_in_game
+from matches.selectors import (
+    match_as_body,
+    match_author_id,
+    match_detail,
+    match_parts_hold,
+    match_version_id,
+    player_leagues_in_game,
+)
 from ratings.services import rating_replay_mark, rating_state_lock, ratings_enqueue
 
 MAX_ID = 2**63 - 1
@@ -522,8 +529,73 @@ def _clean_league(value: Any, leagues: tuple[League, ...], game: Game | None, er
     return league
 
 
-def match_clean(*, data: Mapping[str, Any]) -> MatchInput:
-    """Validate a result body; raise ValidationError({field: [messages]}) or return typed input."""
+# Leagues are tiers: a player may play in their own league's results and in any lower tier's.
+TIER_RANK = {League.Tier.AMATEUR: 0, League.Tier.PRO: 1}
+
+
+class _EntryLeague:
+    """``match_clean``'s default for a body without ``league``: the game's entry (amateur) league."""
+
+
+ENTRY_LEAGUE = _EntryLeague()
+
+
+def _check_league_players(
+    league: League, seats: tuple[SeatInput, ...], leagues: tuple[League, ...], errors: _Errors, *, kept: bool
+) -> None:
+    """Record an error unless every player of the result may play in ``league``.
+
+    A player is in one league of the game at a time: the one their rating
+    holds (``PlayerRating.league``: promotion moves them up), or the entry
+    (amateur) league until they are first rated. A result filed under a
+    league is that league's result, so each of its players must be in that
+    league or a higher tier: the pro league's results are between pros, while
+    the amateur league, where everyone starts, takes anyone (a pro may play an
+    amateur; the pages file every result there). Bots have no league.
+    Membership is read when the result is entered or corrected, as
+    ``match_needs_confirmation`` reads it.
+    """
+    rank = TIER_RANK.get(league.tier, 0)
+    if rank == 0:
+        return  # the entry tier: no query on the usual path
+    entry = next((other for other in leagues if other.tier == League.Tier.AMATEUR), None)
+    players = [seat.player for seat in seats if seat.player is not None]
+    current = player_leagues_in_game(game=league.game_id, player_ids=[player.pk for player in players])
+    by_pk = {other.pk: other for other in leagues}
+    outside = []
+    for player in players:
+        own = by_pk.get(current.get(player.pk)) or entry
+        if own is None or TIER_RANK.get(own.tier, 0) < rank:
+            outside.append((player, own))
+    if not outside:
+        return
+    named = [f"{player.name} (id {player.pk})" for player, _ in outside[:4]]
+    if len(outside) > 4:
+        named.append(f"{len(outside) - 4} more")
+    names = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+    their = sorted({own.name if own else "no league" for _, own in outside})
+    filed = f"{league.name} ({league.slug})"
+    if kept:
+        filed += ", where this result is filed (a correction without league keeps it),"
+    message = (
+        f"{filed} takes results between players of that league or a higher one, but {names} "
+        f"{'is' if len(outside) == 1 else 'are'} in {' and '.join(their)}."
+    )
+    if entry is not None:
+        message += f' File the result under "{entry.slug}"' + (
+            "." if kept else " (the default when league is left out)."
+        )
+    errors.add("league", message)
+
+
+def match_clean(*, data: Mapping[str, Any], unnamed_league: League | _EntryLeague | None = ENTRY_LEAGUE) -> MatchInput:
+    """Validate a result body; raise ValidationError({field: [messages]}) or return typed input.
+
+    A body without ``league`` is filed under ``unnamed_league``: the game's
+    entry (amateur) league for a new result, the league a corrected match is
+    filed under for a correction. Either way the league must admit every
+    player (``_check_league_players``).
+    """
     if not isinstance(data, Mapping):
         raise ValidationError({"non_field_errors": ["Send a JSON object."]})
     errors = _Errors()
@@ -542,9 +614,17 @@ def match_clean(*, data: Mapping[str, Any]) -> MatchInput:
     league = _clean_league(data.get("league"), leagues, game, errors)
     if errors:
         raise ValidationError(dict(errors))
+    kept = league is None and not isinstance(unnamed_league, _EntryLeague)
     if league is None:
-        # Unless the body names one, a result is filed under the game's entry (amateur) league.
-        league = next((league for league in leagues if league.tier == League.Tier.AMATEUR), None)
+        if isinstance(unnamed_league, _EntryLeague):
+            # Unless the body names one, a result is filed under the game's entry (amateur) league.
+            league = next((league for league in leagues if league.tier == League.Tier.AMATEUR), None)
+        else:
+            league = unnamed_league
+    if league is not None:
+        _check_league_players(league, result.seats, leagues, errors, kept=kept)
+        if errors:
+            raise ValidationError(dict(errors))
     return MatchInput(
         game=game,
         played_at=played_at,
@@ -882,11 +962,10 @@ def match_correct(*, match_id: int, by, data: Mapping[str, Any]) -> Match:
     match = Match.objects.select_related("game", "league").filter(pk=match_id).first()
     if match is None:
         raise Match.DoesNotExist(f"No match {match_id}.")
-    cleaned = match_clean(data=data)
-    if cleaned.game != match.game:
+    if not isinstance(data, Mapping) or data.get("game") != match.game.slug:
+        match_clean(data=data)  # the body's own errors first, if it has any
         raise ValidationError({"game": [f"A correction cannot move the match to another game ({match.game.slug})."]})
-    if data.get("league") in (None, ""):
-        cleaned = replace(cleaned, league=match.league)
+    cleaned = match_clean(data=data, unnamed_league=match.league)
     awaiting_confirmation = match_needs_confirmation(cleaned=cleaned)
     with transaction.atomic():
         state = rating_state_lock(game_id=match.game_id)
@@ -1020,13 +1099,18 @@ def league_due_dates_refresh(*, league: League) -> int:
     return len(matches)
 
 
-def match_confirm(*, match_id: int, by) -> Match:
+def match_confirm(*, match_id: int, by, version: int | None = None) -> Match:
     """Confirm a result waiting for a second referee (``match_needs_confirmation``); it is then rated.
 
     The confirming referee must not be the author of the version waiting:
     the referee who entered it, or the admin who last corrected it
-    (Tabbycat's ballot confirmation). Confirming twice, or a result that
-    needs no confirmation, is a clear error that changes nothing.
+    (Tabbycat's ballot confirmation). Confirming twice, a result that
+    needs no confirmation, or a voided one (it no longer counts, so there
+    is nothing left to confirm: a void keeps the waiting flag as it was, for
+    the record) is a clear error that changes nothing. ``version``, when
+    given, is the version the referee read (``selectors.match_version_id``,
+    the confirmation page sends it): a result an admin corrected since is
+    refused, so nobody confirms a version they have not seen.
     """
     if not user_can_submit(by):
         raise PermissionDenied("Only referees can confirm results.")
@@ -1034,8 +1118,14 @@ def match_confirm(*, match_id: int, by) -> Match:
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None:
             raise Match.DoesNotExist(f"No match {match_id}.")
+        if match.status == Match.Status.VOID:
+            raise ValidationError({"non_field_errors": ["This result was voided: there is nothing to confirm."]})
         if not match.awaiting_confirmation:
             raise ValidationError({"non_field_errors": ["This result is not waiting for confirmation."]})
+        if version is not None and match_version_id(match) != version:
+            raise ValidationError(
+                {"non_field_errors": ["This result was corrected after you read it: read it again, then confirm."]}
+            )
         if match_author_id(match) == by.pk:
             raise ValidationError(
                 {"non_field_errors": ["A second referee must confirm: you entered (or corrected) this result."]}

@@ -423,7 +423,12 @@ def confirmations(request):
     error = None
     if request.method == "POST":
         try:
-            match_confirm(match_id=_bounded_int(request.POST.get("match"), 0, 0, 2**62), by=request.user)
+            # The version the page showed: a result corrected since is not confirmed unseen.
+            seen = request.POST.get("version", "")
+            version = _bounded_int(seen, 0, 0, 2**62) if seen else None
+            match_confirm(
+                match_id=_bounded_int(request.POST.get("match"), 0, 0, 2**62), by=request.user, version=version
+            )
         except Match.DoesNotExist:
             error = "That result no longer exists."
         except ValidationError as problem:

@@ -8,6 +8,7 @@ class RatingsConfig(AppConfig):
 
     def ready(self):
         from leagues.models import Bot, Game, League, Player
+        from ratings import checks  # noqa: F401 - registers the stored parameters' check
         from ratings.caching import named_saved, player_saved
 
         # A rename re-orders ties on cached leaderboards: give the player's games a new version.

@@ -73,13 +73,22 @@ def rating_number(value: Decimal | None, *, decimals: int) -> int | float | None
 def provisional_matches(game: Game) -> int:
     """How many rated matches a player needs before their rating is established (0: no such notion).
 
-    Only the ISF Elo has one (seed 000: K drops after 32 rated matches).
+    Only the ISF Elo has one (seed 000: K drops after 32 rated matches). Pages only mark ratings
+    as provisional with it: a stored parameter set the engine refuses (its rating task fails loudly,
+    ``services.rating_parameters``) leaves leaderboards and profiles readable, marked by the
+    engine's default.
     """
+    from django.core.exceptions import ValidationError
+
     from ratings.services import rating_parameters
 
     if game.rating_system not in REGISTRY:
         return 0
-    return int(getattr(rating_parameters(game=game), "provisional_matches", 0))
+    try:
+        parameters = rating_parameters(game=game)
+    except ValidationError:
+        parameters = REGISTRY[game.rating_system].parameters_class()
+    return int(getattr(parameters, "provisional_matches", 0))
 
 
 @dataclass(frozen=True)

@@ -78,8 +78,26 @@ def _before(key: LedgerKey, *, played_at_field: str = "played_at", id_field: str
 
 
 def rating_parameters(*, game: Game):
+    """The game's engine parameters: its stored overrides on the engine's defaults.
+
+    Admin refuses overrides outside the engine's ranges (``rating_parameters_validate``);
+    a set stored before the ranges existed, or written around admin, raises a
+    ValidationError naming the game and the parameter, so the rating task
+    fails loudly and writes nothing, and a calculator answers 400, rather
+    than either dividing by zero or rating with numbers no formula meant.
+    """
     system = get_rating_system(game.rating_system)
-    return parameters_from_mapping(system.parameters_class, game.parameters)
+    try:
+        return parameters_from_mapping(system.parameters_class, game.parameters)
+    except (EngineInputError, TypeError) as error:
+        raise ValidationError(
+            {
+                "parameters": [
+                    f"The rating parameters stored for {game.name} ({game.slug}) cannot be used: {error} "
+                    "An admin must correct them on the game's admin page; its results are not rated until then."
+                ]
+            }
+        ) from error
 
 
 def rating_parameters_validate(*, game: Game) -> None:
@@ -94,6 +112,21 @@ def rating_parameters_validate(*, game: Game) -> None:
         parameters_from_mapping(system.parameters_class, game.parameters)
     except (EngineInputError, TypeError) as error:
         raise ValidationError({"parameters": [str(error)]}) from error
+
+
+def _process_games(game_ids: Iterable[int]) -> int:
+    """``ratings_process_game`` for each game, in id order; a game whose stored parameters are invalid
+    is logged as an error and skipped, so it holds up no other game's ratings (its results stay
+    ``submitted`` and are rated once an admin corrects the parameters)."""
+    applied = 0
+    for game_id in sorted(game_ids):
+        try:
+            applied += ratings_process_game(game_id=game_id)
+        except ValidationError as error:
+            if "parameters" not in getattr(error, "error_dict", {}):
+                raise
+            logger.error("Game %s is not rated: %s", game_id, " ".join(error.message_dict["parameters"]))
+    return applied
 
 
 # --- engine inputs, one loader per rating system -------------------------------------------
@@ -910,7 +943,7 @@ def ratings_close_periods() -> int:
             "game_id", flat=True
         )
     )
-    return sum(ratings_process_game(game_id=game_id) for game_id in sorted(game_ids))
+    return _process_games(game_ids)
 
 
 def ratings_pending_games(*, stored_before: datetime | None = None) -> set[int]:
@@ -933,7 +966,7 @@ def ratings_pending_games(*, stored_before: datetime | None = None) -> set[int]:
 def ratings_sweep() -> int:
     """Process every game with results left ``submitted`` for a while, or a replay pending."""
     game_ids = ratings_pending_games(stored_before=timezone.now() - settings.CARDRANK_SWEEP_AFTER)
-    return sum(ratings_process_game(game_id=game_id) for game_id in sorted(game_ids))
+    return _process_games(game_ids)
 
 
 # --- calculators ----------------------------------------------------------------------------

@@ -46,7 +46,10 @@ def preferans_calculator(request):
     except ValidationError as error:
         errors = error.message_dict
     game = Game.objects.filter(rating_system="preferans").order_by("pk").first()
-    parameters = rating_parameters(game=game) if game else PreferansParameters()
+    try:
+        parameters = rating_parameters(game=game) if game else PreferansParameters()
+    except ValidationError:
+        parameters = PreferansParameters()  # the page shows the error the calculation raised about them
     context = {"values": values, "result": result, "errors": errors, "p": parameters}
     template = "ratings/preferans_calculator.html#result" if request.htmx else "ratings/preferans_calculator.html"
     return render(request, template, context)

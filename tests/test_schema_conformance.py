@@ -50,6 +50,7 @@ from schemathesis.specs.openapi import checks as openapi_checks
 from config.wsgi import application
 from leagues.models import League
 from matches.services import match_submit
+from ratings.models import PlayerRating
 from tests import factories
 from tests.conftest import FIGURES
 
@@ -172,6 +173,9 @@ def world(reference_data, django_capture_on_commit_callbacks, settings):
     players = factories.PlayerFactory.create_batch(8)
     ids = [player.pk for player in players]
     League.objects.filter(slug="slaps-pro").update(requires_confirmation=True)
+    pro = League.objects.get(slug="slaps-pro")
+    for player in players[4:6]:  # two pros, as a promotion leaves them: their result is the pro league's
+        PlayerRating.objects.create(player=player, game=pro.game, league=pro, rating=1850, peak_rating=1850)
     bodies = [
         {"game": "slaps", "played_at": ago(hours=5), "players": ids[:2], "winner": ids[0]},
         {"game": "slaps", "played_at": ago(hours=4), "players": ids[2:4], "winner": ids[3], "rated": False},

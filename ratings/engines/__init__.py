@@ -4,7 +4,7 @@
 names. Services are the only callers; nothing here touches Django.
 """
 
-from .base import Change, EngineInputError, PlayerState, RatingSystem, parameters_from_mapping
+from .base import Change, EngineInputError, Param, PlayerState, RatingSystem, parameter_ranges, parameters_from_mapping
 from .bridge import SYSTEM as BRIDGE
 from .elo import SYSTEM as ELO
 from .preferans import SYSTEM as PREFERANS
@@ -23,8 +23,10 @@ __all__ = [
     "REGISTRY",
     "Change",
     "EngineInputError",
+    "Param",
     "PlayerState",
     "RatingSystem",
     "get_rating_system",
+    "parameter_ranges",
     "parameters_from_mapping",
 ]

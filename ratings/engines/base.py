@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from functools import partial
 from typing import Any, NamedTuple, Protocol
 
@@ -132,18 +132,70 @@ def round_half_away_from_zero(value: float, decimals: int = 0) -> float:
     return math.copysign(rounded, value) if rounded else 0.0
 
 
-def parameters_from_mapping(parameters_class: type, values: Mapping[str, Any] | None):
-    """Build a parameters dataclass from a game's stored JSON, rejecting unknown keys.
+@dataclass(frozen=True, slots=True)
+class Param:
+    """The values an engine accepts for one of its parameters: a finite number within a range.
 
-    Missing keys take the dataclass defaults (the seed's values).
+    Each engine's parameters class lists one per numeric field in its
+    ``RANGES`` (a class attribute), and ``parameters_from_mapping`` holds a
+    game's stored overrides to them, so admin, the rating task and the
+    calculators refuse the same values. The bounds are where the formulas
+    stop making sense (a divisor of 0, a K that swings a rating by hundreds
+    in one match, an exponent that overflows a float), not a club's taste:
+    the seeds' values sit well inside them.
+
+    ``minimum_excluded`` makes the lower bound strict (a divisor, a K);
+    ``integer`` asks for a whole number (a count of matches).
+    """
+
+    name: str
+    minimum: float
+    maximum: float
+    minimum_excluded: bool = False
+    integer: bool = False
+
+    def describe(self) -> str:
+        """The range in words: "a number from 100 to 2000", "a number above 0 and at most 200"."""
+        kind = "a whole number" if self.integer else "a number"
+        if self.minimum_excluded:
+            return f"{kind} above {self.minimum:g} and at most {self.maximum:g}"
+        return f"{kind} from {self.minimum:g} to {self.maximum:g}"
+
+    def clean(self, value: Any) -> int | float:
+        """``value`` as the engine takes it (int or float), or EngineInputError naming the parameter and its range."""
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise EngineInputError(f"Parameter {self.name} must be {self.describe()}; got {value!r}.")
+        below = value <= self.minimum if self.minimum_excluded else value < self.minimum
+        if below or value > self.maximum or (self.integer and value != int(value)):
+            raise EngineInputError(f"Parameter {self.name} must be {self.describe()}; got {value:g}.")
+        return int(value) if self.integer else float(value)
+
+
+def parameter_ranges(parameters_class: type) -> dict[str, Param]:
+    """The declared range of each parameter of an engine's parameters class, by name (empty if none are declared)."""
+    return {param.name: param for param in getattr(parameters_class, "RANGES", ())}
+
+
+def parameters_from_mapping(parameters_class: type, values: Mapping[str, Any] | None):
+    """Build a parameters dataclass from a game's stored JSON, rejecting unknown keys and values out of range.
+
+    Missing keys take the dataclass defaults (the seed's values). A value is
+    held to its declared range (``Param``); a class may also name pairs of
+    parameters in ``ORDERED`` (``(low, high)``: low must not exceed high),
+    checked on the result, defaults included. Numeric fields without a
+    declared range need only be finite; other fields are kept as given.
     """
     values = dict(values or {})
     known = {f.name: f for f in fields(parameters_class)}
     unknown = sorted(set(values) - set(known))
     if unknown:
         raise EngineInputError(f"Unknown parameter(s): {', '.join(unknown)}.")
+    ranges = parameter_ranges(parameters_class)
     cleaned = {}
     for name, value in values.items():
+        if name in ranges:
+            cleaned[name] = ranges[name].clean(value)
+            continue
         default = getattr(parameters_class(), name)
         if isinstance(default, bool) or not isinstance(default, int | float):
             cleaned[name] = value
@@ -151,7 +203,12 @@ def parameters_from_mapping(parameters_class: type, values: Mapping[str, Any] | 
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
             raise EngineInputError(f"Parameter {name} must be a finite number.")
         cleaned[name] = type(default)(value)
-    return parameters_class(**cleaned)
+    parameters = parameters_class(**cleaned)
+    for low, high in getattr(parameters_class, "ORDERED", ()):
+        low_value, high_value = getattr(parameters, low), getattr(parameters, high)
+        if low_value > high_value:
+            raise EngineInputError(f"Parameter {low} ({low_value:g}) must not exceed {high} ({high_value:g}).")
+    return parameters
 
 
 def stored_expected_score(details: Mapping[str, Any], rating_before: float) -> tuple[float, float] | None:

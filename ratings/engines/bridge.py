@@ -55,10 +55,12 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from .base import (
     Change,
     EngineInputError,
+    Param,
     PlayerState,
     round_half_away_from_zero,
     stop_at_floor,
@@ -94,6 +96,20 @@ class BridgeParameters:
     imps_per_goal: float = 3.0
     bonus_max: float = 50.0
     bonus_scale: float = 100.0
+
+    # What a game may set (``base.Param``). K as for Slaps (above 0, at most 200; margins multiply
+    # it by at most 7.4); the scale and the rule of 400 as for Elo, the cap at most 10,000 (wider
+    # than any two sides' gap); margins in IMPs within the scale's 24; a partnership bonus of at most
+    # 400 points (the rule of 400 ignores more), growing over at least one deal.
+    RANGES: ClassVar[tuple[Param, ...]] = (
+        Param("k_base", 0, 200, minimum_excluded=True),
+        Param("scale", 100, 2000),
+        Param("rating_difference_cap", 0, 10_000, minimum_excluded=True),
+        Param("draw_margin_imps", 0, 24),
+        Param("imps_per_goal", 0.5, 24),
+        Param("bonus_max", 0, 400),
+        Param("bonus_scale", 1, 100_000),
+    )
 
 
 Pair = tuple[Hashable, Hashable]

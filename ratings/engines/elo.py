@@ -21,11 +21,12 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 from .base import (
     Change,
     EngineInputError,
+    Param,
     PlayerState,
     new_change,
     round_half_away_from_zero,
@@ -41,6 +42,18 @@ class EloParameters:
     # K drops once a player has *completed* this many rated matches.
     provisional_matches: int = 32
     scale: float = 400.0
+
+    # What a game may set (``base.Param``). K is the most a match can move a rating: above 0 (0 rates
+    # nothing) and at most 200 (the seed's 32 and 16; chess federations use 10 to 40). The scale is
+    # the rating difference at which the stronger side is expected to score 10 to 1: 400 in the seed;
+    # below 100 the expected score of an everyday gap overflows a float, above 2000 ratings hardly
+    # predict anything.
+    RANGES: ClassVar[tuple[Param, ...]] = (
+        Param("k_provisional", 0, 200, minimum_excluded=True),
+        Param("k_established", 0, 200, minimum_excluded=True),
+        Param("provisional_matches", 0, 10_000, integer=True),
+        Param("scale", 100, 2000),
+    )
 
 
 class EloMatch(NamedTuple):
@@ -65,8 +78,15 @@ class EloUpdate:
         return self.rating_after - rating
 
 
+# 10 ** 300 is still a float; beyond it the expected score is 0 or 1 to within 1e-300 anyway.
+EXPONENT_LIMIT = 300.0
+
+
 def expected_score(rating: float, opponent_rating: float, scale: float = 400.0) -> float:
-    return 1.0 / (1.0 + 10.0 ** ((opponent_rating - rating) / scale))
+    """E = 1 / (1 + 10^((Rb - Ra) / scale)), for any two ratings the calculator takes (no overflow)."""
+    exponent = (opponent_rating - rating) / scale
+    exponent = min(max(exponent, -EXPONENT_LIMIT), EXPONENT_LIMIT)
+    return 1.0 / (1.0 + 10.0**exponent)
 
 
 def k_factor(rated_matches: int, parameters: EloParameters) -> float:

@@ -51,9 +51,9 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
-from .base import Change, EngineInputError, PlayerState, new_change
+from .base import Change, EngineInputError, Param, PlayerState, new_change
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +68,24 @@ class PreferansParameters:
     kd_scale: float = 100.0
     smoothing_start: float = 4000.0
     smoothing_scale: float = 1000.0
+
+    # What a game may set (``base.Param``), around the seed's values. Kv's base and divisors keep Kv
+    # at least kv_base > 0, so Vf = (Rs - Rt) / Kv is always defined; the cap on Vf and Kd's bounds keep
+    # one deal's change within a few dozen points (Kd times the square root of at most 20,000 whists);
+    # the scales divide, so they start at 1.
+    RANGES: ClassVar[tuple[Param, ...]] = (
+        Param("kv_base", 1, 1000),
+        Param("kv_above", 1, 1000),
+        Param("kv_below", 1, 1000),
+        Param("expected_whists_cap", 0, 100),
+        Param("kd_base", 0, 20, minimum_excluded=True),
+        Param("kd_min", 0, 20),
+        Param("kd_max", 0, 20, minimum_excluded=True),
+        Param("kd_scale", 1, 100_000),
+        Param("smoothing_start", 0, 100_000),
+        Param("smoothing_scale", 1, 100_000),
+    )
+    ORDERED: ClassVar[tuple[tuple[str, str], ...]] = (("kd_min", "kd_max"),)
 
 
 @dataclass(frozen=True, slots=True)

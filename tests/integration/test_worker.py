@@ -130,7 +130,7 @@ def test_a_rating_period_league_waits_for_its_close_then_rates_everything(stack)
     from leagues.models import League
     from ratings.models import RatingChange
 
-    league = League.objects.get(slug="bridge-pro")
+    league = League.objects.get(slug="bridge-amateur")
     league.rating_period_days = 3
     league.rating_period_anchor = (timezone.now() - timedelta(days=1)).date()
     league.save()
@@ -141,7 +141,7 @@ def test_a_rating_period_league_waits_for_its_close_then_rates_everything(stack)
     created = []
     for offset, scores in ((1, [(420, -50)]), (2, [(-600, 100), (140, 110)])):
         played_at = max(start, timezone.now() - timedelta(hours=3)) + timedelta(minutes=offset)
-        body = bridge_session_body(ids, played_at, scores, league="bridge-pro")
+        body = bridge_session_body(ids, played_at, scores, league="bridge-amateur")
         status, response = stack.request("POST", "/api/matches/", json.dumps(body).encode(), headers)
         assert status == 201, response
         data = json.loads(response)

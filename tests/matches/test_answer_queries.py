@@ -21,7 +21,13 @@ AGO = timezone.now() - timedelta(hours=2)
 def bodies(ids):
     played = AGO.isoformat()
     return {
-        "slaps": {"game": "slaps", "played_at": played, "players": ids[:2], "winner": ids[0], "league": "slaps-pro"},
+        "slaps": {
+            "game": "slaps",
+            "played_at": played,
+            "players": ids[:2],
+            "winner": ids[0],
+            "league": "slaps-amateur",
+        },
         "preferans": {
             "game": "preferans",
             "played_at": played,
@@ -43,7 +49,7 @@ QUERIES = {"slaps": 4, "preferans": 5, "bridge": 10}
 def test_a_rated_match_is_read_in_a_fixed_number_of_queries(
     referee_client, game, django_assert_num_queries, django_capture_on_commit_callbacks
 ):
-    League.objects.filter(slug="slaps-pro").update(requires_confirmation=True)
+    League.objects.filter(slug="slaps-amateur").update(requires_confirmation=True)
     ids = [player.pk for player in PlayerFactory.create_batch(8)]
     with django_capture_on_commit_callbacks(execute=True):
         created = referee_client.post("/api/matches/", bodies(ids)[game], format="json").json()

@@ -8,7 +8,8 @@ whichever way the result arrives: the three entry pages (which always file
 Slaps and Preferans under amateur), the API, and an admin's correction,
 which is re-examined like a new entry and then waits for someone other than
 the admin who corrected it. A league named in the body can add the
-requirement, never remove it (issue 12 item 3).
+requirement, never remove it (issue 12 item 3; and only a league every
+player may play in can be named: ``test_league_membership``).
 
 Pros are made by giving them a pro ``PlayerRating``, as the rating task leaves one.
 """
@@ -112,19 +113,24 @@ def test_a_pro_league_setting_covers_results_filed_under_amateur(pro_two_step, d
 
 
 def test_naming_a_league_adds_the_requirement_and_never_removes_it(reference_data, django_capture_on_commit_callbacks):
-    """Issue 12 item 3: two amateurs' result named "slaps-pro" used to skip the amateur league's confirmation."""
-    League.objects.filter(slug="slaps-amateur").update(requires_confirmation=True)
+    """Issue 12 item 3: two amateurs' result named "slaps-pro" used to skip the amateur league's confirmation;
+    it is now refused, since the pro league's results are between pros (``test_league_membership``).
+    Between pros, who may file under either league, the league named adds its requirement and never
+    removes the one of the league they are in."""
     referee = RefereeFactory()
-    ann, bob = PlayerFactory(), PlayerFactory()  # unrated: in the amateur league
+    ann, bob = make_pro(PlayerFactory(), "slaps"), make_pro(PlayerFactory(), "slaps")
+    League.objects.filter(slug="slaps-amateur").update(requires_confirmation=True)
     with django_capture_on_commit_callbacks(execute=True):
-        escaped = match_submit(referee=referee, data=slaps(ann, bob, league="slaps-pro"))
-    assert escaped.league.slug == "slaps-pro"
-    assert waiting(escaped.pk)
+        filed_amateur = match_submit(referee=referee, data=slaps(ann, bob, league="slaps-amateur"))
+    assert waiting(filed_amateur.pk)
 
     League.objects.filter(slug="slaps-amateur").update(requires_confirmation=False)
     League.objects.filter(slug="slaps-pro").update(requires_confirmation=True)
     with django_capture_on_commit_callbacks(execute=True):
+        escaped = match_submit(referee=referee, data=slaps(ann, bob, league="slaps-amateur"))
         filed_pro = match_submit(referee=referee, data=slaps(ann, bob, league="slaps-pro"))
+    assert escaped.league.slug == "slaps-amateur"
+    assert waiting(escaped.pk)
     assert waiting(filed_pro.pk)
 
 

@@ -24,8 +24,10 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from leagues.models import League
 from matches.models import AuditEntry, Match
 from matches.services import match_correct, match_submit
+from ratings.models import PlayerRating
 from tests.factories import AdminFactory, PlayerFactory, RefereeFactory
 from tests.matches.rows import rows_changed, rows_snapshot
 
@@ -55,9 +57,18 @@ def admin_pages():
     return client
 
 
+def pros(game: str, count: int) -> list:
+    """Players of the game's pro league, as a promotion leaves them: only they may play its results."""
+    league = League.objects.get(slug=f"{game}-pro")
+    players = PlayerFactory.create_batch(count)
+    for player in players:
+        PlayerRating.objects.create(player=player, game=league.game, league=league, rating=1850, peak_rating=1850)
+    return players
+
+
 def stored_match(game: str, django_capture_on_commit_callbacks) -> Match:
     with django_capture_on_commit_callbacks(execute=True):
-        match = match_submit(referee=RefereeFactory(), data=body_for(game, PlayerFactory.create_batch(8)))
+        match = match_submit(referee=RefereeFactory(), data=body_for(game, pros(game, 8)))
     match.refresh_from_db()
     assert match.status == "rated"
     assert match.league.slug == f"{game}-pro"

@@ -23,8 +23,10 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from leagues.models import League
 from matches.models import Match
 from matches.services import IdempotencyKeyReused, match_submit_idempotent
+from ratings.models import PlayerRating
 from tests.factories import PlayerFactory, RefereeFactory
 from tests.matches.rows import rows_changed, rows_snapshot
 
@@ -43,7 +45,16 @@ def post_raw(client, text: str, key: str):
 
 @pytest.fixture
 def ann_bob(reference_data):
-    return PlayerFactory(name="Ann"), PlayerFactory(name="Bob")
+    """Two pros of Slaps: their result may be filed under the amateur league (the default) or the pro one."""
+    return make_pros("slaps", PlayerFactory(name="Ann"), PlayerFactory(name="Bob"))
+
+
+def make_pros(game: str, *players):
+    """Players of the game's pro league, as a promotion leaves them."""
+    league = League.objects.get(slug=f"{game}-pro")
+    for player in players:
+        PlayerRating.objects.create(player=player, game=league.game, league=league, rating=1850, peak_rating=1850)
+    return players
 
 
 def slaps_text(ann, bob) -> str:
@@ -304,7 +315,7 @@ def test_keys_stored_before_fingerprints_are_fingerprinted_by_the_migration(refe
     from django.db.migrations.executor import MigrationExecutor
 
     referee = RefereeFactory()
-    a, b, c, d = (player.pk for player in PlayerFactory.create_batch(4))
+    a, b, c, d = (player.pk for player in make_pros("bridge", *PlayerFactory.create_batch(4)))
     bodies = {
         "old-slaps": {"game": "slaps", "played_at": PLAYED_Z, "players": [a, b], "winner": b},
         "old-preferans": {

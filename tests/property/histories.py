@@ -25,6 +25,8 @@ import datetime as dt
 from dataclasses import dataclass, field, replace
 from zoneinfo import ZoneInfo
 
+import pytest
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.test import TestCase, override_settings
 from hypothesis import strategies as st
@@ -34,8 +36,10 @@ from rest_framework.test import APIClient
 from leagues.models import Bot, Game, League
 from matches.models import Match
 from matches.services import match_correct, match_submit, match_void
+from ratings.models import PlayerRating
 from ratings.services import ratings_request_full_replay
 from tests import factories
+from tests.matches.rows import rows_changed, rows_snapshot
 from tests.oracle import GameSpec, ResultSpec
 from tests.oracle_db import oracle_game_spec
 
@@ -298,8 +302,43 @@ class Driver:
             with TestCase.captureOnCommitCallbacks(execute=True):
                 getattr(self, f"_op_{op[0]}")(*op[1:])
 
+    def _admitted(self, body: dict) -> bool:
+        """Whether every player of the body may play in the league it names: the pro league's results
+        are between its players (issue 12 item 3); the amateur league takes anyone."""
+        if body["league"] != f"{self.game.slug}-pro":
+            return True
+        ids = set(body.get("players", []))
+        ids |= {seat["player"] for seat in body.get("seats", []) if "player" in seat}
+        ids |= {p for board in body.get("boards", []) for t in board["tables"] for p in (*t["ns"], *t["ew"])}
+        pros = PlayerRating.objects.filter(game=self.game, league__tier="pro", player_id__in=ids).count()
+        return pros == len(ids)
+
+    def _refused(self, body: dict, via: str, *, match_id: int | None = None) -> bool:
+        """A body filing players under a league they are not in is refused, naming the league, and stores nothing."""
+        if self._admitted(body):
+            return False
+        before = rows_snapshot()
+        if via == "api":
+            client, path = (self.api, "/api/matches/") if match_id is None else (
+                self.admin_api, f"/api/matches/{match_id}/correct/")  # fmt: skip
+            response = client.post(path, body, format="json")
+            assert response.status_code == 400, response.content
+            assert list(response.json()) == ["league"], response.content
+        else:
+            if match_id is None:
+                write = lambda: match_submit(referee=self.referee, data=body)  # noqa: E731
+            else:
+                write = lambda: match_correct(match_id=match_id, by=self.admin, data=body)  # noqa: E731
+            with pytest.raises(ValidationError) as refused:
+                write()
+            assert list(refused.value.message_dict) == ["league"]
+        assert rows_changed(before, rows_snapshot()) == {}
+        return True
+
     def _op_submit(self, result, minutes, filing, via) -> None:
         body = self._api_body(result, minutes, filing)
+        if self._refused(body, via):
+            return
         if via == "api":
             response = self.api.post("/api/matches/", body, format="json")
             assert response.status_code == 201, response.content
@@ -310,6 +349,8 @@ class Driver:
         self._remember(match_id, body)
 
     def _op_void(self, index, via) -> None:
+        if index >= len(self.matches):
+            return  # that submission was refused
         match_id = self.matches[index]
         if via == "api":
             response = self.admin_api.post(f"/api/matches/{match_id}/void/", format="json")
@@ -320,10 +361,14 @@ class Driver:
         self.record[match_id] = ResultSpec(previous.id, previous.played_at, previous.league, "void", previous.body)
 
     def _op_correct(self, index, result, minutes, filing, via) -> None:
+        if index >= len(self.matches):
+            return  # that submission was refused
         match_id = self.matches[index]
         if self.record[match_id].status == "void":
             return  # a voided match cannot be corrected (and stays void)
         body = self._api_body(result, minutes, filing)
+        if self._refused(body, via, match_id=match_id):
+            return  # the result stays as it was
         if via == "api":
             response = self.admin_api.post(f"/api/matches/{match_id}/correct/", body, format="json")
             assert response.status_code == 200, response.content

@@ -29,7 +29,7 @@ from django.utils import timezone
 
 from leagues.models import Bot, Game, League
 from matches.models import Match
-from matches.services import match_submit, match_void
+from matches.services import match_due_at, match_submit, match_void
 from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
 from ratings.services import ratings_process_game, ratings_process_match
 from tests.factories import PlayerFactory
@@ -65,6 +65,16 @@ def oracle_with(game: Game, change) -> dict:
 
 
 # --- Bridge: the partnership count carried from one session to the next ---------------------
+
+
+def filed_under(match: Match, league_slug: str) -> Match:
+    """The stored match moved to ``league_slug`` (with that league's due date), as releases before issue 12
+    filed results under a league their players were not in (amateurs under the pro league): the write
+    path now refuses that, and the replay must still rate such stored results by their league's rules."""
+    league = League.objects.get(slug=league_slug)
+    due_at = match_due_at(game=match.game, league=league, played_at=match.played_at)
+    Match.objects.filter(pk=match.pk).update(league=league, due_at=due_at)
+    return Match.objects.get(pk=match.pk)
 
 
 def imps_session(tables_per_board, hours, *, game="bridge", rated=True) -> dict:
@@ -403,8 +413,8 @@ def test_a_period_is_rated_from_its_start_with_the_floor_and_promotion_applied_b
 
     def session(ns, ew, imps, moment, league="bridge-amateur"):
         body = imps_session([(ns, ew, imps)], 0)
-        body["played_at"], body["league"] = moment.isoformat(), league
-        return match_submit(referee=referee, data=body)
+        body["played_at"] = moment.isoformat()
+        return filed_under(match_submit(referee=referee, data=body), league)
 
     p = session((e, f), (g, h), 2, start, league="bridge-pro")
     first = session((a, b), (c, dd), 2, start + timedelta(hours=1))
@@ -531,8 +541,8 @@ def test_a_replay_is_aligned_to_the_periods_of_every_league_in_turn(bridge, refe
 
     def session(ns, ew, imps, moment, league):
         body = imps_session([(ns, ew, imps)], 0)
-        body["played_at"], body["league"] = moment.isoformat(), league
-        return match_submit(referee=referee, data=body)
+        body["played_at"] = moment.isoformat()
+        return filed_under(match_submit(referee=referee, data=body), league)
 
     session((a, b), (c, dd), 2, p0 - timedelta(hours=12), "bridge-amateur")
     session((a, b), (c, dd), 3, p0 + timedelta(hours=12), "bridge-amateur")

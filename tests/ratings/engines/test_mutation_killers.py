@@ -279,15 +279,21 @@ def test_parameters_from_mapping_keeps_non_numeric_values_as_given():
     ("values", "message"),
     [
         ({"zeta": 1, "bogus": 2}, "Unknown parameter(s): bogus, zeta."),
-        ({"k_provisional": True}, "Parameter k_provisional must be a finite number."),
-        ({"k_provisional": "32"}, "Parameter k_provisional must be a finite number."),
-        ({"scale": float("inf")}, "Parameter scale must be a finite number."),
-        ({"scale": float("nan")}, "Parameter scale must be a finite number."),
+        ({"k_provisional": True}, "Parameter k_provisional must be a number above 0 and at most 200; got True."),
+        ({"k_provisional": "32"}, "Parameter k_provisional must be a number above 0 and at most 200; got '32'."),
+        ({"scale": float("inf")}, "Parameter scale must be a number from 100 to 2000; got inf."),
+        ({"scale": float("nan")}, "Parameter scale must be a number from 100 to 2000; got nan."),
     ],
 )
 def test_parameters_from_mapping_rejects_what_no_game_can_use(values, message):
     with pytest.raises(EngineInputError, match=exactly(message)):
         parameters_from_mapping(EloParameters, values)
+
+
+@pytest.mark.parametrize("value", [True, "2", float("inf"), float("nan")])
+def test_a_numeric_parameter_without_a_declared_range_must_still_be_finite(value):
+    with pytest.raises(EngineInputError, match=exactly("Parameter weight must be a finite number.")):
+        parameters_from_mapping(_Switches, {"weight": value})
 
 
 def test_stored_expected_score_reads_both_numbers_or_nothing():
