@@ -52,6 +52,13 @@ REFUSED = [
         "Parameter provisional_matches must be a whole number from 0 to 10000; got 2.5.",
     ),
     (EloParameters, {"scale": None}, "Parameter scale must be a number from 100 to 2000; got None."),
+    # Python's json reads NaN and Infinity (the API's and admin's parser refuse them first).
+    (EloParameters, {"scale": float("nan")}, "Parameter scale must be a number from 100 to 2000; got nan."),
+    (
+        EloParameters,
+        {"k_established": float("inf")},
+        "Parameter k_established must be a number above 0 and at most 200; got inf.",
+    ),
     (PreferansParameters, {"kv_base": 0}, "Parameter kv_base must be a number from 1 to 1000; got 0."),
     (PreferansParameters, {"kv_below": -22}, "Parameter kv_below must be a number from 1 to 1000; got -22."),
     (PreferansParameters, {"kd_scale": 0}, "Parameter kd_scale must be a number from 1 to 100000; got 0."),
