@@ -126,9 +126,9 @@ class AnswerSerializer(serializers.Serializer):
 
     DRF deep-copies every declared field, nested serializers included, for each
     serializer it makes, so that fields may keep per-request state; an answer's
-    fields keep none (no context, no validation). Copying them made the match
-    answer cost about 1.1 ms instead of 40 µs, a quarter of a submission's CPU:
-    here the first instance's bound fields serve every later one.
+    fields keep none (no context, no validation). Copying them was a large share
+    of a submission's CPU (docs/performance.md): here the first instance's
+    bound fields serve every later one.
     """
 
     @property
@@ -144,8 +144,8 @@ class AnswerSerializer(serializers.Serializer):
         """DRF's, with a short way for the rows APIs build as dicts (a history, a leaderboard page).
 
         DRF reads every field through a general attribute walk (mapping or object,
-        callables, dotted sources): about 50 µs a history row, a quarter of a
-        second for a 5,000-row history. A dict row's field with a plain key is
+        callables, dotted sources), slow over a history of thousands of rows
+        (docs/performance.md). A dict row's field with a plain key is
         read straight from it; everything else goes DRF's way.
         """
         if not isinstance(instance, dict):

@@ -55,7 +55,7 @@ class RatingChange(models.Model):
     # from the results and rewritten in bulk by replays, so it carries only
     # the indexes its reads use (the composite ones below start with game,
     # match and player) and no database foreign keys: PostgreSQL checks each
-    # one per row at commit, which measured 27% of a replay's time. Its one
+    # one per row at commit, a large share of a replay's time (docs/performance.md). Its one
     # writer takes every id from rows it has just read under the game's
     # lock, matches are never deleted (they are voided), and the ORM still
     # refuses to delete a game, match, player or league the ledger names.

@@ -476,7 +476,7 @@ def _ledger_rollback(*, game: Game, start: LedgerKey) -> None:
     Those rows are found before the delete, each with one seek down the
     player's ledger index from ``start``; after it, every seek would first
     wade through the rows the delete left dead in this transaction (a full
-    replay of 4M rows spent minutes there).
+    replay stalled there: docs/performance.md).
     """
     later = RatingChange.objects.filter(game=game).filter(_at_or_after(start))
     player_ids = set(later.order_by().values_list("player_id", flat=True).distinct())
@@ -542,8 +542,8 @@ class _LedgerWriter:
     """Buffers ledger rows, promotions and status flips, and writes them in batches.
 
     On PostgreSQL ledger rows are streamed with COPY as ready-made text lines
-    (cents formatted once, details dumped by orjson): an order of magnitude
-    faster than INSERTs of model instances. Elsewhere they go in with
+    (cents formatted once, details dumped by orjson): much faster than
+    INSERTs of model instances (docs/performance.md). Elsewhere they go in with
     ``bulk_create``.
     """
 

@@ -2,8 +2,8 @@
 Celery worker (1 process by default) on Redis, on the configured PostgreSQL database.
 
 On 2 cores shared with PostgreSQL, Redis and the clients, fewer processes
-measured faster: 3 web workers and 1 Celery process held 66-98 rated/s where
-4 and 2 held 48-57 (same session, noisy neighbours), because every process beyond the cores only adds
+measured faster (3 web workers and 1 Celery process against 4 and 2: docs/performance.md),
+because every process beyond the cores only adds
 switching, and two Celery processes rating one game queue on its lock.
 
     latency      POST a Slaps result, poll GET /api/matches/ID/ until rated

@@ -47,7 +47,7 @@ class EngineInputError(ValueError):
 # PlayerState and Change are created once per player per rated unit, millions of
 # times in a replay: immutable named tuples cost a fraction of frozen dataclasses.
 # Calling a named tuple class still runs its generated Python ``__new__`` (a
-# third of an Elo update's time), so the hot paths build them with
+# large share of an Elo update's time: docs/performance.md), so the hot paths build them with
 # ``new_change`` and ``PlayerState.after``, which go straight to ``tuple.__new__``.
 class PlayerState(NamedTuple):
     rating: float

@@ -125,8 +125,8 @@ class EloSystem:
 
     def rate(self, match: EloMatch, states: Mapping[Hashable, PlayerState], parameters: EloParameters) -> list[Change]:
         """Both players' changes: ``elo_update``'s formula for each side, written out without
-        a loop or helper calls, because replays run it millions of times (each call costs
-        a tenth of the update; ``tests/ratings/engines/test_elo.py`` holds it to ``elo_update``).
+        a loop or helper calls, because replays run it millions of times (each call adds a
+        visible share, docs/performance.md; ``tests/ratings/engines/test_elo.py`` holds it to ``elo_update``).
         """
         (first, second), winner = match
         if first == second or (winner != first and winner != second):

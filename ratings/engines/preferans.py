@@ -278,8 +278,8 @@ class PreferansSystem:
                     "kv": round(kv, 4),
                     "expected_whists": round(vf, 4),
                     "kd": round(kd, 4),
-                    # Exactly 1.0 unless a gain above smoothing_start is smoothed; round(x, 4) costs
-                    # about 7% of the engine's instructions, so it is skipped then.
+                    # Exactly 1.0 unless a gain above smoothing_start is smoothed; round(x, 4) is a
+                    # visible share of the engine's instructions (docs/performance.md), so it is skipped then.
                     "smoothing": smoothing if smoothing == 1.0 else round(smoothing, 4),
                     "bot_cap": bot_cap if capped else None,
                     "floor_applied": floor_applied,
