@@ -36,7 +36,7 @@ def cache_checks(settings, *, cache_url: str, broker_url: str = "memory://") -> 
 @pytest.mark.parametrize(
     ("cache_url", "broker_url"),
     [
-        ("redis://127.0.0.1:6379/1", "redis://127.0.0.1:6379/0"),  # README's set-up before this check
+        ("redis://127.0.0.1:6379/1", "redis://127.0.0.1:6379/0"),  # docs/operations.md's set-up before this check
         ("redis://localhost/9", "redis://127.0.0.1:6379/14"),  # the same loopback server, spelled two ways
         ("redis://10.0.0.5:6380/0,redis://10.0.0.6:6380/0", "redis://10.0.0.6:6380/3"),  # a replica's server
         ("unix:///run/redis.sock?db=1", "unix:///run/redis.sock"),

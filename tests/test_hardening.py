@@ -82,7 +82,7 @@ def test_production_settings_pass_check_deploy():
 
 
 def test_production_static_files_collect_with_hashed_names(tmp_path, settings):
-    """README's deployment runs collectstatic; the manifest storage fails on any reference it cannot resolve."""
+    """The documented deployment runs collectstatic; the manifest storage fails on any reference it cannot resolve."""
     from django.core.management import call_command
 
     settings.STATIC_ROOT = tmp_path

@@ -264,7 +264,7 @@ def _pages(stack: Stack, league: League, star: int, seconds: float, players: int
 
 
 def _production_settings(stack: Stack, broker_url: str) -> None:
-    """Run the stack as README's deployment does: no debug, hashed static files, a shared Redis cache,
+    """Run the stack as docs/operations.md's deployment does: no debug, hashed static files, a shared Redis cache,
     persistent database connections. Only the API write rate is lifted, for the load itself."""
     stack.env.update(
         {

@@ -6,8 +6,8 @@ from the code under test (``get_rating_system(...).rate``,
 not fail a test. The oracle is written from the specification alone — the
 seeds in ``shared/seeds/`` (000 Slaps Elo, 001 Preferans, 003 bridge pairs
 Elo), ``shared/spec/PRODUCT.md`` ("Rating rules" and "Rules settled after the
-first release") and the project's documented choices (README "How ratings
-flow", the engines' module docstrings read as prose) — and it imports
+first release") and the project's documented choices (docs/ratings.md, the
+engines' module docstrings read as prose) — and it imports
 nothing from ``ratings/``, ``matches/``, ``leagues/``, ``config/`` or Django
 (``tests/oracle/test_isolation.py`` walks its imports to hold it to that).
 

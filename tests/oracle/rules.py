@@ -4,7 +4,7 @@ Each function takes the ratings *at the start of the unit* (Fractions) and
 returns what the seed says the unit does to each player, before any league
 rule (promotion, floor) and before the ledger's bookkeeping; ``history``
 applies those. Parameter names are the ones the project documents for a
-game's ``parameters`` JSON (README "Choices made where the seeds are silent"
+game's ``parameters`` JSON (docs/ratings.md "Parameters and choices"
 and the engines' module docstrings); a missing name takes the seed's value.
 """
 

@@ -4,7 +4,7 @@ Vocabulary: a *floor* only stops a fall, ``max(after, min(before, floor))``;
 a player is *promoted* at the unit that takes them to ``promote_at`` and has
 ``promoted_floor`` from the next unit on. Every expected number below is
 worked by hand in the test's docstring (Preferans: seed 001's letters; Elo:
-seed 000; bridge: seed 003 and the README's choices), never asked of the
+seed 000; bridge: seed 003 and the choices in docs/ratings.md), never asked of the
 engine.
 """
 
