@@ -13,11 +13,16 @@
   and every field, parameter and header it documents; each endpoint it lists
   as served is routed, and each it lists as planned is not (yet).
 - The README stays a short entry page, and ``docs/index.md`` lists every page.
+- Measured figures (``27%``, ``40 µs``, ``142 rated/s``) live in
+  ``docs/performance.md``, dated, not in code comments, where nobody measures
+  them again: a comment gives the reason and points there.
 """
 
 import ast
 import importlib
+import io
 import re
+import tokenize
 import unicodedata
 from pathlib import Path
 
@@ -343,3 +348,46 @@ def test_api_doc_names_every_field_parameter_and_header(served_schema):
         name for name in names if not re.search(rf'[`"]{re.escape(name)}[`"]|\b{re.escape(name)}=', served)
     )
     assert not missing, f"docs/api.md does not name {missing}"
+
+
+# --- measured figures belong to docs/performance.md -----------------------------------------------
+
+FIGURE = re.compile(
+    r"\d\s?%|\d\s?(ms|µs)\b|\d[\d,.]*\s?(req|rated|updates|rows)/s\b|\d\s?\u00d7|\b\d+(\.\d+)?x (faster|slower)", re.I
+)
+NOT_SHIPPED = {"tests", "mutants", "staticfiles", "node_modules"}
+
+
+def _code_files() -> list[Path]:
+    return [
+        path
+        for path in REPO.rglob("*.py")
+        if not (set(path.relative_to(REPO).parts[:-1]) & NOT_SHIPPED)
+        and not any(part.startswith(".") for part in path.relative_to(REPO).parts)
+    ]
+
+
+def _comments_and_docstrings(source: str) -> list[tuple[int, str]]:
+    texts = [
+        (token.start[0], token.string)
+        for token in tokenize.generate_tokens(io.StringIO(source).readline)
+        if token.type == tokenize.COMMENT
+    ]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            docstring = ast.get_docstring(node, clean=False)
+            if docstring:
+                texts.append((node.body[0].lineno, docstring))
+    return texts
+
+
+def test_no_measured_figures_in_code_comments():
+    files = _code_files()
+    assert any(path.name == "services.py" for path in files)  # the walk finds the code
+    found = [
+        f"{path.relative_to(REPO)}:{line}: {match.group(0)!r}"
+        for path in files
+        for line, text in _comments_and_docstrings(path.read_text(encoding="utf-8"))
+        if (match := FIGURE.search(text))
+    ]
+    assert not found, f"measured figures in comments (move them to docs/performance.md, dated): {found}"
