@@ -108,8 +108,7 @@ class RatingSystem(Protocol):
     """What the registry holds for each rating system."""
 
     slug: str
-    label: str
-    start_rating: float
+    label: str  # the name pages and admin show (``Game.get_rating_system_display``)
     decimals: int
     parameters_class: type
 

@@ -223,7 +223,6 @@ class PreferansSystem:
     slug = "preferans"
     prediction = staticmethod(prediction)
     label = "SmartPref per-deal rating"
-    start_rating = 1000.0
     decimals = 2
     parameters_class = PreferansParameters
 
