@@ -127,6 +127,26 @@ def test_profile_shows_partnerships_and_head_to_head(client, referee_client, eig
     assert partner in html.split("<h2>Head-to-head")[0]
 
 
+def test_bridge_records_take_three_queries_whatever_the_history(
+    referee_client, eight, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    """``player_bridge_records``'s docstring promises a fixed number of queries: held here."""
+    from leagues.models import Player
+    from ratings.selectors import player_bridge_records
+
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(3):
+            assert referee_client.post("/api/matches/", session(eight), format="json").status_code == 201
+    player = Player.objects.get(pk=eight[0])
+    with django_assert_num_queries(3):
+        partners, opponents = player_bridge_records(player=player)
+    assert [record.deals for record in partners] == [6]  # 3 sessions x 2 boards, one partner
+    assert sum(record.deals for record in opponents) == 6
+    stranger = PlayerFactory()
+    with django_assert_num_queries(1):
+        assert player_bridge_records(player=stranger) == ([], [])
+
+
 def test_entry_page_previews_imps_and_saves(referee, eight, django_capture_on_commit_callbacks):
     browser = Client()
     browser.force_login(referee)
