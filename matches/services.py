@@ -29,6 +29,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from config.decimals import CENT
 from leagues.models import Bot, Game, League, Player
 from matches.models import AuditEntry, Board, BoardTable, Deal, Match, ResultsVersion, Seat
 from matches.selectors import (
@@ -234,7 +235,6 @@ def _clean_slaps(data: Mapping[str, Any], errors: _Errors, game: Game) -> GameIn
 PREFERANS_SEATS = (2, 4)
 PREFERANS_MAX_DEALS = 500
 WHIST_LIMIT = Decimal(10_000)
-CENT = Decimal("0.01")
 
 
 def _clean_whist(value: Any) -> Decimal | None:
