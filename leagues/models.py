@@ -28,17 +28,16 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from ratings.engines import REGISTRY
 
-class RatingSystemChoice(models.TextChoices):
-    ELO = "elo", "ISF Elo (1 v 1)"
-    PREFERANS = "preferans", "SmartPref per-deal rating"
-    BRIDGE = "bridge", "Pairs Elo (bridge)"
+# The engines' registry names the rating systems a game can use, and their labels.
+RATING_SYSTEM_CHOICES = [(system.slug, system.label) for system in REGISTRY.values()]
 
 
 class Game(models.Model):
     slug = models.SlugField(unique=True)
     name = models.CharField(max_length=100)
-    rating_system = models.CharField(max_length=20, choices=RatingSystemChoice.choices)
+    rating_system = models.CharField(max_length=20, choices=RATING_SYSTEM_CHOICES)
     parameters = models.JSONField(
         default=dict,
         blank=True,

@@ -16,6 +16,7 @@ clients): validation lives in ``matches.services``, the one path every entry
 route shares, so the API cannot disagree with the pages or admin.
 """
 
+from contextlib import contextmanager
 from datetime import UTC
 
 from django.http import Http404
@@ -388,6 +389,16 @@ class MatchCreateApi(APIView):
         return Response(self.OutputSerializer(selectors.match_detail_of(match)).data, status=response_status)
 
 
+@contextmanager
+def _unknown_match_is_404():
+    """The services look the match up (once, under their lock) and raise DoesNotExist: a 404, in the words
+    ``get_object_or_404`` answered before the views stopped looking the match up a second time."""
+    try:
+        yield
+    except Match.DoesNotExist as error:
+        raise Http404(f"No {Match._meta.object_name} matches the given query.") from error
+
+
 class MatchDetailApi(APIView):
     """A match, its result and (once rated) every player's rating change."""
 
@@ -412,8 +423,8 @@ class MatchVoidApi(APIView):
 
     @extend_schema(request=None, responses={200: OutputSerializer, **error_responses(404, *WRITE_ERRORS)})
     def post(self, request, pk):
-        get_object_or_404(Match, pk=pk)
-        match_void(match_id=pk, by=request.user)
+        with _unknown_match_is_404():
+            match_void(match_id=pk, by=request.user)
         return Response(self.OutputSerializer(selectors.match_detail(match_id=pk)).data)
 
 
@@ -437,8 +448,14 @@ class MatchCorrectApi(APIView):
         "confirmation and, if it needs it, waits for a referee other than the correcting admin.",
     )
     def post(self, request, pk):
-        get_object_or_404(Match, pk=pk)
-        match_correct(match_id=pk, by=request.user, data=request.data)
+        try:
+            data = request.data
+        except Exception:
+            # An unknown match is a 404 whatever its body (unreadable, too large, not JSON), as it always was.
+            get_object_or_404(Match, pk=pk)
+            raise
+        with _unknown_match_is_404():
+            match_correct(match_id=pk, by=request.user, data=data)
         return Response(self.OutputSerializer(selectors.match_detail(match_id=pk)).data)
 
 
@@ -452,6 +469,6 @@ class MatchConfirmApi(APIView):
 
     @extend_schema(request=None, responses={200: OutputSerializer, **error_responses(400, 404, *WRITE_ERRORS)})
     def post(self, request, pk):
-        get_object_or_404(Match, pk=pk)
-        match_confirm(match_id=pk, by=request.user)
+        with _unknown_match_is_404():
+            match_confirm(match_id=pk, by=request.user)
         return Response(self.OutputSerializer(selectors.match_detail(match_id=pk)).data)

@@ -176,10 +176,6 @@ class Seat(models.Model):
     def occupant(self):
         return self.player if self.player_id else self.bot
 
-    @property
-    def is_bot(self) -> bool:
-        return self.bot_id is not None
-
 
 class Deal(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deals")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -29,6 +30,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from config.decimals import CENT
 from leagues.models import Bot, Game, League, Player
 from matches.models import AuditEntry, Board, BoardTable, Deal, Match, ResultsVersion, Seat
 from matches.selectors import (
@@ -234,7 +236,6 @@ def _clean_slaps(data: Mapping[str, Any], errors: _Errors, game: Game) -> GameIn
 PREFERANS_SEATS = (2, 4)
 PREFERANS_MAX_DEALS = 500
 WHIST_LIMIT = Decimal(10_000)
-CENT = Decimal("0.01")
 
 
 def _clean_whist(value: Any) -> Decimal | None:
@@ -363,6 +364,22 @@ BRIDGE_SCORE_LIMIT = 10_000
 BRIDGE_IMPS_LIMIT = Decimal(24)
 
 
+BRIDGE_SCORE_TEXT = re.compile(r"-?[0-9]{1,7}")
+
+
+def _bridge_score(value: Any) -> int | None:
+    """A table's NS score as a number, or None: a whole multiple of 10 within +-10,000, given as a
+    JSON integer or as text ("420", " -50 "). The one reading of a score, for the API, the entry
+    page and its preview alike."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str) and BRIDGE_SCORE_TEXT.fullmatch(value.strip()):
+        value = int(value.strip())
+    if not isinstance(value, int) or abs(value) > BRIDGE_SCORE_LIMIT or value % 10:
+        return None
+    return value
+
+
 def _clean_pair(raw: Any, where: str, errors: _Errors) -> tuple[int, int] | None:
     if not isinstance(raw, list | tuple) or len(raw) != 2:
         errors.add("boards", f"{where}: a pair is a list of two player ids.")
@@ -394,12 +411,8 @@ def _clean_bridge_table(raw: Any, where: str, errors: _Errors) -> dict | None:
         errors.add("boards", f"{where}: give the NS score or the NS IMPs, not both.")
         return None
     if has_score:
-        value = raw["ns_score"]
-        score = value if isinstance(value, int) and not isinstance(value, bool) else None
-        text = value.strip() if isinstance(value, str) else ""
-        if text.lstrip("-").isdigit() and text.isascii() and len(text) <= 7:
-            score = int(text)
-        if score is None or abs(score) > BRIDGE_SCORE_LIMIT or score % 10:
+        score = _bridge_score(raw["ns_score"])
+        if score is None:
             errors.add(
                 "boards", f"{where}: the NS score is a whole multiple of 10 within \u00b1{BRIDGE_SCORE_LIMIT:,}."
             )
@@ -1068,13 +1081,13 @@ def bridge_board_preview(*, scores: list[str], imps: str | None = None) -> tuple
     if all(not score.strip() for score in scores):
         return "blank", []
     parsed = []
-    for score in scores:
-        text = score.strip()
-        if not text:
+    for text in scores:
+        if not text.strip():
             return "incomplete", []
-        if not (text.lstrip("-").isdigit() and text.isascii() and len(text) <= 7) or int(text) % 10:
+        score = _bridge_score(text)
+        if score is None:
             return "bad", []
-        parsed.append(int(text))
+        parsed.append(score)
     duels = [
         DuelPreview(first=t + 1, second=u + 1, imps=to_imps(parsed[t] - parsed[u]))
         for t in range(len(parsed))

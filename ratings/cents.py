@@ -7,7 +7,7 @@ histogram keeps them in cents too.
 
 from decimal import ROUND_HALF_UP, Decimal
 
-CENT = Decimal("0.01")
+from config.decimals import CENT
 
 
 def to_decimal(value: float) -> Decimal:

@@ -6,7 +6,7 @@ Vocabulary:
                     the league the player is in. Maintained only by
                     ``ratings.services``.
     rating change   an immutable ledger row per player per rated unit (a
-                    Slaps match, later a Preferans deal or bridge board):
+                    Slaps match, a Preferans deal, a bridge board):
                     rating before and after, and the formula's inputs in
                     ``details``. It also carries the player's peak, count and
                     league after the unit, so a replay can restore the state

@@ -511,7 +511,8 @@ def player_bridge_records(*, player: Player) -> tuple[list[PairRecord], list[Pai
 
     A board's result for the player is their rated score on it (the mean of
     their duels: above 1/2 a win, 1/2 a draw, below a loss); boards not yet
-    rated count as pending. Two queries, whatever the history's length.
+    rated count as pending. Three queries (the tables, the ledger's scores, the names), whatever
+    the history's length; one for a player who never sat at a bridge table.
     """
     seated = Q(ns_1=player) | Q(ns_2=player) | Q(ew_1=player) | Q(ew_2=player)
     tables = (

@@ -40,12 +40,12 @@ def preferans_calculator(request):
         "opponents": request.GET.get("opponents", "1600,1400"),
         "whists": request.GET.get("whists", "4"),
     }
+    game = Game.objects.filter(rating_system="preferans").order_by("pk").first()  # whose parameters apply
     result, errors = None, {}
     try:
-        result = rating_calculate_preferans(data=values, grid=True)
+        result = rating_calculate_preferans(data=values, game=game, grid=True)
     except ValidationError as error:
         errors = error.message_dict
-    game = Game.objects.filter(rating_system="preferans").order_by("pk").first()
     try:
         parameters = rating_parameters(game=game) if game else PreferansParameters()
     except ValidationError:

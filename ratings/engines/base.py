@@ -44,11 +44,11 @@ class EngineInputError(ValueError):
     """
 
 
-# PlayerState and Change are created once per player per rated unit, millions of
-# times in a replay: immutable named tuples cost a fraction of frozen dataclasses.
-# Calling a named tuple class still runs its generated Python ``__new__`` (a
-# large share of an Elo update's time: docs/performance.md), so the hot paths build them with
-# ``new_change`` and ``PlayerState.after``, which go straight to ``tuple.__new__``.
+# A replay creates a Change per player per rated unit and a PlayerState per player
+# per match, millions of times: immutable named tuples cost a fraction of frozen
+# dataclasses. Calling a named tuple class still runs its generated Python ``__new__`` (a
+# large share of an Elo update's time: docs/performance.md), so the engines' per-unit loops build changes with
+# ``new_change``, which goes straight to ``tuple.__new__`` (as ``PlayerState.after`` does).
 class PlayerState(NamedTuple):
     rating: float
     rated_matches: int = 0
@@ -108,8 +108,7 @@ class RatingSystem(Protocol):
     """What the registry holds for each rating system."""
 
     slug: str
-    label: str
-    start_rating: float
+    label: str  # the name pages and admin show (``Game.get_rating_system_display``)
     decimals: int
     parameters_class: type
 

@@ -222,7 +222,6 @@ class BridgeSystem:
     slug = "bridge"
     prediction = staticmethod(stored_expected_score)
     label = "Pairs Elo (bridge)"
-    start_rating = 1000.0
     decimals = 2
     parameters_class = BridgeParameters
 

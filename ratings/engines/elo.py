@@ -119,7 +119,6 @@ class EloSystem:
     slug = "elo"
     prediction = staticmethod(stored_expected_score)
     label = "ISF Elo (1 v 1)"
-    start_rating = 1000.0
     decimals = 0
     parameters_class = EloParameters
 

@@ -116,9 +116,6 @@ class DealUpdate(NamedTuple):
     bot_cap_applied: bool
     floor_applied: bool
 
-    def delta_from(self, rating: float) -> float:
-        return self.rating_after - rating
-
 
 def table_rating(opponents: Sequence[float]) -> float:
     """Rt: the opponents' ratings weighted high to low (3-2-1, 2-1 or 1)."""
@@ -226,7 +223,6 @@ class PreferansSystem:
     slug = "preferans"
     prediction = staticmethod(prediction)
     label = "SmartPref per-deal rating"
-    start_rating = 1000.0
     decimals = 2
     parameters_class = PreferansParameters
 

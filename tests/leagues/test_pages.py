@@ -29,6 +29,19 @@ def test_home_lists_games_and_leagues(client, reference_data):
         assert text in html
 
 
+def test_home_names_each_games_rating_system_by_its_engines_label(client, reference_data):
+    """The labels have one home, the engine registry: the games' choices and the pages take them from there."""
+    from django.utils.html import escape
+
+    from leagues.models import Game
+    from ratings.engines import REGISTRY
+
+    assert Game._meta.get_field("rating_system").choices == [(s.slug, s.label) for s in REGISTRY.values()]
+    html = client.get("/").content.decode()
+    for game in Game.objects.all():
+        assert escape(REGISTRY[game.rating_system].label) in html
+
+
 def test_leaderboard_sorts_searches_and_pages(client, slaps, django_assert_max_num_queries):
     players = PlayerFactory.create_batch(40)
     history(slaps, players, 200)

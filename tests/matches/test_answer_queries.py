@@ -65,3 +65,52 @@ def test_a_rated_match_is_read_in_a_fixed_number_of_queries(
         answer = referee_client.get(f"/api/matches/{created['id']}/")
     assert answer.json()["status"] == "rated"
     assert answer.json()["rating_changes"]
+
+
+def _token_client(user):
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    return client
+
+
+# Void, correct and confirm leave finding the match to their service, which looks it up (the views
+# used to look it up first as well, one query more each). Pinned for a Slaps match of a two-step league:
+# the token with its user, the service's reads, locks and writes, and the answer (``match_detail``).
+WRITE_QUERIES = {"void": 12, "correct": 23, "confirm": 11}
+
+
+@pytest.mark.parametrize("action", list(WRITE_QUERIES))
+def test_void_correct_and_confirm_look_the_match_up_once(
+    referee_client, action, django_assert_num_queries, django_capture_on_commit_callbacks
+):
+    from tests.factories import AdminFactory
+
+    League.objects.filter(slug="slaps-amateur").update(requires_confirmation=True)
+    ids = [player.pk for player in PlayerFactory.create_batch(8)]
+    body = bodies(ids)["slaps"]
+    with django_capture_on_commit_callbacks(execute=True):
+        created = referee_client.post("/api/matches/", body, format="json").json()
+    client = _token_client(RefereeFactory() if action == "confirm" else AdminFactory())
+    payload = {**body, "winner": ids[1]} if action == "correct" else None
+    with django_assert_num_queries(WRITE_QUERIES[action]):
+        response = client.post(f"/api/matches/{created['id']}/{action}/", payload, format="json")
+    assert response.status_code == 200, response.json()
+    assert response.json()["status"] == {"void": "void", "correct": "submitted", "confirm": "submitted"}[action]
+
+
+def test_void_correct_and_confirm_of_an_unknown_match_answer_404_as_before(referee_client):
+    from tests.factories import AdminFactory
+
+    admin = _token_client(AdminFactory())
+    for client, action, body in [
+        (admin, "void", None),
+        (admin, "correct", '{"game": "slaps"}'),
+        (admin, "correct", "{not json"),
+        (referee_client, "confirm", None),
+    ]:
+        response = client.post(f"/api/matches/{10**9}/{action}/", body, content_type="application/json")
+        assert response.status_code == 404, (action, body, response.content)
+        assert response.json() == {"detail": "No Match matches the given query."}

@@ -91,6 +91,10 @@ HOSTILE = [
     ("one table with a score", lambda i: [board(table((i[0], i[1]), (i[2], i[3]), ns_score=420))]),
     ("score not a multiple of ten", lambda i: _two(i, {"ns_score": 425}, {"ns_score": 10})),
     ("absurd score", lambda i: _two(i, {"ns_score": 99990}, {"ns_score": 10})),
+    ("score with two minus signs", lambda i: _two(i, {"ns_score": "--420"}, {"ns_score": 10})),
+    ("score of non-ASCII digits", lambda i: _two(i, {"ns_score": "\u0664\u0662\u0660"}, {"ns_score": 10})),
+    ("score as a boolean", lambda i: _two(i, {"ns_score": True}, {"ns_score": 10})),
+    ("score as a float", lambda i: _two(i, {"ns_score": 420.0}, {"ns_score": 10})),
     ("IMPs beyond 24", lambda i: [board(table((i[0], i[1]), (i[2], i[3]), ns_imps=25))]),
     ("score and IMPs", lambda i: [board(table((i[0], i[1]), (i[2], i[3]), ns_imps=2, ns_score=10))]),
     ("unknown player", lambda i: [board(table((i[0], i[1]), (i[2], 999999), ns_imps=1))]),
@@ -127,6 +131,26 @@ def test_profile_shows_partnerships_and_head_to_head(client, referee_client, eig
     assert partner in html.split("<h2>Head-to-head")[0]
 
 
+def test_bridge_records_take_three_queries_whatever_the_history(
+    referee_client, eight, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    """``player_bridge_records``'s docstring promises a fixed number of queries: held here."""
+    from leagues.models import Player
+    from ratings.selectors import player_bridge_records
+
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(3):
+            assert referee_client.post("/api/matches/", session(eight), format="json").status_code == 201
+    player = Player.objects.get(pk=eight[0])
+    with django_assert_num_queries(3):
+        partners, opponents = player_bridge_records(player=player)
+    assert [record.deals for record in partners] == [6]  # 3 sessions x 2 boards, one partner
+    assert sum(record.deals for record in opponents) == 6
+    stranger = PlayerFactory()
+    with django_assert_num_queries(1):
+        assert player_bridge_records(player=stranger) == ([], [])
+
+
 def test_entry_page_previews_imps_and_saves(referee, eight, django_capture_on_commit_callbacks):
     browser = Client()
     browser.force_login(referee)
@@ -147,6 +171,33 @@ def test_entry_page_previews_imps_and_saves(referee, eight, django_capture_on_co
     bad = browser.post("/results/bridge/", {**data, "ns-1-2": a}, HTTP_HX_REQUEST="true").content.decode()
     assert 'id="error-boards"' in bad
     assert Match.objects.count() == 1
+
+
+def test_scores_as_text_are_read_alike_by_the_api_and_the_entry_pages_preview(referee_client, referee, eight):
+    """One reading of a score: what the API stores, the preview shows; what it refuses, the preview marks bad."""
+    a, b, c, d, e, f, g, h = eight
+    browser = Client()
+    browser.force_login(referee)
+    form = {
+        "tables": "2", "scoring": "scores", "rows": "1", "played_at": "2026-11-01T19:00", "rated": "true",
+        "ns-1-1": a, "ns-1-2": b, "ew-1-1": c, "ew-1-2": d, "ns-2-1": e, "ns-2-2": f, "ew-2-1": g, "ew-2-2": h,
+        "board-1-number": "1", "board-1-2": "-50", "action": "check",
+    }  # fmt: skip
+    for text, stored in [(" 420 ", 420), ("-0", 0), ("--420", None), ("20000", None), ("425", None)]:
+        body = session(eight, boards=[board(table((a, b), (c, d), ns_score=text), table((e, f), (g, h), ns_score=-50))])
+        response = referee_client.post("/api/matches/", body, format="json")
+        preview = browser.post("/results/bridge/", {**form, "board-1-1": text}, HTTP_HX_REQUEST="true")
+        assert preview.status_code == 200, text
+        marked_bad = 'class="board-preview zero-sum-bad"' in preview.content.decode()
+        if stored is None:
+            assert response.status_code == 400, (text, response.content)
+            assert "whole multiple of 10" in str(response.json()["boards"])
+            assert marked_bad, text
+        else:
+            assert response.status_code == 201, (text, response.json())
+            assert response.json()["boards"][0]["tables"][0]["ns_score"] == stored
+            assert not marked_bad, text
+    assert BoardTable.objects.count() == 4  # the two sessions stored; nothing of the refused ones
 
 
 def test_rating_quality_page_and_command(client, referee_client, eight, django_capture_on_commit_callbacks, capsys):

@@ -113,3 +113,13 @@ def test_calculator_page(client, reference_data):
     text = partial.content.decode()
     assert text.lstrip().startswith('<div id="result">')
     assert 'id="calc-smoothing">\u00d7 0.500' in text  # 1 / (1 + (5000 - 4000)/1000)
+
+
+def test_calculator_page_reads_the_game_once(client, reference_data, django_assert_num_queries):
+    """The page and its calculation share one lookup of the Preferans game whose parameters apply."""
+    from leagues.models import Game
+
+    Game.objects.filter(slug="preferans").update(parameters={"kd_base": 1.0})
+    with django_assert_num_queries(1):
+        html = client.get("/calculator/preferans/?rating=1000&opponents=1000&whists=4").content.decode()
+    assert '<dd id="calc-rn"><strong>1002.00</strong></dd>' in html  # Kd 1 * sqrt(4): the game's parameters

@@ -229,9 +229,8 @@ def test_elo_landing_exactly_on_the_floor_is_not_a_floor_stop():
 
 
 def test_an_update_reports_its_delta():
-    """1100 beats 1000: 1112 (seed 000 scenario 1), so the delta from 1100 is +12."""
+    """1100 beats 1000: 1112 (seed 000 scenario 1), so the delta from 1100 is +12 (the Elo calculator shows it)."""
     assert elo_update(rating=1100, opponent_rating=1000, score=1, rated_matches=0).delta_from(1100) == 12
-    assert deal_update(rating=1000, opponents=[1000], whists=4).delta_from(1000) == 4  # Kd 2 * sqrt(4)
 
 
 # --- Rounding and parameters (base) ---------------------------------------------------------------------------------
