@@ -1,11 +1,16 @@
 """The benchmark harness works (CI checks the harness, never the timings)."""
 
 import json
+import os
+import shutil
+import subprocess
+import sys
 
 import pytest
 from django.core.management import call_command
 
 from leagues.models import Game, Player
+from tests.conftest import REPO
 
 
 @pytest.mark.django_db(transaction=True)
@@ -20,3 +25,72 @@ def test_benchmark_prints_a_table_and_a_json_object_and_cleans_up(reference_data
     assert result["replay"]["rows_per_s"] > 0
     assert not Game.objects.filter(slug="benchmark-preferans").exists()
     assert not Player.objects.filter(name__startswith="bench ").exists()
+
+
+SHIPPED = {"config", "leagues", "matches", "ratings"}
+# Not part of the checkout's source: what a developer's runs leave behind.
+LEFT_BEHIND = shutil.ignore_patterns(
+    ".git", ".venv", "__pycache__", "*.egg-info", "build", "dist", "db.sqlite3", "staticfiles", "mutants",
+    "mutation-results", "test-artifacts", ".pytest_cache", ".ruff_cache", ".hypothesis", "celerybeat-schedule*",
+)  # fmt: skip
+# Imports every module an install holds, with Django set up as a deployment would.
+IMPORT_ALL = """
+import importlib, pkgutil, sys
+import django
+django.setup()
+names = [info.name for info in pkgutil.walk_packages([sys.argv[1]]) if not info.name.endswith("__main__")]
+for name in names:
+    importlib.import_module(name)
+print(len(names), "modules")
+"""
+
+
+def test_an_install_ships_no_harness_and_there_the_command_says_so(tmp_path):
+    """What ``pip install .`` installs, built by setuptools from a copy of this checkout as the wheel is.
+
+    It holds the apps and the ``benchmark`` command, never the harness or the
+    tests; every module in it imports without them, and the command answers
+    with a CommandError (no traceback) and touches no database.
+    """
+    source, lib, elsewhere = tmp_path / "source", tmp_path / "lib", tmp_path / "elsewhere"
+    shutil.copytree(REPO, source, ignore=LEFT_BEHIND)
+    elsewhere.mkdir()
+    subprocess.run(
+        [sys.executable, "-c", "from setuptools import setup; setup()", "-q", "build_py", "--build-lib", str(lib)],
+        cwd=source,
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    assert {path.name for path in lib.iterdir()} == SHIPPED
+    assert (lib / "ratings/management/commands/benchmark.py").is_file()
+    assert not [path for path in lib.rglob("*bench*") if path.is_dir()]  # no harness package, under any app
+
+    # Only the install on the path: the interpreter's site-packages hold this project in editable
+    # mode, but its finder maps config, leagues, matches and ratings only, after PYTHONPATH.
+    env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(lib), "DJANGO_SETTINGS_MODULE": "config.settings"}
+    imported = subprocess.run(
+        [sys.executable, "-c", IMPORT_ALL, str(lib)],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert imported.returncode == 0, imported.stderr
+    assert int(imported.stdout.split()[0]) > 50
+
+    result = subprocess.run(
+        [sys.executable, "-m", "django", "benchmark", "--skip-services"],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "CommandError: The benchmark harness is not installed here" in result.stderr
+    assert "checkout" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.stdout == ""
+    assert not list(tmp_path.rglob("*.sqlite3"))  # no database was opened, so none was created

@@ -15,9 +15,9 @@ from datetime import timedelta
 from django.db import connection, transaction
 from django.utils import timezone
 
+from benchmarks.engine import preferans_engine, timed
 from leagues.models import Game, League, Player
 from matches.models import AuditEntry, Deal, Match, Seat
-from ratings.benchmarks.engine import preferans_engine, timed
 from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
 from ratings.services import ratings_replay_all
 

@@ -42,10 +42,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
+from benchmarks.replay import cleanup
+from benchmarks.stack import Stack
 from leagues.models import Game, League, Player
 from matches.models import Match, Seat
-from ratings.benchmarks.replay import cleanup
-from ratings.benchmarks.stack import Stack
 from ratings.models import PlayerRating, RatingChange
 
 SLUG = "benchmark-slaps"
