@@ -9,7 +9,10 @@ import sys
 import pytest
 from django.core.management import call_command
 
+from benchmarks.replay import benchmark_game, build_history, cleanup
 from leagues.models import Game, Player
+from matches.models import AuditEntry, Match, ResultsVersion
+from matches.selectors import match_as_body, match_detail_queryset
 from tests.conftest import REPO
 
 
@@ -25,6 +28,31 @@ def test_benchmark_prints_a_table_and_a_json_object_and_cleans_up(reference_data
     assert result["replay"]["rows_per_s"] > 0
     assert not Game.objects.filter(slug="benchmark-preferans").exists()
     assert not Player.objects.filter(name__startswith="bench ").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_replays_bulk_history_leaves_what_the_write_path_would(reference_data):
+    """Stored in bulk for speed, yet audited per result, with the game's results version raised; cleaned up after.
+
+    Committed as it goes, as the benchmark runs (PostgreSQL's audit guard is lifted only for committed rows).
+    """
+    game = benchmark_game()
+    build_history(game, deals=40, players=12)
+
+    matches = list(match_detail_queryset().filter(game=game))
+    assert len(matches) == 10  # 40 deals, 4 to a game
+    entries = {entry.match_id: entry for entry in AuditEntry.objects.filter(match__game=game)}
+    assert set(entries) == {match.pk for match in matches}
+    for match in matches:
+        assert entries[match.pk].action == AuditEntry.Action.SUBMITTED
+        assert entries[match.pk].data == match_as_body(match)  # the body the write path would have logged
+    assert ResultsVersion.objects.get(game=game).version >= 1
+
+    cleanup(game)
+    assert not Game.objects.filter(slug="benchmark-preferans").exists()
+    assert not Match.objects.exists()
+    assert not AuditEntry.objects.exists()
+    assert not ResultsVersion.objects.filter(game_id=game.pk).exists()
 
 
 SHIPPED = {"config", "leagues", "matches", "ratings"}
