@@ -42,7 +42,7 @@ worker: install
 	$(VENV)/bin/celery -A config worker --beat --loglevel=INFO
 
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .ruff_cache mutants mutation-results
+	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .ruff_cache mutants mutation-results celerybeat-schedule*
 
 # Mutation testing (mutmut; its configuration is [tool.mutmut] in pyproject.toml).
 # Two phases, each with the tests its mutants need and no others:

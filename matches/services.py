@@ -883,7 +883,21 @@ def match_submit(*, referee, data: Mapping[str, Any]) -> Match:
     """Store a validated result and queue its rating once the transaction commits."""
     if not user_can_submit(referee):
         raise PermissionDenied("Only referees can submit results.")
-    return _match_store(referee=referee, data=data, cleaned=match_clean(data=data))
+    return match_record(referee=referee, data=data)
+
+
+def match_record(*, referee, data: Mapping[str, Any], queue_rating: bool = True) -> Match:
+    """``match_submit`` for a caller with no request to check: an operator's command (``demo_data``).
+
+    The same validation, stored parts, audit entry and results version; only
+    the permission check is left to the caller, so ``referee`` is recorded as
+    the result's referee and the audit entry's actor whatever its groups (an
+    existing account the command must not change). ``queue_rating=False``
+    leaves the rating task out, for a caller that stores many results and
+    then rates their game itself (``ratings_process_game``) in the same
+    transaction; a rated result it leaves unrated is the sweeper's.
+    """
+    return _match_store(referee=referee, data=data, cleaned=match_clean(data=data), queue_rating=queue_rating)
 
 
 def _match_store(
@@ -893,6 +907,7 @@ def _match_store(
     cleaned: MatchInput,
     idempotency_key: str | None = None,
     fingerprint: str | None = None,
+    queue_rating: bool = True,
 ) -> Match:
     due_at = match_due_at(game=cleaned.game, league=cleaned.league, played_at=cleaned.played_at)
     awaiting_confirmation = match_needs_confirmation(cleaned=cleaned)
@@ -914,7 +929,7 @@ def _match_store(
         AuditEntry.objects.create(
             actor=referee, action=AuditEntry.Action.SUBMITTED, match=match, data=_submitted_body(cleaned)
         )
-        if cleaned.rated:
+        if cleaned.rated and queue_rating:
             transaction.on_commit(lambda: ratings_enqueue(match_id=match.pk))
         results_version_bump(game_ids=[match.game_id])
     match.refresh_from_db(fields=["status"])

@@ -22,8 +22,8 @@ from hypothesis import settings as hypothesis_settings
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from benchmarks.stack import port_open
 from config.celery import app as celery_app
-from ratings.benchmarks.stack import port_open
 from tests import factories
 
 # The test process itself always runs tasks eagerly; integration tests start

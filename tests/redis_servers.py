@@ -5,7 +5,7 @@ import subprocess
 import time
 from contextlib import contextmanager
 
-from ratings.benchmarks.stack import free_port, port_open
+from benchmarks.stack import free_port, port_open
 from tests.conftest import service_missing
 
 

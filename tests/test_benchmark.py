@@ -1,11 +1,19 @@
 """The benchmark harness works (CI checks the harness, never the timings)."""
 
 import json
+import os
+import shutil
+import subprocess
+import sys
 
 import pytest
 from django.core.management import call_command
 
+from benchmarks.replay import benchmark_game, build_history, cleanup
 from leagues.models import Game, Player
+from matches.models import AuditEntry, Match, ResultsVersion
+from matches.selectors import match_as_body, match_detail_queryset
+from tests.conftest import REPO
 
 
 @pytest.mark.django_db(transaction=True)
@@ -20,3 +28,97 @@ def test_benchmark_prints_a_table_and_a_json_object_and_cleans_up(reference_data
     assert result["replay"]["rows_per_s"] > 0
     assert not Game.objects.filter(slug="benchmark-preferans").exists()
     assert not Player.objects.filter(name__startswith="bench ").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_replays_bulk_history_leaves_what_the_write_path_would(reference_data):
+    """Stored in bulk for speed, yet audited per result, with the game's results version raised; cleaned up after.
+
+    Committed as it goes, as the benchmark runs (PostgreSQL's audit guard is lifted only for committed rows).
+    """
+    game = benchmark_game()
+    build_history(game, deals=40, players=12)
+
+    matches = list(match_detail_queryset().filter(game=game))
+    assert len(matches) == 10  # 40 deals, 4 to a game
+    entries = {entry.match_id: entry for entry in AuditEntry.objects.filter(match__game=game)}
+    assert set(entries) == {match.pk for match in matches}
+    for match in matches:
+        assert entries[match.pk].action == AuditEntry.Action.SUBMITTED
+        assert entries[match.pk].data == match_as_body(match)  # the body the write path would have logged
+    assert ResultsVersion.objects.get(game=game).version >= 1
+
+    cleanup(game)
+    assert not Game.objects.filter(slug="benchmark-preferans").exists()
+    assert not Match.objects.exists()
+    assert not AuditEntry.objects.exists()
+    assert not ResultsVersion.objects.filter(game_id=game.pk).exists()
+
+
+SHIPPED = {"config", "leagues", "matches", "ratings"}
+# Not part of the checkout's source: what a developer's runs leave behind.
+LEFT_BEHIND = shutil.ignore_patterns(
+    ".git", ".venv", "__pycache__", "*.egg-info", "build", "dist", "db.sqlite3", "staticfiles", "mutants",
+    "mutation-results", "test-artifacts", ".pytest_cache", ".ruff_cache", ".hypothesis", "celerybeat-schedule*",
+)  # fmt: skip
+# Imports every module an install holds, with Django set up as a deployment would.
+IMPORT_ALL = """
+import importlib, pkgutil, sys
+import django
+django.setup()
+names = [info.name for info in pkgutil.walk_packages([sys.argv[1]]) if not info.name.endswith("__main__")]
+for name in names:
+    importlib.import_module(name)
+print(len(names), "modules")
+"""
+
+
+def test_an_install_ships_no_harness_and_there_the_command_says_so(tmp_path):
+    """What ``pip install .`` installs, built by setuptools from a copy of this checkout as the wheel is.
+
+    It holds the apps and the ``benchmark`` command, never the harness or the
+    tests; every module in it imports without them, and the command answers
+    with a CommandError (no traceback) and touches no database.
+    """
+    source, lib, elsewhere = tmp_path / "source", tmp_path / "lib", tmp_path / "elsewhere"
+    shutil.copytree(REPO, source, ignore=LEFT_BEHIND)
+    elsewhere.mkdir()
+    subprocess.run(
+        [sys.executable, "-c", "from setuptools import setup; setup()", "-q", "build_py", "--build-lib", str(lib)],
+        cwd=source,
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    assert {path.name for path in lib.iterdir()} == SHIPPED
+    assert (lib / "ratings/management/commands/benchmark.py").is_file()
+    assert not [path for path in lib.rglob("*bench*") if path.is_dir()]  # no harness package, under any app
+
+    # Only the install on the path: the interpreter's site-packages hold this project in editable
+    # mode, but its finder maps config, leagues, matches and ratings only, after PYTHONPATH.
+    env = {"PATH": os.environ["PATH"], "PYTHONPATH": str(lib), "DJANGO_SETTINGS_MODULE": "config.settings"}
+    imported = subprocess.run(
+        [sys.executable, "-c", IMPORT_ALL, str(lib)],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert imported.returncode == 0, imported.stderr
+    assert int(imported.stdout.split()[0]) > 50
+
+    result = subprocess.run(
+        [sys.executable, "-m", "django", "benchmark", "--skip-services"],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "CommandError: The benchmark harness is not installed here" in result.stderr
+    assert "checkout" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.stdout == ""
+    assert not list(tmp_path.rglob("*.sqlite3"))  # no database was opened, so none was created

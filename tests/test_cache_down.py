@@ -20,8 +20,8 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from benchmarks.stack import free_port
 from matches.models import Match
-from ratings.benchmarks.stack import free_port
 from ratings.models import RatingChange
 from tests.factories import PlayerFactory, RefereeFactory
 

@@ -13,7 +13,7 @@ import time
 import pytest
 from django.core.checks import Tags, run_checks
 
-from ratings.benchmarks.stack import free_port
+from benchmarks.stack import free_port
 from tests.conftest import REPO
 from tests.redis_servers import capped_cache_redis, redis_server
 

@@ -37,7 +37,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from ratings.benchmarks.stack import Stack, free_port, port_open
+from benchmarks.stack import Stack, free_port, port_open
 from ratings.services import ratings_pending_games
 from tests.factories import reference_data_ensure
 

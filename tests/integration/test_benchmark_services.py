@@ -2,9 +2,9 @@
 
 import pytest
 
+from benchmarks.service import SLUG, service_benchmarks
 from leagues.models import Game, Player
 from matches.models import Match
-from ratings.benchmarks.service import SLUG, service_benchmarks
 from tests.factories import reference_data_ensure
 
 pytestmark = [pytest.mark.postgres, pytest.mark.services]

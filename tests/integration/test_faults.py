@@ -46,7 +46,7 @@ from tests.integration.conftest import (
 
 pytestmark = [pytest.mark.postgres, pytest.mark.services]
 
-VISIBILITY_TIMEOUT = 5  # CELERY_VISIBILITY_TIMEOUT in the stack (ratings/benchmarks/stack.py)
+VISIBILITY_TIMEOUT = 5  # CELERY_VISIBILITY_TIMEOUT in the stack (benchmarks/stack.py)
 
 
 def stream(

@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 from rest_framework.authtoken.models import Token
 
+from benchmarks.stack import Stack, free_port, port_open
 from leagues.models import Player
-from ratings.benchmarks.stack import Stack, free_port, port_open
 from tests.conftest import FIGURES, REPO, TEST_REDIS_URL, service_missing
 from tests.factories import RefereeFactory, reference_data_ensure
 

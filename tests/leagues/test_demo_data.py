@@ -13,8 +13,9 @@ from django.db import connection
 from django.test import Client
 
 from leagues.management.commands.demo_data import DEMO_PASSWORD
-from leagues.models import Player
-from matches.models import Match
+from leagues.models import Game, Player
+from matches.models import AuditEntry, Match, ResultsVersion
+from matches.selectors import match_as_body, match_detail_queryset
 from tests.conftest import REPO
 from tests.factories import UserFactory
 
@@ -128,3 +129,28 @@ def test_make_run_loads_once_with_the_demo_password_and_files_every_match_in_a_l
     second = demo_data()
     assert second.strip() == "Demo data already present; nothing to do."
     assert (Player.objects.count(), Match.objects.count(), User.objects.count()) == stored
+
+
+def test_every_demo_result_goes_through_the_write_path(reference_data, settings):
+    """Each result is entered as the pages and the API enter one: audited, and its game's results version raised."""
+    settings.DEBUG = True
+
+    demo_data()
+
+    referee = User.objects.get(username="referee")
+    matches = list(match_detail_queryset())
+    assert {match.game.slug for match in matches} == {"slaps", "preferans", "bridge"}
+    submitted = {entry.match_id: entry for entry in AuditEntry.objects.filter(action=AuditEntry.Action.SUBMITTED)}
+    assert set(submitted) == {match.pk for match in matches}  # one entry per result, nothing else audited
+    assert AuditEntry.objects.count() == len(matches)
+    for match in matches:
+        entry = submitted[match.pk]
+        assert entry.actor_id == referee.pk
+        assert match.referee_id == referee.pk
+        # The audit keeps what was stored, as the API's body reads it back.
+        assert entry.data == match_as_body(match)
+    versions = dict(ResultsVersion.objects.values_list("game__slug", "version"))
+    for game in Game.objects.filter(slug__in=["slaps", "preferans", "bridge"]):
+        assert versions[game.slug] >= sum(1 for match in matches if match.game_id == game.pk)
+    # Rated in the command's own transaction: nothing is left for a worker.
+    assert not Match.objects.filter(status=Match.Status.SUBMITTED).exists()

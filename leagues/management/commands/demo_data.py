@@ -6,6 +6,14 @@ at tables of three or four that sometimes seat bots, and a few strong regulars
 play long enough to be promoted to the pro league. Deterministic (seeded),
 and a no-op when players exist.
 
+Every result goes through the one write path, ``matches.services.match_record``
+(``match_submit`` without the request's permission check), as a body of the
+API's shape entered by the ``referee`` account: validated, filed under the
+game's entry league, with its audit entry and a raised results version, as a
+result entered on the pages would be. No rating task is queued for each: every
+game is rated once its history is in, in the same transaction, so the demo is
+rated when the command ends, with or without a worker.
+
 Demo accounts: ``referee`` and ``admin`` (a superuser). On the embedded
 defaults (``DJANGO_DEBUG=true``, what ``make run`` serves) they get the
 password ``cardrank-demo``. On production settings the command refuses unless
@@ -26,8 +34,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
-from leagues.models import Bot, Game, League, Player
-from matches.models import Board, BoardTable, Deal, Match, Seat
+from leagues.models import Bot, Game, Player
+from matches.services import match_record
 from ratings.services import ratings_process_game
 
 FIRST = [
@@ -124,8 +132,6 @@ class Command(BaseCommand):
             weights = [rng.choice([1, 1, 2, 4, 8]) for _ in roster]
 
             slaps = Game.objects.get(slug="slaps")
-            # Filed as the pages and the API file a result that names no league: the game's entry league.
-            entry = _entry_league(slaps)
             start = timezone.now().replace(second=0, microsecond=0) - timedelta(days=180)
             for index in range(matches):
                 first, second = rng.sample(range(len(roster)), 2) if index % 3 else _weighted_pair(rng, weights)
@@ -133,20 +139,9 @@ class Command(BaseCommand):
                 chance = 1 / (1 + 10 ** ((skill[b.pk] - skill[a.pk]) / 400))
                 winner = a if rng.random() < chance else b
                 rated = rng.random() > 0.06
-                match = Match.objects.create(
-                    game=slaps,
-                    played_at=start + timedelta(minutes=int(index * 180 * 24 * 60 / matches) + rng.randint(0, 30)),
-                    rated=rated,
-                    status=Match.Status.SUBMITTED if rated else Match.Status.FRIENDLY,
-                    referee=referee,
-                    league=entry,
-                )
-                Seat.objects.bulk_create(
-                    [
-                        Seat(match=match, position=1, player=a, result=1 if winner == a else 0),
-                        Seat(match=match, position=2, player=b, result=1 if winner == b else 0),
-                    ]
-                )
+                played_at = start + timedelta(minutes=int(index * 180 * 24 * 60 / matches) + rng.randint(0, 30))
+                body = {"players": [a.pk, b.pk], "winner": winner.pk}
+                _enter(referee, slaps, played_at, body, rated=rated)
             rated_count = ratings_process_game(game_id=slaps.pk)
             preferans = Game.objects.get(slug="preferans")
             _preferans_history(rng, preferans, roster, skill, referee, start, preferans_games)
@@ -183,8 +178,13 @@ class Command(BaseCommand):
         return user, True
 
 
-def _entry_league(game: Game) -> League | None:
-    return game.leagues.filter(tier=League.Tier.AMATEUR).first()
+def _enter(referee, game: Game, played_at, parts: dict, *, rated: bool = True) -> None:
+    """Enter one result as a referee would, in the API's body shape (no league: the game's entry league)."""
+    match_record(
+        referee=referee,
+        data={"game": game.slug, "played_at": played_at.isoformat(), "rated": rated, **parts},
+        queue_rating=False,  # each game is rated once its history is in, below, in the same transaction
+    )
 
 
 def _weighted_pair(rng: random.Random, weights: list[int]) -> tuple[int, int]:
@@ -198,7 +198,6 @@ def _weighted_pair(rng: random.Random, weights: list[int]) -> tuple[int, int]:
 def _preferans_history(rng, game, roster, skill, referee, start, games) -> None:
     """Tables of 3-4 seats; about a third seat a bot. Three "sharks" play often and well."""
     bots = list(Bot.objects.filter(game=game, active=True).order_by("rating"))
-    entry = _entry_league(game)
     club = roster[: max(12, len(roster) * 2 // 3)]
     sharks = club[:3]
     pref_skill = {player.pk: skill[player.pk] for player in club}
@@ -217,29 +216,12 @@ def _preferans_history(rng, game, roster, skill, referee, start, games) -> None:
             pref_skill[occupant.pk] if kind == "player" else float(occupant.rating) for kind, occupant in seats
         ]
         deals = [_deal(rng, strengths) for _ in range(rng.randint(8, 20))]
-        match = Match.objects.create(
-            game=game,
-            played_at=start + timedelta(minutes=int(index * 180 * 24 * 60 / games) + 7),
-            rated=True,
-            status=Match.Status.SUBMITTED,
-            referee=referee,
-            league=entry,
-        )
-        Seat.objects.bulk_create(
-            Seat(
-                match=match,
-                position=position,
-                player=occupant if kind == "player" else None,
-                bot=occupant if kind == "bot" else None,
-                bot_rating=occupant.rating if kind == "bot" else None,
-                bot_max_rating=occupant.max_rating if kind == "bot" else None,
-                result=sum(deal[position - 1] for deal in deals),
-            )
-            for position, (kind, occupant) in enumerate(seats, start=1)
-        )
-        Deal.objects.bulk_create(
-            Deal(match=match, number=number, whists=whists) for number, whists in enumerate(deals, start=1)
-        )
+        played_at = start + timedelta(minutes=int(index * 180 * 24 * 60 / games) + 7)
+        body = {
+            "seats": [{kind: occupant.pk if kind == "player" else occupant.slug} for kind, occupant in seats],
+            "deals": deals,
+        }
+        _enter(referee, game, played_at, body)
 
 
 def _deal(rng, strengths: list[float]) -> list[int]:
@@ -276,24 +258,11 @@ def _bridge_club(rng, game, roster, skill, referee, weeks) -> int:
         if tables < 2:
             continue
         ns_pairs, ew_pairs = pairs[:tables], pairs[tables:]
-        match = Match.objects.create(
-            game=game,
-            played_at=played_at,
-            rated=True,
-            status=Match.Status.SUBMITTED,
-            referee=referee,
-            league=_entry_league(game),
-        )
-        people = {player.pk: player for pair in pairs for player in pair}
-        Seat.objects.bulk_create(
-            Seat(match=match, position=position, player=player, result=0)
-            for position, player in enumerate(people.values(), start=1)
-        )
+        boards = []
         number = 0
         for round_index in range(tables):
             for _ in range(3):
                 number += 1
-                board = Board.objects.create(match=match, number=number, position=number)
                 par = rng.choice(COMMON_RESULTS)
                 rows = []
                 for table in range(tables):
@@ -301,18 +270,10 @@ def _bridge_club(rng, game, roster, skill, referee, weeks) -> int:
                     edge = (skill[ns[0].pk] + skill[ns[1].pk] - skill[ew[0].pk] - skill[ew[1].pk]) / 2
                     regular_edge = 60 * ((ns in regulars) - (ew in regulars))
                     score = par + edge * 0.6 + regular_edge + rng.gauss(0, 150)
-                    ns_sorted, ew_sorted = sorted(ns, key=lambda p: p.pk), sorted(ew, key=lambda p: p.pk)
                     rows.append(
-                        BoardTable(
-                            board=board,
-                            table=table + 1,
-                            ns_1=ns_sorted[0],
-                            ns_2=ns_sorted[1],
-                            ew_1=ew_sorted[0],
-                            ew_2=ew_sorted[1],
-                            ns_score=round(score / 10) * 10,
-                        )
+                        {"ns": [p.pk for p in ns], "ew": [p.pk for p in ew], "ns_score": round(score / 10) * 10}
                     )
-                BoardTable.objects.bulk_create(rows)
+                boards.append({"number": number, "tables": rows})
+        _enter(referee, game, played_at, {"boards": boards})
         sessions += 1
     return sessions
