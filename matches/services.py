@@ -39,7 +39,8 @@ from matches.selectors import (
     match_version_id,
     player_leagues_in_game,
 )
-from ratings.services import rating_replay_mark, rating_state_lock, ratings_enqueue
+from ratings.ledger import rating_replay_mark, rating_state_lock
+from ratings.services import ratings_enqueue
 
 MAX_ID = 2**63 - 1
 # Clocks of referees' devices drift; a result a few minutes "in the future" is accepted.

@@ -8,7 +8,10 @@ class RatingsConfig(AppConfig):
 
     def ready(self):
         from leagues.models import Bot, Game, League, Player
-        from ratings import checks  # noqa: F401 - registers the stored parameters' check
+        from ratings import (
+            checks,  # noqa: F401 - registers the stored parameters' check
+            tasks,  # noqa: F401 - registers the tasks ``services.ratings_enqueue`` looks up by name
+        )
         from ratings.caching import named_saved, player_saved
 
         # A rename re-orders ties on cached leaderboards: give the player's games a new version.

@@ -480,7 +480,7 @@ def test_a_chunk_with_no_result_to_rate_does_not_end_the_run(slaps, referee, mon
     With one match a chunk: m1 (Ann beats Bob: 1016 / 984), m2 waiting, m3 (Cid beats Ann:
     E_Cid = 1/(1 + 10^(16/400)) = 0.476989, Cid 1000 + 32 * 0.523011 = 1016.74 -> 1017,
     Ann 1016 - 16.74 = 999.26 -> 999)."""
-    monkeypatch.setattr("ratings.services.REPLAY_CHUNK", 1)
+    monkeypatch.setattr("ratings.replay.REPLAY_CHUNK", 1)
     ann, bob, cid = PlayerFactory.create_batch(3)
     match_submit(referee=referee, data=slaps_body((ann, bob), ann, 1))
     waiting = match_submit(referee=referee, data=slaps_body((bob, cid), bob, 2))
