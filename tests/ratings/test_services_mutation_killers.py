@@ -1,4 +1,5 @@
-"""Service-level tests that kill the mutants of the rating arithmetic in ``ratings/services.py``.
+"""Service-level tests that kill the mutants of the rating arithmetic in the rating services
+(``ratings/services.py``, ``replay.py``, ``ledger.py``, ``periods.py``, ``loaders.py``).
 
 Issue 11's mutation clause: no surviving mutant on a line of rating arithmetic or rating
 state (ratings, floors, promotion, rated-match counts, peaks, period snapshots, partnership
