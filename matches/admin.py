@@ -10,8 +10,9 @@ from django.urls import path, reverse
 
 from config.jsonbody import JSONBodyError, json_body_loads
 from matches.models import AuditEntry, Match, Seat
+from matches.permissions import user_can_void
 from matches.selectors import match_as_body, match_detail
-from matches.services import match_correct, match_void, user_can_void
+from matches.services import match_correct, match_void
 from ratings.admin import ReadOnlyAdmin
 
 

@@ -31,6 +31,7 @@ from django.utils.dateparse import parse_datetime
 
 from leagues.models import Bot, Game, League, Player
 from matches.models import AuditEntry, Board, BoardTable, Deal, Match, ResultsVersion, Seat
+from matches.permissions import user_can_submit, user_can_void
 from matches.selectors import (
     match_as_body,
     match_author_id,
@@ -60,14 +61,6 @@ def results_version_bump(*, game_ids) -> None:
                 f"ON CONFLICT (game_id) DO UPDATE SET version = {table}.version + 1",
                 [game_id],
             )
-
-
-def user_can_submit(user) -> bool:
-    return bool(user and user.is_authenticated and user.is_active and user.has_perm("matches.submit_result"))
-
-
-def user_can_void(user) -> bool:
-    return bool(user and user.is_authenticated and user.is_active and user.has_perm("matches.void_match"))
 
 
 @dataclass(frozen=True)

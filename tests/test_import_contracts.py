@@ -23,7 +23,7 @@ def test_the_import_contracts_hold(in_repository, capsys):
     report = capsys.readouterr().out
     assert "Engines are pure Python" in report
     assert "Models import no services" in report
-    assert "Selectors read" in report
+    assert "Selectors and permissions read" in report
     assert "Rating services one way" in report
     assert " broken" not in report.replace("0 broken", "")
 
