@@ -1,7 +1,7 @@
 # Cardrank: the commands a newcomer needs.
 #   make run   set up .venv, migrate, load demo data once, serve http://127.0.0.1:8000
 #   make test  the whole test suite
-#   make lint  ruff check + format check + migrations check
+#   make lint  ruff check + format check + migrations check + import contracts
 #   make mutation  mutation testing of the rating engines and the ledger's apply/replay code
 #                  (slow, not part of make test; docs/mutation.md says how to read it);
 #                  make mutation-engines / mutation-services run one phase
@@ -33,6 +33,7 @@ lint: install
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) manage.py makemigrations --check --dry-run
+	$(VENV)/bin/lint-imports
 
 format: install
 	$(PY) -m ruff check --fix .
@@ -49,7 +50,7 @@ clean:
 #   engines   every function of ratings/engines/, against tests/ratings/engines
 #             only, with pytest-django and the root conftest switched off (no
 #             database: the engines are pure Python)
-#   services  the apply/replay code of ratings/services.py (MUTATION_SERVICES),
+#   services  the apply/replay code of ratings/ (MUTATION_SERVICES),
 #             against the service tests on an in-memory SQLite database
 # Databases, caches and brokers named in the environment are dropped, so a
 # run never touches a shared PostgreSQL or Redis. MUTATION_JOBS caps the
@@ -62,14 +63,17 @@ MUTATION_RUN = $(MUTMUT) run $(if $(MUTATION_JOBS),--max-children $(MUTATION_JOB
 # so a new service test there cannot break it; a new subfolder of tests/ratings/ must be added here.
 MUTATION_ENGINES_PYTEST := -p no:django --confcutdir=tests/ratings/engines --ignore-glob=tests/ratings/test_*.py
 MUTATION_SERVICES_PYTEST := --ignore=tests/ratings/test_selectors.py
-MUTATION_SERVICES := 'ratings.services.x__at_or_after*' 'ratings.services.x__before*' \
-	'ratings.services.x__seat_rows*' 'ratings.services.x__elo_inputs*' 'ratings.services.x__preferans_inputs*' \
-	'ratings.services.x__bridge_*' 'ratings.services.x_rating_replay_mark*' 'ratings.services.x__pending_start*' \
-	'ratings.services.x__period_aligned*' 'ratings.services.x__ledger_*' 'ratings.services.x_ratings_process_*' \
-	'ratings.services.x_ratings_replay_all*' 'ratings.services.x_ratings_request_full_replay*' \
-	'ratings.services.x__match_chunks*' 'ratings.services.x__league_rules*' 'ratings.services.x__pool_*' \
-	'ratings.services.x__standings_update*' 'ratings.services.xǁ_MatchRowǁ*' 'ratings.services.xǁ_LedgerWriterǁ*' \
-	'ratings.services.xǁ_PeriodSnapshotsǁ*' 'ratings.services.xǁ_MatchApplierǁ*'
+MUTATION_SERVICES := 'ratings.history.x__at_or_after*' 'ratings.history.x__before*' \
+	'ratings.history.x__match_chunks*' 'ratings.history.xǁ_MatchRowǁ*' \
+	'ratings.loaders.x__seat_rows*' 'ratings.loaders.x__elo_inputs*' 'ratings.loaders.x__preferans_inputs*' \
+	'ratings.loaders.x__bridge_*' 'ratings.ledger.x_rating_replay_mark*' 'ratings.ledger.x__ledger_*' \
+	'ratings.ledger.x__pool_*' 'ratings.ledger.x__standings_update*' 'ratings.ledger.xǁ_LedgerWriterǁ*' \
+	'ratings.periods.x__period_aligned*' 'ratings.periods.xǁ_PeriodSnapshotsǁ*' \
+	'ratings.replay.x__ledger_*' 'ratings.replay.x__league_rules*' 'ratings.replay.xǁ_MatchApplierǁ*' \
+	'ratings.services.x__pending_start*' 'ratings.services.x_ratings_process_*' \
+	'ratings.services.x_ratings_replay_all*' 'ratings.services.x_ratings_request_full_replay*'
+# The modules those globs name (what ratings/services.py held before it was split by concern).
+MUTATION_SERVICES_MODULES := ^ *ratings[.](services|history|ledger|loaders|periods|replay)[.]
 # `mutmut results --all true` prints "    module.function__mutmut_N: status"; tally it per file and phase.
 MUTATION_TALLY := sed -E 's/^ *([^ ]+)\.x(_|ǁ)[^:]*: (.*)$$/\1 \3/' | awk '{ \
 	file = $$1; status = $$2; for (i = 3; i <= NF; i++) status = status " " $$i; \
@@ -97,6 +101,6 @@ mutation-services: install
 	rm -rf mutants mutation-results/services.txt
 	mkdir -p mutation-results
 	$(MUTATION_ENV) PYTEST_ADDOPTS="$(MUTATION_SERVICES_PYTEST)" $(MUTATION_RUN) $(MUTATION_SERVICES)
-	$(MUTMUT) results --all true | grep -F 'ratings.services.' > mutation-results/services.txt
+	$(MUTMUT) results --all true | grep -E '$(MUTATION_SERVICES_MODULES)' > mutation-results/services.txt
 	@echo "Services mutants (every one and its status: mutation-results/services.txt):"
 	@cat mutation-results/services.txt | $(MUTATION_TALLY)

@@ -12,6 +12,7 @@ from leagues.services import player_name_clean
 from matches.services import league_due_dates_refresh
 from ratings.engines import REGISTRY, parameter_ranges
 from ratings.models import PlayerRating
+from ratings.parameters import rating_parameters_validate
 from ratings.services import ratings_request_full_replay
 
 # Changing any of these changes every rating computed from them: replay the game.
@@ -42,8 +43,28 @@ class LeagueInline(admin.TabularInline):
     ]
 
 
+class GameForm(forms.ModelForm):
+    """A game as admin edits it: parameters its engine would not understand are refused before they are saved."""
+
+    class Meta:
+        model = Game
+        fields = ["name", "slug", "rating_system", "start_rating", "parameters"]
+
+    def clean(self):
+        cleaned = super().clean()
+        if "rating_system" in cleaned and "parameters" in cleaned:
+            try:
+                rating_parameters_validate(
+                    game=Game(rating_system=cleaned["rating_system"], parameters=cleaned["parameters"])
+                )
+            except ValidationError as error:
+                self.add_error(None, error)
+        return cleaned
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
+    form = GameForm
     list_display = ["name", "slug", "rating_system", "start_rating"]
     inlines = [LeagueInline]
     prepopulated_fields = {"slug": ["name"]}

@@ -51,12 +51,6 @@ class Game(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def clean(self):
-        # Reject parameters the engine would not understand before they are saved.
-        from ratings.services import rating_parameters_validate
-
-        rating_parameters_validate(game=self)
-
 
 class League(models.Model):
     class Tier(models.TextChoices):

@@ -8,11 +8,12 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 
+from config.admin import ReadOnlyAdmin
 from config.jsonbody import JSONBodyError, json_body_loads
 from matches.models import AuditEntry, Match, Seat
+from matches.permissions import user_can_void
 from matches.selectors import match_as_body, match_detail
-from matches.services import match_correct, match_void, user_can_void
-from ratings.admin import ReadOnlyAdmin
+from matches.services import match_correct, match_void
 
 
 class SeatInline(admin.TabularInline):

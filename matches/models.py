@@ -129,6 +129,15 @@ class Match(models.Model):
         return seats[0] if seats and seats[0].result > 0 else None
 
 
+def due_condition(now) -> Q:
+    """Which submitted results may be rated at ``now``: confirmed where a league asks for it, and
+    with no rating period (``due_at`` empty) or one closed by then.
+
+    The rule's one statement: the rating code filters on it and selects it with each row it reads.
+    """
+    return Q(awaiting_confirmation=False) & (Q(due_at__isnull=True) | Q(due_at__lte=now))
+
+
 class Seat(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()

@@ -60,31 +60,11 @@ def match_detail(*, match_id: int) -> Match:
 UNRATED = (Match.Status.SUBMITTED, Match.Status.FRIENDLY)
 
 
-def _hold(instance, related: str, objects: list) -> None:
-    """Make ``instance.<related>.all()`` answer ``objects`` without a query, as ``prefetch_related`` leaves it.
-
-    Django's own recipe (``prefetch_one_level``): the relation's queryset with its result cache filled.
-    """
-    queryset = getattr(instance, related).get_queryset()
-    queryset._result_cache = list(objects)
-    queryset._prefetch_done = True
-    instance.__dict__.setdefault("_prefetched_objects_cache", {})[related] = queryset
-
-
-def match_parts_hold(match: Match, *, seats: list[Seat], deals: list[Deal], boards: list[tuple[Board, list]]) -> None:
-    """Keep a just-stored match's parts on it, as ``match_detail`` loads them, for ``match_detail_of``."""
-    _hold(match, "seats", sorted(seats, key=lambda seat: seat.position))
-    _hold(match, "deals", sorted(deals, key=lambda deal: deal.number))
-    for board, tables in boards:
-        _hold(board, "tables", sorted(tables, key=lambda table: table.table))
-    _hold(match, "boards", [board for board, _ in sorted(boards, key=lambda pair: pair[0].position)])
-    _hold(match, "rating_changes", [])
-
-
 def match_detail_of(match: Match) -> Match:
-    """``match_detail`` of a match in hand: the match itself when it holds its stored parts
-    (``match_parts_hold``) and its status, read after the commit, says it is not rated, so no
-    ledger rows can exist; otherwise read again (a retried submission, or one rated at once).
+    """``match_detail`` of a match in hand: the match itself when it holds its stored parts (the
+    submission service keeps them on it as it stores them) and its status, read after the commit,
+    says it is not rated, so no ledger rows can exist; otherwise read again (a retried submission,
+    or one rated at once).
 
     A submission's reply comes from here: three queries fewer on the busiest write path.
     """

@@ -33,15 +33,16 @@ from django.utils.dateparse import parse_datetime
 from config.decimals import CENT
 from leagues.models import Bot, Game, League, Player
 from matches.models import AuditEntry, Board, BoardTable, Deal, Match, ResultsVersion, Seat
+from matches.permissions import user_can_submit, user_can_void
 from matches.selectors import (
     match_as_body,
     match_author_id,
     match_detail,
-    match_parts_hold,
     match_version_id,
     player_leagues_in_game,
 )
-from ratings.services import rating_replay_mark, rating_state_lock, ratings_enqueue
+from ratings.ledger import rating_replay_mark, rating_state_lock
+from ratings.services import ratings_enqueue
 
 MAX_ID = 2**63 - 1
 # Clocks of referees' devices drift; a result a few minutes "in the future" is accepted.
@@ -62,14 +63,6 @@ def results_version_bump(*, game_ids) -> None:
                 f"ON CONFLICT (game_id) DO UPDATE SET version = {table}.version + 1",
                 [game_id],
             )
-
-
-def user_can_submit(user) -> bool:
-    return bool(user and user.is_authenticated and user.is_active and user.has_perm("matches.submit_result"))
-
-
-def user_can_void(user) -> bool:
-    return bool(user and user.is_authenticated and user.is_active and user.has_perm("matches.void_match"))
 
 
 @dataclass(frozen=True)
@@ -661,6 +654,28 @@ def match_due_at(*, game: Game, league: League | None, played_at: datetime) -> d
     return bounds[1] if bounds else None
 
 
+def _hold(instance, related: str, objects: list) -> None:
+    """Make ``instance.<related>.all()`` answer ``objects`` without a query, as ``prefetch_related`` leaves it.
+
+    Django's own recipe (``prefetch_one_level``): the relation's queryset with its result cache filled.
+    """
+    queryset = getattr(instance, related).get_queryset()
+    queryset._result_cache = list(objects)
+    queryset._prefetch_done = True
+    instance.__dict__.setdefault("_prefetched_objects_cache", {})[related] = queryset
+
+
+def _match_parts_keep(match: Match, *, seats: list[Seat], deals: list[Deal], boards: list[tuple[Board, list]]) -> None:
+    """Keep a just-stored match's parts on it, as ``match_detail`` loads them, so that
+    ``selectors.match_detail_of`` answers a fresh submission without reading them back."""
+    _hold(match, "seats", sorted(seats, key=lambda seat: seat.position))
+    _hold(match, "deals", sorted(deals, key=lambda deal: deal.number))
+    for board, tables in boards:
+        _hold(board, "tables", sorted(tables, key=lambda table: table.table))
+    _hold(match, "boards", [board for board, _ in sorted(boards, key=lambda pair: pair[0].position)])
+    _hold(match, "rating_changes", [])
+
+
 def _match_store_result(
     match: Match, cleaned: MatchInput, *, bots_as_played: dict[int, tuple[Decimal, Decimal]] | None = None
 ) -> None:
@@ -711,7 +726,7 @@ def _match_store_result(
             for table in board_input.tables
         )
         boards.append((board, tables))
-    match_parts_hold(match, seats=seats, deals=deals, boards=boards)
+    _match_parts_keep(match, seats=seats, deals=deals, boards=boards)
 
 
 def _submitted_body(cleaned: MatchInput) -> dict:

@@ -21,12 +21,12 @@ from leagues.models import Bot, Game, League, Player
 from leagues.services import player_create
 from matches import selectors
 from matches.models import Match
+from matches.permissions import user_can_submit
 from matches.services import (
     bridge_board_preview,
     match_confirm,
     match_submit,
     preferans_deals_preview,
-    user_can_submit,
 )
 
 

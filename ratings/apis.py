@@ -12,9 +12,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import ANY_REQUEST_ERRORS, AnswerSerializer, error_responses, query_params_once
-from ratings.services import CALCULATOR_RATING_LIMIT, rating_calculate_elo, rating_calculate_preferans
+from ratings.calculators import CALCULATOR_RATING_LIMIT, rating_calculate_elo, rating_calculate_preferans
 
-# What the calculators accept (ratings.services checks it); the schema says so, so clients can too.
+# What the calculators accept (ratings.calculators checks it); the schema says so, so clients can too.
 RATING_PARAMETER = {"type": "number", "minimum": 0, "maximum": CALCULATOR_RATING_LIMIT}
 
 

@@ -8,8 +8,11 @@ class RatingsConfig(AppConfig):
 
     def ready(self):
         from leagues.models import Bot, Game, League, Player
-        from ratings import checks  # noqa: F401 - registers the stored parameters' check
-        from ratings.caching import named_saved, player_saved
+        from ratings import (
+            checks,  # noqa: F401 - registers the stored parameters' check
+            tasks,  # noqa: F401 - registers the tasks ``services.ratings_enqueue`` looks up by name
+        )
+        from ratings.receivers import named_saved, player_saved
 
         # A rename re-orders ties on cached leaderboards: give the player's games a new version.
         post_save.connect(player_saved, sender=Player, dispatch_uid="ratings-player-saved")

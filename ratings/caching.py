@@ -18,7 +18,7 @@ Vocabulary:
 
 Renaming a player changes leaderboards (names break ties) without touching the
 ledger, so saving a player who has ratings bumps the versions of their games
-(``rating_version_bump``, connected in ``ratings.apps``). Names of games,
+(``ratings.receivers``, connected in ``ratings.apps``). Names of games,
 leagues and bots are cached as well (profile cards, chart series, recent
 matches): saving one bumps its game's versions too. These are rare admin edits.
 
@@ -51,9 +51,8 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from django.core.cache import cache
-from django.utils import timezone
 
-from ratings.models import PlayerRating, RatingState
+from ratings.models import RatingState
 
 CACHE_SECONDS = 600
 PREFIX = "ratings:v1"
@@ -98,37 +97,6 @@ def rating_version_of(site_version: str, *, game_id: int) -> str:
         if part.startswith(prefix):
             return part[len(prefix) :]
     return "none"
-
-
-def rating_version_bump(*, game_ids) -> None:
-    """Give these games a new version without changing their ratings (a player was renamed)."""
-    RatingState.objects.filter(game_id__in=list(game_ids)).update(updated_at=timezone.now())
-
-
-def player_saved(sender, instance, created, raw=False, **kwargs) -> None:
-    """``post_save`` of Player: names order ties on leaderboards, so a rename must show at once.
-
-    The name also shows in other players' recent matches: the results versions
-    of the games the player has a seat in are raised too.
-    """
-    from matches.models import Match
-    from matches.services import results_version_bump
-
-    if created or raw:
-        return
-    rating_version_bump(game_ids=PlayerRating.objects.filter(player=instance).values_list("game_id", flat=True))
-    results_version_bump(game_ids=Match.objects.filter(seats__player=instance).values_list("game_id", flat=True))
-
-
-def named_saved(sender, instance, created, raw=False, **kwargs) -> None:
-    """``post_save`` of Game, League and Bot: their names show on cached pages of their game."""
-    from matches.services import results_version_bump
-
-    if raw:
-        return  # A new league changes its game's league tabs: created rows bump too.
-    game_id = instance.pk if sender._meta.model_name == "game" else instance.game_id
-    rating_version_bump(game_ids=[game_id])
-    results_version_bump(game_ids=[game_id])
 
 
 def _name(key: tuple) -> str:

@@ -15,7 +15,7 @@ from django.db import DatabaseError
 def rating_parameters_check(app_configs=None, databases=None, **kwargs) -> list[checks.CheckMessage]:
     from leagues.models import Game
     from ratings.engines import REGISTRY
-    from ratings.services import rating_parameters
+    from ratings.parameters import rating_parameters
 
     if not databases or "default" not in databases:
         return []

@@ -4,7 +4,7 @@ Vocabulary:
     player rating   one rating per player per game (the rating pool): the
                     current rating, the peak, the rated matches completed and
                     the league the player is in. Maintained only by
-                    ``ratings.services``.
+                    the rating services (written by ``ratings.ledger``).
     rating change   an immutable ledger row per player per rated unit (a
                     Slaps match, a Preferans deal, a bridge board):
                     rating before and after, and the formula's inputs in

@@ -75,12 +75,12 @@ def provisional_matches(game: Game) -> int:
 
     Only the ISF Elo has one (seed 000: K drops after 32 rated matches). Pages only mark ratings
     as provisional with it: a stored parameter set the engine refuses (its rating task fails loudly,
-    ``services.rating_parameters``) leaves leaderboards and profiles readable, marked by the
+    ``parameters.rating_parameters``) leaves leaderboards and profiles readable, marked by the
     engine's default.
     """
     from django.core.exceptions import ValidationError
 
-    from ratings.services import rating_parameters
+    from ratings.parameters import rating_parameters
 
     if game.rating_system not in REGISTRY:
         return 0

@@ -5,7 +5,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.vary import vary_on_headers
 
 from leagues.models import Game
-from ratings.services import rating_calculate_elo, rating_calculate_preferans
+from ratings.calculators import rating_calculate_elo, rating_calculate_preferans
 
 
 @vary_on_headers("HX-Request")  # one URL, two answers: the partial (HTMX) or the page
@@ -33,7 +33,7 @@ def calculators(request):
 @vary_on_headers("HX-Request")  # one URL, two answers: the partial (HTMX) or the page
 def preferans_calculator(request):
     from ratings.engines.preferans import PreferansParameters
-    from ratings.services import rating_parameters
+    from ratings.parameters import rating_parameters
 
     values = {
         "rating": request.GET.get("rating", "1500"),

@@ -153,7 +153,7 @@ def test_a_killed_workers_task_is_redelivered_by_late_acknowledgement_alone(faul
     Redis's visibility timeout (5 s here) can bring it back: no beat, no
     sweeper runs anywhere.
     """
-    from ratings.services import rating_state_lock
+    from ratings.ledger import rating_state_lock
 
     fault_stack.start_worker("holder", pool="solo")
     ann, bob = PlayerFactory.create_batch(2)

@@ -345,7 +345,8 @@ def test_ratings_become_whole_cents_rounded_half_away_from_zero(value, cents):
 
 def test_the_ledger_writer_keeps_details_that_need_escaping(slaps):
     """Details go to PostgreSQL as COPY text: backslashes, tabs, quotes and newlines must survive."""
-    from ratings.services import _LedgerWriter, _MatchRow, _Standing
+    from ratings.history import _MatchRow
+    from ratings.ledger import _LedgerWriter, _Standing
 
     ann, bob = PlayerFactory(), PlayerFactory()
     match = slaps_match(winner=ann, loser=bob, rated=False)

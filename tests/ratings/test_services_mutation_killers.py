@@ -1,4 +1,5 @@
-"""Service-level tests that kill the mutants of the rating arithmetic in ``ratings/services.py``.
+"""Service-level tests that kill the mutants of the rating arithmetic in the rating services
+(``ratings/services.py``, ``replay.py``, ``ledger.py``, ``periods.py``, ``loaders.py``).
 
 Issue 11's mutation clause: no surviving mutant on a line of rating arithmetic or rating
 state (ratings, floors, promotion, rated-match counts, peaks, period snapshots, partnership
@@ -480,7 +481,7 @@ def test_a_chunk_with_no_result_to_rate_does_not_end_the_run(slaps, referee, mon
     With one match a chunk: m1 (Ann beats Bob: 1016 / 984), m2 waiting, m3 (Cid beats Ann:
     E_Cid = 1/(1 + 10^(16/400)) = 0.476989, Cid 1000 + 32 * 0.523011 = 1016.74 -> 1017,
     Ann 1016 - 16.74 = 999.26 -> 999)."""
-    monkeypatch.setattr("ratings.services.REPLAY_CHUNK", 1)
+    monkeypatch.setattr("ratings.replay.REPLAY_CHUNK", 1)
     ann, bob, cid = PlayerFactory.create_batch(3)
     match_submit(referee=referee, data=slaps_body((ann, bob), ann, 1))
     waiting = match_submit(referee=referee, data=slaps_body((bob, cid), bob, 2))

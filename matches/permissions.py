@@ -1,0 +1,13 @@
+"""Who may do what with results: the roles' permissions, read apart from the services that act on them.
+
+The services check them before any write (``PermissionDenied``); the API's
+permission classes (``config.api``), the pages and admin ask the same questions.
+"""
+
+
+def user_can_submit(user) -> bool:
+    return bool(user and user.is_authenticated and user.is_active and user.has_perm("matches.submit_result"))
+
+
+def user_can_void(user) -> bool:
+    return bool(user and user.is_authenticated and user.is_active and user.has_perm("matches.void_match"))

@@ -1,0 +1,207 @@
+"""Apply: rating a game's matches from a start on, on top of the ledger as it stands there.
+
+``_ledger_apply`` streams the matches in ledger order, asks the game's loader
+for the engine's input, rates each match on an in-memory pool of standings
+(``_MatchApplier``: floors, promotions, rating periods) and hands the rows to
+the ledger's writer. The caller holds the state lock and has rolled the
+ledger back to ``start`` (``ratings.services.ratings_process_game``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.db.models import Max, Q
+
+from leagues.models import Game, League
+from matches.models import Match, due_condition
+from ratings.cents import CENT, cents_decimal, decimal_cents, to_cents
+from ratings.engines import PlayerState, get_rating_system
+from ratings.engines.base import stop_at_floor
+from ratings.history import LedgerKey, _at_or_after, _match_chunks, _MatchRow
+from ratings.ledger import _LedgerWriter, _pool_load, _pool_save, _Standing
+from ratings.loaders import MATCH_LOADERS, _ApplyContext
+from ratings.models import Promotion
+from ratings.parameters import rating_parameters
+from ratings.periods import _PeriodSnapshots
+
+# Matches read per query while replaying.
+REPLAY_CHUNK = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class _LeagueRules:
+    """A league's rules in the replay's units: cents, and the league to promote to."""
+
+    pk: int
+    floor: int | None
+    promote_at: int | None
+    promote_to: int | None
+    promoted_floor: int | None  # the floor of ``promote_to``, from the unit after the promotion
+
+
+def _floor_cents(league: League) -> int | None:
+    return decimal_cents(league.rating_floor) if league.rating_floor is not None else None
+
+
+def _league_rules(leagues: dict[int, League], pro_league: League | None) -> dict[int, _LeagueRules]:
+    rules = {}
+    for league in leagues.values():
+        promotes = (
+            pro_league is not None and league.tier == League.Tier.AMATEUR and league.promotion_threshold is not None
+        )
+        rules[league.pk] = _LeagueRules(
+            pk=league.pk,
+            floor=_floor_cents(league),
+            promote_at=decimal_cents(league.promotion_threshold) if promotes else None,
+            promote_to=pro_league.pk if promotes else None,
+            promoted_floor=_floor_cents(pro_league) if promotes else None,
+        )
+    return rules
+
+
+def _ledger_apply(*, game: Game, start: LedgerKey, now: datetime) -> tuple[int, LedgerKey | None]:
+    """Apply every rated match of the game from ``start`` on, in ledger order; returns (count, last applied).
+
+    Results still waiting for their rating period to close are skipped; they
+    are applied (with a replay from their period's start) once it has.
+    Matches are streamed in chunks, so memory holds one chunk and the
+    players met so far, however long the history.
+    """
+    system = get_rating_system(game.rating_system)
+    parameters = rating_parameters(game=game)
+    load = MATCH_LOADERS[system.slug]
+    leagues = {league.pk: league for league in League.objects.filter(game=game)}
+    by_tier = {league.tier: league for league in leagues.values()}
+    entry_league = by_tier.get(League.Tier.AMATEUR) or next(iter(leagues.values()), None)
+    if entry_league is None:
+        raise ValidationError(f"The game {game} has no league to place players in.")
+    rules = _league_rules(leagues, by_tier.get(League.Tier.PRO))
+    start_rating = decimal_cents(Decimal(game.start_rating).quantize(CENT))
+
+    # Results stored after this run began wait for the next run (each queued its own task):
+    # the rating periods below are read once, at the start.
+    newest = Match.objects.filter(game=game).aggregate(newest=Max("id"))["newest"] or 0
+    # Which results are due is read with each row (``_MatchRow.rateable``), not filtered on:
+    # in SQL's WHERE its ORs tempt the planner off the (game, played_at, id) index the chunks seek on.
+    in_range = Match.objects.filter(
+        game=game, status__in=[Match.Status.SUBMITTED, Match.Status.RATED], id__lte=newest
+    ).filter(_at_or_after(start, id_field="id"))
+    windows = {
+        leagues[league_id].period_bounds(played_at)
+        for league_id, played_at in in_range.filter(due_at__isnull=False, league__isnull=False)
+        .filter(Q(status=Match.Status.RATED) | due_condition(now))
+        .values_list("league_id", "played_at")
+    } - {None}
+    apply = _MatchApplier(
+        system=system,
+        parameters=parameters,
+        rules=rules,
+        writer=_LedgerWriter(game_id=game.pk),
+        snapshots=_PeriodSnapshots(windows),
+    )
+    context = _ApplyContext(game=game, start=start)
+    applied, last = 0, None
+    for page in _match_chunks(in_range, REPLAY_CHUNK, now=now):
+        chunk = [match for match in page if match.rateable()]
+        if not chunk:
+            continue
+        inputs = load(chunk, context)
+        needed = {player_id for players, _ in inputs for player_id in players} - apply.pool.keys()
+        if needed:
+            _pool_load(game=game, pool=apply.pool, needed=needed, entry_league=entry_league, start=start_rating)
+        for match, (players, engine_input) in zip(chunk, inputs, strict=True):
+            window = (
+                leagues[match.league_id].period_bounds(match.played_at) if match.due_at and match.league_id else None
+            )
+            apply(match, players, engine_input, window)
+            applied += 1
+            last = LedgerKey(match.played_at, match.id)
+        apply.writer.flush()
+    apply.writer.flush(force=True)
+    _pool_save(game=game, pool=apply.pool)
+    return applied, last
+
+
+class _MatchApplier:
+    """Rates one match at a time on top of the in-memory pool and buffers its ledger rows."""
+
+    def __init__(self, *, system, parameters, rules: dict[int, _LeagueRules], writer: _LedgerWriter, snapshots):
+        self.system = system
+        self.parameters = parameters
+        self.rules = rules
+        self.writer = writer
+        self.snapshots = snapshots
+        self.pool: dict[int, _Standing] = {}
+
+    def __call__(
+        self, match: _MatchRow, players: tuple[int, ...], engine_input, window: tuple[datetime, datetime] | None
+    ) -> None:
+        """Rate one match and buffer its ledger rows and promotions.
+
+        Outside a rating period the engine applies floors and promotion unit by
+        unit (a floor set by a promotion holds from the next unit of the same
+        game on), and says which unit promoted whom. In a rating period
+        (``window``) the engine sees every player's rating at the period's
+        start, the deltas it computes are added to the current ratings, and the
+        floor and promotion are applied here, unit by unit, to those ratings.
+        """
+        pool, rules, writer = self.pool, self.rules, self.writer
+        states = {}
+        for player_id in players:
+            standing = pool[player_id]
+            if window:
+                basis = self.snapshots.rating_at_start(window, player_id, standing.rating)
+                states[player_id] = PlayerState(rating=basis / 100, rated_matches=standing.rated_matches)
+                continue
+            league = rules[standing.league_id]
+            states[player_id] = PlayerState(
+                rating=standing.rating / 100,
+                rated_matches=standing.rated_matches,
+                floor=league.floor / 100 if league.floor is not None else None,
+                promote_at=league.promote_at / 100 if league.promote_at is not None else None,
+                promoted_floor=league.promoted_floor / 100 if league.promoted_floor is not None else None,
+            )
+        if window and hasattr(engine_input, "frozen"):
+            engine_input = replace(engine_input, frozen=True)
+        changes = self.system.rate(engine_input, states, self.parameters)
+        for player_id in states:
+            pool[player_id].rated_matches += 1
+        played_at_text = match.played_at.isoformat()
+        for change in changes:
+            standing = pool[change.player]
+            before = standing.rating
+            league = rules[standing.league_id]
+            details = change.details
+            if self.snapshots.ratings:
+                self.snapshots.before_change(change.player, match.played_at, before)
+            if window:
+                period_before = to_cents(change.rating_before)
+                after = stop_at_floor(before, before + to_cents(change.rating_after) - period_before, league.floor)
+                details = {**details, "period_start": window[0].isoformat(), "period_rating": period_before / 100}
+                promoted = league.promote_at is not None and after >= league.promote_at
+            else:
+                after = to_cents(change.rating_after)
+                promoted = change.promoted
+            standing.rating = after
+            if after > standing.peak:
+                standing.peak = after
+            if promoted:
+                standing.league_id = league.promote_to
+                writer.promotions.append(
+                    Promotion(
+                        player_id=change.player,
+                        game_id=writer.game_id,
+                        from_league_id=league.pk,
+                        to_league_id=league.promote_to,
+                        match_id=match.id,
+                        played_at=match.played_at,
+                        rating=cents_decimal(after),
+                    )
+                )
+            writer.add_change(match, played_at_text, change.player, change.unit, standing, before, details)
+        if match.status == Match.Status.SUBMITTED:
+            writer.rated_match_ids.append(match.id)
