@@ -222,7 +222,7 @@ def test_the_readme_code_map_places_each_game():
         ("_clean_preferans", "matches/services.py"),
         ("_clean_bridge", "matches/services.py"),
         ("slaps_result_entry", "matches/views.py"),
-        ("_bridge_inputs", "ratings/services.py"),
+        ("_bridge_inputs", "ratings/loaders.py"),
     } <= placed
     readme = _text(REPO / "README.md")
     for engine in ("ratings/engines/elo.py", "ratings/engines/preferans.py", "ratings/engines/bridge.py"):
