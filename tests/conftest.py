@@ -12,7 +12,10 @@ Every test also has a time limit (pytest-timeout, ``timeout`` in pyproject).
 """
 
 import os
+import secrets
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -58,6 +61,26 @@ def service_missing(reason: str):
     if REQUIRE_SERVICES:
         pytest.fail(f"Required service missing: {reason}", pytrace=False)
     pytest.skip(reason)
+
+
+def manage_on_production(*args: str, unset: tuple[str, ...] = (), **variables: str) -> subprocess.CompletedProcess:
+    """``manage.py ARGS`` in a process of its own on production settings, as an operator runs it.
+
+    DEBUG off, a fresh secret key and a real host name; ``variables`` add to or
+    override the environment, ``unset`` removes variables (e.g. ``CACHE_URL``).
+    """
+    env = {
+        **os.environ,
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DJANGO_ALLOWED_HOSTS": "ranks.example.org",
+        **variables,
+    }
+    for name in ("DJANGO_ALLOW_ASYNC_UNSAFE", *unset):  # the former is set by the browser tests, for this process
+        env.pop(name, None)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
+    )
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -4,17 +4,14 @@ The Redis servers asked here are real: the shared test Redis, and servers of
 the test's own started with the settings under test.
 """
 
-import os
-import secrets
 import subprocess
-import sys
 import time
 
 import pytest
 from django.core.checks import Tags, run_checks
 
 from benchmarks.stack import free_port
-from tests.conftest import REPO
+from tests.conftest import manage_on_production
 from tests.redis_servers import capped_cache_redis, redis_server
 
 CACHE = "config.cache.FailOpenRedisCache"
@@ -99,22 +96,7 @@ def test_no_check_asks_a_cache_that_is_not_redis(settings):
 
 def check_deploy(**variables: str) -> subprocess.CompletedProcess:
     """``manage.py check --deploy --fail-level WARNING`` on production settings, as an operator runs it."""
-    env = {
-        **os.environ,
-        "DJANGO_DEBUG": "false",
-        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-        "DJANGO_ALLOWED_HOSTS": "ranks.example.org",
-        **variables,
-    }
-    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # set by the browser tests for this process only
-    return subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return manage_on_production("check", "--deploy", "--fail-level", "WARNING", **variables)
 
 
 def test_check_deploy_fails_on_a_cache_sharing_the_brokers_redis(require_redis):

@@ -1,7 +1,6 @@
 """Rate limits on sign-in and writes, and production settings that pass check --deploy."""
 
 import os
-import secrets
 import subprocess
 import sys
 
@@ -11,7 +10,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from leagues.models import Player
-from tests.conftest import REPO
+from tests.conftest import REPO, manage_on_production
 from tests.factories import RefereeFactory
 from tests.redis_servers import capped_cache_redis
 
@@ -60,22 +59,13 @@ def test_page_writes_are_limited_per_user(reference_data, settings):
 def test_production_settings_pass_check_deploy():
     # The cache on a capped, evicting Redis of its own, apart from the broker's (config/checks.py).
     with capped_cache_redis() as cache_url:
-        env = {
-            **os.environ,
-            "DJANGO_DEBUG": "false",
-            "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-            "DJANGO_ALLOWED_HOSTS": "ranks.example.org",
-            "CACHE_URL": cache_url,
-            "CELERY_BROKER_URL": "redis://127.0.0.1:6379/14",
-        }
-        env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # set by the browser tests for this process only
-        result = subprocess.run(
-            [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-            cwd=REPO,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
+        result = manage_on_production(
+            "check",
+            "--deploy",
+            "--fail-level",
+            "WARNING",
+            CACHE_URL=cache_url,
+            CELERY_BROKER_URL="redis://127.0.0.1:6379/14",
         )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout

@@ -1,9 +1,5 @@
 """``manage.py demo_data``: a local demo only, unless asked for on purpose; existing accounts are never touched."""
 
-import os
-import secrets
-import subprocess
-import sys
 from io import StringIO
 
 import pytest
@@ -16,7 +12,7 @@ from leagues.management.commands.demo_data import DEMO_PASSWORD
 from leagues.models import Game, Player
 from matches.models import AuditEntry, Match, ResultsVersion
 from matches.selectors import match_as_body, match_detail_queryset
-from tests.conftest import REPO
+from tests.conftest import manage_on_production
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -41,22 +37,11 @@ def signs_in(username: str, password: str) -> bool:
 def test_refused_on_production_settings(reference_data, require_postgres):
     """The command as an operator would run it on a deployment: DJANGO_DEBUG=false, a real database."""
     db = connection.settings_dict
-    env = {
-        **os.environ,
-        "DJANGO_DEBUG": "false",
-        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-        "DJANGO_ALLOWED_HOSTS": "ranks.example.org",
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}",
-    }
-    env.pop("CACHE_URL", None)
-    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # set by the browser tests for this process only
-    result = subprocess.run(
-        [sys.executable, "manage.py", "demo_data", *SMALL],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    result = manage_on_production(
+        "demo_data",
+        *SMALL,
+        unset=("CACHE_URL",),
+        DATABASE_URL=f"postgres://{db['USER']}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}",
     )
     assert result.returncode == 1, result.stdout + result.stderr
     assert "CommandError" in result.stderr
