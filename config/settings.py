@@ -12,6 +12,10 @@ Variables:
     DJANGO_ALLOWED_HOSTS  comma-separated, default ``127.0.0.1,localhost`` (plus ``*`` in debug)
     DJANGO_TIME_ZONE      default ``UTC``; naive times from forms are read in it
     CARDRANK_MAX_BODY_BYTES  default 1048576 (1 MiB): the largest request body read (API, pages, admin)
+
+The rest (the cache, rate limits, sign-in limits, the trusted proxy count, the
+Content-Security-Policy report address, the sweeper) are listed with their
+defaults in docs/operations.md, and explained in docs/security.md.
 """
 
 import os
