@@ -27,7 +27,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from config.clientip import client_ip
 from config.jsonbody import JSON_MAX_DEPTH, JSONBodyParser
-from matches.permissions import user_can_submit, user_can_void
+from config.permissions import user_can_submit, user_can_void
 
 
 def body_too_large_message() -> str:

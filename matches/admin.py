@@ -10,8 +10,8 @@ from django.urls import path, reverse
 
 from config.admin import ReadOnlyAdmin
 from config.jsonbody import JSONBodyError, json_body_loads
+from config.permissions import user_can_void
 from matches.models import AuditEntry, Match, Seat
-from matches.permissions import user_can_void
 from matches.selectors import match_as_body, match_detail
 from matches.services import match_correct, match_void
 

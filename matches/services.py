@@ -31,9 +31,9 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from config.decimals import CENT
+from config.permissions import user_can_submit, user_can_void
 from leagues.models import Bot, Game, League, Player
 from matches.models import AuditEntry, Board, BoardTable, Deal, Match, ResultsVersion, Seat
-from matches.permissions import user_can_submit, user_can_void
 from matches.selectors import (
     match_as_body,
     match_author_id,

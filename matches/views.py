@@ -17,11 +17,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_ratelimit.decorators import ratelimit
 
+from config.permissions import user_can_submit
 from leagues.models import Bot, Game, League, Player
 from leagues.services import player_create
 from matches import selectors
 from matches.models import Match
-from matches.permissions import user_can_submit
 from matches.services import (
     bridge_board_preview,
     match_confirm,

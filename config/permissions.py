@@ -2,6 +2,8 @@
 
 The services check them before any write (``PermissionDenied``); the API's
 permission classes (``config.api``), the pages and admin ask the same questions.
+They live in config, the shared plumbing below the apps, because leagues asks
+them too (a referee adds players): only permission names, no app's code.
 """
 
 
