@@ -83,6 +83,13 @@ def manage_on_production(*args: str, unset: tuple[str, ...] = (), **variables: s
     )
 
 
+def api_for(user) -> APIClient:
+    """An API client authenticated with ``user``'s token (made if missing)."""
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    return client
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _fast_password_hasher():
     with override_settings(PASSWORD_HASHERS=FAST_PASSWORD_HASHERS):

@@ -17,7 +17,6 @@ import sys
 from datetime import timedelta
 
 import pytest
-from django.apps import apps
 from django.db import connection
 from django.test import Client
 from django.utils import timezone
@@ -27,19 +26,11 @@ from leagues.models import Game, Player
 from matches.models import AuditEntry, Match
 from tests.conftest import REPO
 from tests.factories import PlayerFactory, slaps_match
+from tests.matches.rows import rows_snapshot
 
 pytestmark = pytest.mark.django_db
 
 MiB = 1024 * 1024
-
-
-def stored_rows() -> dict[str, list[tuple]]:
-    """Every row of every table a request could write, in primary-key order."""
-    rows = {}
-    for label in ("leagues", "matches", "ratings"):
-        for model in apps.get_app_config(label).get_models():
-            rows[model._meta.label] = list(model.objects.order_by("pk").values_list())
-    return rows
 
 
 def nested(depth: int) -> str:
@@ -98,17 +89,17 @@ def test_deeply_nested_json_is_a_400_naming_the_nesting(api, admin_api, referenc
     if path == "correct":
         match = slaps_match(winner=PlayerFactory(), loser=PlayerFactory())
         path, client = f"/api/matches/{match.pk}/correct/", admin_api
-    before = stored_rows()
+    before = rows_snapshot()
     body = f'{{"name": {nested(1000)}, "game": {nested(1000)}}}'
     assert len(body) < 5000
     answer = assert_json_error(client.post(path, body, content_type="application/json"), 400)
     assert "nested too deeply" in answer["detail"], answer
-    assert stored_rows() == before
+    assert rows_snapshot() == before
 
 
 def test_the_depth_limit_is_the_services_and_not_the_interpreters(api, reference_data):
     """At the limit a body reaches the service (which names the field); one level more is refused as JSON."""
-    before = stored_rows()
+    before = rows_snapshot()
     at_limit = api.post("/api/players/", field_nested("name", JSON_MAX_DEPTH - 1), content_type="application/json")
     assert at_limit.status_code == 400
     assert list(at_limit.json()) == ["name"], at_limit.json()  # the service's own refusal of a non-text name
@@ -117,7 +108,7 @@ def test_the_depth_limit_is_the_services_and_not_the_interpreters(api, reference
     # Far past orjson's own limit (1,024) the answer is the same.
     deepest = api.post("/api/players/", field_nested("name", 100_000), content_type="application/json")
     assert "nested too deeply" in assert_json_error(deepest, 400)["detail"]
-    assert stored_rows() == before
+    assert rows_snapshot() == before
 
 
 @pytest.mark.parametrize(
@@ -126,10 +117,10 @@ def test_the_depth_limit_is_the_services_and_not_the_interpreters(api, reference
     ids=["NaN", "Infinity", "lone surrogate", "truncated", "not UTF-8"],
 )
 def test_what_is_not_json_is_a_400_detail(api, reference_data, text):
-    before = stored_rows()
+    before = rows_snapshot()
     answer = assert_json_error(api.post("/api/players/", text, content_type="application/json"), 400)
     assert answer["detail"].startswith("JSON parse error"), answer
-    assert stored_rows() == before
+    assert rows_snapshot() == before
 
 
 def test_a_body_in_another_charset_is_read_in_it(api, reference_data):
@@ -142,17 +133,17 @@ def test_a_body_in_another_charset_is_read_in_it(api, reference_data):
 def test_the_admin_correction_form_refuses_deep_json(admin_pages, reference_data):
     """5,000 deep in the correction textarea was a RecursionError: the form comes back with the error."""
     match = slaps_match(winner=PlayerFactory(), loser=PlayerFactory())
-    before = stored_rows()
+    before = rows_snapshot()
     response = admin_pages.post(f"/admin/matches/match/{match.pk}/correct/", {"body": nested(5000)})
     assert response.status_code == 400
     assert "nested too deeply" in response.content.decode()
-    assert stored_rows() == before
+    assert rows_snapshot() == before
 
 
 def test_the_admin_game_parameters_refuse_deep_json(admin_pages, reference_data):
     """The game's engine parameters (a JSON field in admin) were parsed by json.loads: 5,000 deep was a 500."""
     game = Game.objects.get(slug="slaps")
-    before = stored_rows()
+    before = rows_snapshot()
     form = {
         "name": game.name,
         "slug": game.slug,
@@ -167,7 +158,7 @@ def test_the_admin_game_parameters_refuse_deep_json(admin_pages, reference_data)
     response = admin_pages.post(f"/admin/leagues/game/{game.pk}/change/", form)
     assert response.status_code == 200  # the form again, with its error
     assert "nested too deeply" in response.content.decode()
-    assert stored_rows() == before
+    assert rows_snapshot() == before
 
 
 # ---- Item 5: what the audit log keeps, and the cap on a body ----
@@ -187,10 +178,10 @@ def test_a_body_over_the_cap_is_a_413_and_stores_nothing(api, reference_data):
     """The issue's 2.4 MB "players" in a Preferans body was accepted (201) and kept in the audit log."""
     ids = [player.pk for player in PlayerFactory.create_batch(2)]
     body = json.dumps(preferans_body(ids, players="x" * 2_400_000))
-    before = stored_rows()
+    before = rows_snapshot()
     answer = assert_json_error(api.post("/api/matches/", body, content_type="application/json"), 413)
     assert f"at most {MiB:,} bytes" in answer["detail"], answer
-    assert stored_rows() == before
+    assert rows_snapshot() == before
 
 
 def test_the_audit_row_keeps_the_validated_result_and_nothing_else(api, reference_data):
@@ -266,11 +257,11 @@ def test_the_cap_is_a_setting(tmp_path):
 
 
 def test_a_10_mb_body_is_a_json_413(api, reference_data):
-    before = stored_rows()
+    before = rows_snapshot()
     body = json.dumps({"name": "x" * 10_000_000})
     answer = assert_json_error(api.post("/api/players/", body, content_type="application/json"), 413)
     assert "too large" in answer["detail"]
-    assert stored_rows() == before
+    assert rows_snapshot() == before
 
 
 @pytest.mark.parametrize("debug", [False, True], ids=["production", "debug"])
@@ -289,10 +280,10 @@ def test_a_signed_in_post_to_no_route_is_a_json_404(production, reference_data, 
     """A browser session's POST to a path no route matches meets no CSRF page: the API's views are exempt too."""
     client = Client(enforce_csrf_checks=True)
     client.force_login(referee)
-    before = stored_rows()
+    before = rows_snapshot()
     assert_json_error(client.post("/api/matches/-80/confirm/"), 404)
     assert_json_error(client.post("/api/players/1x/", {"name": "Ann"}, content_type="application/json"), 404)
-    assert stored_rows() == before
+    assert rows_snapshot() == before
 
 
 def test_too_many_query_parameters_is_a_json_400(production, reference_data, client):
@@ -314,11 +305,11 @@ def test_a_page_body_over_the_cap_is_a_413_page(production, reference_data, refe
     """Over the cap, a page's form was Django's HTML "Bad Request (400)"."""
     client = Client(raise_request_exception=False)
     client.force_login(referee)
-    before = stored_rows()
+    before = rows_snapshot()
     response = client.post("/results/players/", {"name": "x" * (3 * MiB)})
     assert response.status_code == 413
     assert f"at most {MiB:,} bytes" in response.content.decode()
-    assert stored_rows() == before
+    assert rows_snapshot() == before
 
 
 # ---- Item 12: names in every script ----
@@ -371,11 +362,11 @@ def test_a_name_is_kept_in_normal_form_c(api, reference_data):
 
 @pytest.mark.parametrize("name", REFUSED_NAMES.values(), ids=REFUSED_NAMES.keys())
 def test_names_with_invisible_controls_are_refused(api, reference_data, name):
-    before = stored_rows()
+    before = rows_snapshot()
     response = api.post("/api/players/", {"name": name}, format="json")
     assert response.status_code == 400, response.content
     assert list(response.json()) == ["name"]
-    assert stored_rows() == before
+    assert rows_snapshot() == before
 
 
 def test_the_page_form_applies_the_same_rules(production, reference_data, referee, client):
@@ -385,11 +376,11 @@ def test_the_page_form_applies_the_same_rules(production, reference_data, refere
     assert saved.status_code == 200
     player = Player.objects.get(name=persian)
     assert persian in client.get(f"/players/{player.pk}/").content.decode()
-    before = stored_rows()
+    before = rows_snapshot()
     refused = client.post("/results/players/", {"name": REFUSED_NAMES["right-to-left override"]})
     assert refused.status_code == 400
     assert "bidirectional" in refused.content.decode()
-    assert stored_rows() == before
+    assert rows_snapshot() == before
 
 
 def test_admin_applies_the_same_rules_to_a_name(admin_pages, reference_data):

@@ -6,21 +6,15 @@ from datetime import timedelta
 import pytest
 from django.test import Client
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from leagues.models import League
 from matches.models import AuditEntry, Match
 from ratings.models import RatingChange
+from tests.conftest import api_for
 from tests.factories import PlayerFactory, RefereeFactory
 
 pytestmark = pytest.mark.django_db
-
-
-def api_for(user):
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
-    return client
 
 
 def slaps_body(winner, loser):

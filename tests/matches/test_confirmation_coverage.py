@@ -20,13 +20,12 @@ from datetime import timedelta
 import pytest
 from django.test import Client
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
 from leagues.models import Game, League
 from matches.models import AuditEntry, Match
 from matches.services import match_submit
 from ratings.models import PlayerRating, RatingChange
+from tests.conftest import api_for
 from tests.factories import AdminFactory, PlayerFactory, RefereeFactory
 
 pytestmark = pytest.mark.django_db
@@ -45,12 +44,6 @@ def make_pro(player, game_slug: str):
         rated_matches=40,
     )
     return player
-
-
-def api_for(user):
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
-    return client
 
 
 def pages_for(user):

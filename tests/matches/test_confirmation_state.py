@@ -20,24 +20,17 @@ from datetime import timedelta
 import pytest
 from django.test import Client
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
 from leagues.models import Game, League
 from matches.models import AuditEntry, Match
 from ratings.models import PlayerRating, RatingChange
+from tests.conftest import api_for
 from tests.factories import PlayerFactory, RefereeFactory
 from tests.oracle_db import assert_ledger_is_the_oracles
 
 pytestmark = pytest.mark.django_db
 
 PLAYED = (timezone.now() - timedelta(days=1)).replace(microsecond=0)
-
-
-def api_for(user) -> APIClient:
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
-    return client
 
 
 def slaps(winner, loser) -> dict:
