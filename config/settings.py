@@ -87,6 +87,7 @@ INSTALLED_APPS = [
     "leagues",
     "ratings",
     "matches",
+    "games",  # the game kinds, above every other app (leagues.kinds)
 ]
 
 MIDDLEWARE = [
@@ -174,6 +175,15 @@ CARDRANK_PAGE_WRITE_RATE = os.environ.get("CARDRANK_PAGE_WRITE_RATE", "300/m")
 # accepts, compact. Django's default (2.5 MiB) let one write store megabytes in the audit log.
 CARDRANK_MAX_BODY_BYTES = int(os.environ.get("CARDRANK_MAX_BODY_BYTES", str(1024 * 1024)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = CARDRANK_MAX_BODY_BYTES
+
+# The game kinds registered at start-up (games/, leagues/kinds.py): one class per rating system.
+# Extra kinds (a club's own game) are added by CARDRANK_EXTRA_GAME_KINDS, comma-separated import paths.
+CARDRANK_GAME_KINDS = [
+    "games.slaps.kind.SlapsKind",
+    "games.preferans.kind.PreferansKind",
+    "games.bridge.kind.BridgeKind",
+    *[path.strip() for path in os.environ.get("CARDRANK_EXTRA_GAME_KINDS", "").split(",") if path.strip()],
+]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -28,6 +28,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from leagues.kinds import kind_of
 from ratings.engines import REGISTRY
 
 # The engines' registry names the rating systems a game can use, and their labels.
@@ -50,6 +51,11 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def kind(self):
+        """The game's kind (``leagues.kinds``): its cleaning, parts, pages and capabilities."""
+        return kind_of(self)
 
 
 class League(models.Model):

@@ -32,6 +32,8 @@ from django.utils.dateparse import parse_datetime
 
 from config.decimals import CENT
 from config.permissions import user_can_submit, user_can_void
+from games.bridge.results import BRIDGE_IMPS_LIMIT, BRIDGE_MAX_BOARDS, BRIDGE_MAX_TABLES, BRIDGE_SCORE_LIMIT
+from games.preferans.results import PREFERANS_MAX_DEALS, PREFERANS_SEATS, WHIST_LIMIT
 from leagues.models import Bot, Game, League, Player
 from matches.models import AuditEntry, Board, BoardTable, Deal, Match, ResultsVersion, Seat
 from matches.selectors import (
@@ -226,11 +228,6 @@ def _clean_slaps(data: Mapping[str, Any], errors: _Errors, game: Game) -> GameIn
     )
 
 
-PREFERANS_SEATS = (2, 4)
-PREFERANS_MAX_DEALS = 500
-WHIST_LIMIT = Decimal(10_000)
-
-
 def _clean_whist(value: Any) -> Decimal | None:
     """A finite number with at most two decimals within +-10,000, or None."""
     if isinstance(value, bool):
@@ -349,12 +346,6 @@ def _clean_preferans(data: Mapping[str, Any], errors: _Errors, game: Game) -> Ga
         ),
         deals=tuple(deals),
     )
-
-
-BRIDGE_MAX_BOARDS = 100
-BRIDGE_MAX_TABLES = 50
-BRIDGE_SCORE_LIMIT = 10_000
-BRIDGE_IMPS_LIMIT = Decimal(24)
 
 
 BRIDGE_SCORE_TEXT = re.compile(r"-?[0-9]{1,7}")

@@ -1,0 +1,69 @@
+"""Game kinds: everything game-specific above the engine, found through one registry.
+
+A *kind* is one game's home (Tabbycat's result classes and draw generators
+are the model): how a result body is cleaned and stored, what a match shows,
+how the engine's input is loaded, its entry page and template partials, and
+what the game can do (capability flags). ``KINDS`` is keyed like the engines'
+``REGISTRY``, by ``Game.rating_system``; the kinds themselves live above
+every app (``games/``) and are registered when Django starts
+(``games.apps.GamesConfig.ready``, from ``settings.CARDRANK_GAME_KINDS``).
+
+The registry lives here, at the base, so that every layer can ask a game for
+its kind without importing the layer the kind is written in: matches asks it
+to clean and store a result, ratings to load the engine's input, pages to
+render its parts. No module outside ``games/`` and the engines branches on a
+game or a rating system.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+
+class GameKind:
+    """What every layer may ask of a game. The defaults suit a game of seats only (as Slaps is).
+
+    Capability flags are class attributes; methods that need what a layer
+    stores are written by the kind (``games.base.BaseKind`` gives the common
+    parts). Errors a user can fix are ``ValidationError`` keyed by field;
+    anything else is a bug.
+    """
+
+    #: The engine slug this kind serves (``Game.rating_system``, ``ratings.engines.REGISTRY``).
+    slug: ClassVar[str] = ""
+    #: What a result of this game is called on pages ("match", "game", "session").
+    result_noun: ClassVar[str] = "match"
+    #: The league's rating period holds results back until it closes (the bridge thesis).
+    rating_periods: ClassVar[bool] = False
+    #: Seats may be held by bots (Preferans).
+    bots: ClassVar[bool] = False
+    #: Players are rated in pairs as well as alone (bridge).
+    pairs: ClassVar[bool] = False
+    #: What a match stores beside its seats, by relation name: "deals", "boards".
+    parts: ClassVar[tuple[str, ...]] = ()
+    #: Template partials by place (see ``games.base.BaseKind.templates``).
+    templates: ClassVar[dict[str, str]] = {}
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.slug!r}>"
+
+
+KINDS: dict[str, Any] = {}
+
+
+def kind_register(kind: GameKind) -> GameKind:
+    """Add a kind to the registry (at start-up; a test may add its own)."""
+    if not kind.slug:
+        raise ValueError(f"{kind!r} has no slug.")
+    KINDS[kind.slug] = kind
+    return kind
+
+
+def kind_unregister(slug: str) -> None:
+    KINDS.pop(slug, None)
+
+
+def kind_of(game) -> Any:
+    """The kind of a game (a ``Game``, or its rating system's slug); ``None`` for a system without one."""
+    system = game if isinstance(game, str) else game.rating_system
+    return KINDS.get(system)
