@@ -15,13 +15,34 @@ Sections, one per layer that calls them:
 
 from __future__ import annotations
 
+from typing import Any
+
 from leagues.kinds import GameKind
+from ratings.loaders import EngineInputs, ReplayContext, SeatRow, seats_inputs
 
 
 class BaseKind(GameKind):
     # --- results (matches) -----------------------------------------------------------------
 
     # --- rating input (ratings) ------------------------------------------------------------
+
+    def replay_state(self) -> Any:
+        """What a replay of this game carries from one chunk to the next (``ReplayContext.state``): nothing here."""
+        return None
+
+    def load(self, chunk: list, context: ReplayContext) -> EngineInputs:
+        """The engine's input for a chunk of matches (``ratings.history._MatchRow``), in the chunk's order.
+
+        One (rated players in seat order, engine input) pair per match, read
+        with a fixed number of queries per chunk (tests count them). This
+        default suits a game of seats only: one query for the seats, and
+        ``engine_input`` builds each match's input from them.
+        """
+        return seats_inputs(chunk, engine_input=self.engine_input)
+
+    def engine_input(self, seats: list[SeatRow]) -> object:
+        """The engine's input for one match of seats only: its seats in order, (player, bot, result) each."""
+        raise NotImplementedError(f"{type(self).__name__} loads its engine's input: define engine_input or load.")
 
     # --- API -------------------------------------------------------------------------------
 

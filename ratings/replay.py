@@ -1,9 +1,9 @@
 """Apply: rating a game's matches from a start on, on top of the ledger as it stands there.
 
-``_ledger_apply`` streams the matches in ledger order, asks the game's loader
-for the engine's input, rates each match on an in-memory pool of standings
-(``_MatchApplier``: floors, promotions, rating periods) and hands the rows to
-the ledger's writer. The caller holds the state lock and has rolled the
+``_ledger_apply`` streams the matches in ledger order, asks the game's kind
+(``leagues.kinds.kind_of``) to load the engine's input, rates each match on
+an in-memory pool of standings (``_MatchApplier``: floors, promotions,
+rating periods) and hands the rows to the ledger's writer. The caller holds the state lock and has rolled the
 ledger back to ``start`` (``ratings.services.ratings_process_game``).
 """
 
@@ -13,9 +13,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from decimal import Decimal
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.db.models import Max, Q
 
+from leagues.kinds import kind_of
 from leagues.models import Game, League
 from matches.models import Match, due_condition
 from ratings.cents import CENT, cents_decimal, decimal_cents, to_cents
@@ -23,7 +24,7 @@ from ratings.engines import PlayerState, get_rating_system
 from ratings.engines.base import stop_at_floor
 from ratings.history import LedgerKey, _at_or_after, _match_chunks, _MatchRow
 from ratings.ledger import _LedgerWriter, _pool_load, _pool_save, _Standing
-from ratings.loaders import MATCH_LOADERS, _ApplyContext
+from ratings.loaders import ReplayContext
 from ratings.models import Promotion
 from ratings.parameters import rating_parameters
 from ratings.periods import _PeriodSnapshots
@@ -73,7 +74,9 @@ def _ledger_apply(*, game: Game, start: LedgerKey, now: datetime) -> tuple[int, 
     """
     system = get_rating_system(game.rating_system)
     parameters = rating_parameters(game=game)
-    load = MATCH_LOADERS[system.slug]
+    kind = kind_of(game)
+    if kind is None:
+        raise ImproperlyConfigured(f"No game kind is registered for {system.slug!r}: {game}'s results cannot be read.")
     leagues = {league.pk: league for league in League.objects.filter(game=game)}
     by_tier = {league.tier: league for league in leagues.values()}
     entry_league = by_tier.get(League.Tier.AMATEUR) or next(iter(leagues.values()), None)
@@ -103,13 +106,13 @@ def _ledger_apply(*, game: Game, start: LedgerKey, now: datetime) -> tuple[int, 
         writer=_LedgerWriter(game_id=game.pk),
         snapshots=_PeriodSnapshots(windows),
     )
-    context = _ApplyContext(game=game, start=start)
+    context = ReplayContext(game=game, start=start, state=kind.replay_state())
     applied, last = 0, None
     for page in _match_chunks(in_range, REPLAY_CHUNK, now=now):
         chunk = [match for match in page if match.rateable()]
         if not chunk:
             continue
-        inputs = load(chunk, context)
+        inputs = kind.load(chunk, context)
         needed = {player_id for players, _ in inputs for player_id in players} - apply.pool.keys()
         if needed:
             _pool_load(game=game, pool=apply.pool, needed=needed, entry_league=entry_league, start=start_rating)

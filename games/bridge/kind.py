@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.base import BaseKind
+from games.bridge.loading import bridge_inputs
 
 
 class BridgeKind(BaseKind):
@@ -11,6 +12,13 @@ class BridgeKind(BaseKind):
     # --- results (matches) -----------------------------------------------------------------
 
     # --- rating input (ratings) ------------------------------------------------------------
+
+    def replay_state(self) -> dict[frozenset, int]:
+        """The deals each pair has played together so far (games.bridge.loading)."""
+        return {}
+
+    def load(self, chunk, context):
+        return bridge_inputs(chunk, context)
 
     # --- API -------------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.base import BaseKind
+from games.preferans.loading import preferans_inputs
 
 
 class PreferansKind(BaseKind):
@@ -11,6 +12,9 @@ class PreferansKind(BaseKind):
     # --- results (matches) -----------------------------------------------------------------
 
     # --- rating input (ratings) ------------------------------------------------------------
+
+    def load(self, chunk, context):
+        return preferans_inputs(chunk, context)
 
     # --- API -------------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.base import BaseKind
+from games.slaps.loading import slaps_engine_input
 
 
 class SlapsKind(BaseKind):
@@ -11,6 +12,9 @@ class SlapsKind(BaseKind):
     # --- results (matches) -----------------------------------------------------------------
 
     # --- rating input (ratings) ------------------------------------------------------------
+
+    def engine_input(self, seats):
+        return slaps_engine_input(seats)
 
     # --- API -------------------------------------------------------------------------------
 
