@@ -65,15 +65,17 @@ MUTATION_ENGINES_PYTEST := -p no:django --confcutdir=tests/ratings/engines --ign
 MUTATION_SERVICES_PYTEST := --ignore=tests/ratings/test_selectors.py
 MUTATION_SERVICES := 'ratings.history.x__at_or_after*' 'ratings.history.x__before*' \
 	'ratings.history.x__match_chunks*' 'ratings.history.xǁ_MatchRowǁ*' \
-	'ratings.loaders.x__seat_rows*' 'ratings.loaders.x__elo_inputs*' 'ratings.loaders.x__preferans_inputs*' \
-	'ratings.loaders.x__bridge_*' 'ratings.ledger.x_rating_replay_mark*' 'ratings.ledger.x__ledger_*' \
+	'ratings.loaders.x_seat_rows*' 'ratings.loaders.x_seats_inputs*' 'ratings.loaders.xǁReplayContextǁ*' \
+	'games.slaps.loading.x_*' 'games.preferans.loading.x_*' 'games.bridge.loading.x_*' \
+	'ratings.ledger.x_rating_replay_mark*' 'ratings.ledger.x__ledger_*' \
 	'ratings.ledger.x__pool_*' 'ratings.ledger.x__standings_update*' 'ratings.ledger.xǁ_LedgerWriterǁ*' \
 	'ratings.periods.x__period_aligned*' 'ratings.periods.xǁ_PeriodSnapshotsǁ*' \
 	'ratings.replay.x__ledger_*' 'ratings.replay.x__league_rules*' 'ratings.replay.xǁ_MatchApplierǁ*' \
 	'ratings.services.x__pending_start*' 'ratings.services.x_ratings_process_*' \
 	'ratings.services.x_ratings_replay_all*' 'ratings.services.x_ratings_request_full_replay*'
-# The modules those globs name (what ratings/services.py held before it was split by concern).
-MUTATION_SERVICES_MODULES := ^ *ratings[.](services|history|ledger|loaders|periods|replay)[.]
+# The modules those globs name (what ratings/services.py held before it was split by concern, and the
+# games' loaders, which ratings/loaders.py held before the kinds).
+MUTATION_SERVICES_MODULES := ^ *(ratings[.](services|history|ledger|loaders|periods|replay)|games[.][a-z]+[.]loading)[.]
 # `mutmut results --all true` prints "    module.function__mutmut_N: status"; tally it per file and phase.
 MUTATION_TALLY := sed -E 's/^ *([^ ]+)\.x(_|ǁ)[^:]*: (.*)$$/\1 \3/' | awk '{ \
 	file = $$1; status = $$2; for (i = 3; i <= NF; i++) status = status " " $$i; \

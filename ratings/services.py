@@ -23,9 +23,10 @@ the ledger's unique (match, unit, player) constraint backs that up.
 
 The work is split by concern: ``ratings.history`` (the ledger order and the
 rows a replay reads), ``ratings.ledger`` (the lock, rollback and writing),
-``ratings.loaders`` (each game's engine input), ``ratings.periods`` (rating
-periods), ``ratings.replay`` (applying matches) and ``ratings.parameters``.
-The calculators are reads (``ratings.calculators``).
+``ratings.loaders`` (what a replay hands each game's kind to load its engine's
+input), ``ratings.periods`` (rating periods), ``ratings.replay`` (applying
+matches) and ``ratings.parameters``. The calculators are the games' own reads
+(``games/<x>/calculator.py``).
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 Kept outside ``tests/oracle/`` because it imports Django and the models; the
 oracle itself stays pure. It reads raw model fields (seats, deals, boards,
 the league each match is filed under, bots as the seat stores them) and never
-``ratings.loaders``, so a loader bug cannot hide in both sides.
+the kinds' loaders (``ratings.loaders``, ``games/*/loading.py``), so a loader bug cannot hide in both
+sides.
 
 Vocabulary:
     difference   one line naming a ledger row, promotion or player rating
