@@ -5,11 +5,12 @@ from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config import api as api_plumbing
+from games.preferans import calculator as preferans_calculator
+from games.slaps import calculator as slaps_calculator
 from leagues import apis as league_apis
 from leagues import views as league_views
 from matches import apis as match_apis
 from matches import views as match_views
-from ratings import apis as rating_apis
 from ratings import views as rating_views
 
 api = [
@@ -24,8 +25,10 @@ api = [
     path("matches/<int:pk>/void/", match_apis.MatchVoidApi.as_view(), name="api-match-void"),
     path("matches/<int:pk>/correct/", match_apis.MatchCorrectApi.as_view(), name="api-match-correct"),
     path("matches/<int:pk>/confirm/", match_apis.MatchConfirmApi.as_view(), name="api-match-confirm"),
-    path("calculator/elo/", rating_apis.EloCalculatorApi.as_view(), name="api-calculator-elo"),
-    path("calculator/preferans/", rating_apis.PreferansCalculatorApi.as_view(), name="api-calculator-preferans"),
+    path("calculator/elo/", slaps_calculator.SlapsCalculatorApi.as_view(), name="api-calculator-elo"),
+    path(
+        "calculator/preferans/", preferans_calculator.PreferansCalculatorApi.as_view(), name="api-calculator-preferans"
+    ),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves Swagger UI's start-up script from this URL (?script), not inline: no CSP exception.
     path(
@@ -52,8 +55,8 @@ urlpatterns = [
     path("results/players/", match_views.player_quick_create, name="player-quick-create"),
     path("results/confirm/", match_views.confirmations, name="confirmations"),
     path("calculator/", rating_views.calculators, name="calculators"),
-    path("calculator/elo/", rating_views.elo_calculator, name="calculator-elo"),
-    path("calculator/preferans/", rating_views.preferans_calculator, name="calculator-preferans"),
+    path("calculator/elo/", slaps_calculator.slaps_calculator_page, name="calculator-elo"),
+    path("calculator/preferans/", preferans_calculator.preferans_calculator_page, name="calculator-preferans"),
     path("quality/", rating_views.quality_overview, name="quality"),
     path("quality/<slug:slug>/", rating_views.quality_detail, name="quality-detail"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),

@@ -15,7 +15,7 @@ Sections, one per layer that calls them:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from leagues.kinds import GameKind
 from ratings.loaders import EngineInputs, ReplayContext, SeatRow, seats_inputs
@@ -25,6 +25,11 @@ class BaseKind(GameKind):
     # --- results (matches) -----------------------------------------------------------------
 
     # --- rating input (ratings) ------------------------------------------------------------
+
+    #: The URL name of the game's calculator page (what one result would do to a rating); "" for none.
+    calculator_url_name: ClassVar[str] = ""
+    #: The calculator's name on the calculators' index and tabs (``ratings.calculators.calculator_links``).
+    calculator_label: ClassVar[str] = ""
 
     def replay_state(self) -> Any:
         """What a replay of this game carries from one chunk to the next (``ReplayContext.state``): nothing here."""

@@ -1,58 +1,17 @@
-"""Calculator pages: type numbers, see the formula's inputs and result update (HTMX)."""
+"""Rating pages every game shares: the calculators' index and the rating-quality reports.
 
-from django.core.exceptions import ValidationError
-from django.shortcuts import redirect, render
-from django.views.decorators.vary import vary_on_headers
+Each game's calculator page lives with its kind (``games/<x>/calculator.py``).
+"""
+
+from django.shortcuts import render
 
 from leagues.models import Game
-from ratings.calculators import rating_calculate_elo, rating_calculate_preferans
-
-
-@vary_on_headers("HX-Request")  # one URL, two answers: the partial (HTMX) or the page
-def elo_calculator(request):
-    values = {
-        "rating": request.GET.get("rating", "1100"),
-        "opponent": request.GET.get("opponent", "1000"),
-        "score": request.GET.get("score", "1"),
-        "rated_matches": request.GET.get("rated_matches", "0"),
-    }
-    result, errors = None, {}
-    try:
-        result = rating_calculate_elo(data=values)
-    except ValidationError as error:
-        errors = error.message_dict
-    context = {"values": values, "result": result, "errors": errors}
-    template = "ratings/elo_calculator.html#result" if request.htmx else "ratings/elo_calculator.html"
-    return render(request, template, context)
+from ratings.calculators import calculator_links
 
 
 def calculators(request):
-    return redirect("calculator-preferans")
-
-
-@vary_on_headers("HX-Request")  # one URL, two answers: the partial (HTMX) or the page
-def preferans_calculator(request):
-    from ratings.engines.preferans import PreferansParameters
-    from ratings.parameters import rating_parameters
-
-    values = {
-        "rating": request.GET.get("rating", "1500"),
-        "opponents": request.GET.get("opponents", "1600,1400"),
-        "whists": request.GET.get("whists", "4"),
-    }
-    game = Game.objects.filter(rating_system="preferans").order_by("pk").first()  # whose parameters apply
-    result, errors = None, {}
-    try:
-        result = rating_calculate_preferans(data=values, game=game, grid=True)
-    except ValidationError as error:
-        errors = error.message_dict
-    try:
-        parameters = rating_parameters(game=game) if game else PreferansParameters()
-    except ValidationError:
-        parameters = PreferansParameters()  # the page shows the error the calculation raised about them
-    context = {"values": values, "result": result, "errors": errors, "p": parameters}
-    template = "ratings/preferans_calculator.html#result" if request.htmx else "ratings/preferans_calculator.html"
-    return render(request, template, context)
+    """The calculators the games offer (``GameKind.calculator_url_name``), one link each."""
+    return render(request, "ratings/calculators.html", {"calculators": calculator_links()})
 
 
 def quality_overview(request):

@@ -13,6 +13,9 @@ class PreferansKind(BaseKind):
 
     # --- rating input (ratings) ------------------------------------------------------------
 
+    calculator_url_name = "calculator-preferans"  # games/preferans/calculator.py
+    calculator_label = "Preferans"
+
     def load(self, chunk, context):
         return preferans_inputs(chunk, context)
 

@@ -13,6 +13,9 @@ class SlapsKind(BaseKind):
 
     # --- rating input (ratings) ------------------------------------------------------------
 
+    calculator_url_name = "calculator-elo"  # games/slaps/calculator.py
+    calculator_label = "Slaps (Elo)"
+
     def engine_input(self, seats):
         return slaps_engine_input(seats)
 

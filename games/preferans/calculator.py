@@ -1,0 +1,180 @@
+"""Preferans's calculator: what one deal would do to a rating (seed 001), and the seed's grid.
+
+``preferans_calculate`` is the read the page and the API answer from: it
+checks the numbers typed and runs the engine's deal update with the
+parameters of the first Preferans game (the engine's defaults when there is
+none). It stores nothing. Rt, Kv, Vf, Kd and Rd are seed 001's names: table
+rating, whist coefficient, expected whists (capped at +4), difference
+coefficient and the deal's rating change.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.shortcuts import render
+from django.views.decorators.vary import vary_on_headers
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api import ANY_REQUEST_ERRORS, AnswerSerializer, error_responses, query_params_once
+from leagues.models import Game
+from ratings.calculators import (
+    CALCULATOR_RATING_LIMIT,
+    RATING_PARAMETER,
+    calculator_game,
+    calculator_links,
+    calculator_number,
+    calculator_parameters,
+)
+from ratings.engines.preferans import PreferansParameters, deal_update
+
+RATING_SYSTEM = "preferans"
+GRID_RATINGS = (1000, 1250, 1500, 1750, 2000, 2250, 2500, 2750, 3000, 4500)
+GRID_TABLES = (1000, 1250, 1500, 1750, 2000, 2250, 2500, 2750, 3000)
+
+
+def _opponents(data, errors: dict) -> list[float] | None:
+    raw = data.get("opponents")
+    if raw in (None, ""):
+        errors.setdefault("opponents", []).append("This field is required: one to three ratings, comma-separated.")
+        return None
+    parts = raw if isinstance(raw, list | tuple) else str(raw).split(",")
+    parts = [part for part in (str(p).strip() for p in parts) if part]
+    if not 1 <= len(parts) <= 3:
+        errors.setdefault("opponents", []).append("Give one to three opponents' ratings.")
+        return None
+    values = []
+    for part in parts:
+        value = calculator_number({"opponents": part}, "opponents", errors)
+        if value is None:
+            return None
+        values.append(value)
+    return values
+
+
+def preferans_calculate(*, data, game: Game | None = None, grid: bool = False) -> dict:
+    """What one Preferans deal would do to a rating (seed 001's calculator), and optionally its grid.
+
+    The grid shows, for the whists entered, the delta for each of your ratings
+    (rows) against a table whose opponents all have one average rating (columns).
+    """
+    errors: dict[str, list[str]] = {}
+    rating = calculator_number(data, "rating", errors)
+    opponents = _opponents(data, errors)
+    whists = calculator_number(data, "whists", errors, minimum=-10_000, maximum=10_000)
+    if errors:
+        raise ValidationError(errors)
+    game = game or calculator_game(rating_system=RATING_SYSTEM)
+    parameters = calculator_parameters(game=game, rating_system=RATING_SYSTEM)
+    update = deal_update(rating=rating, opponents=opponents, whists=whists, parameters=parameters)
+    result = {
+        "table_rating": round(update.table_rating, 2),
+        "kv": round(update.kv, 4),
+        "expected_whists": round(update.expected_whists, 4),
+        "kd": round(update.kd, 4),
+        "smoothing": round(update.smoothing, 4),
+        "delta": round(update.rating_after - rating, 2),
+        "new_rating": update.rating_after,
+    }
+    if grid:
+        result["grid"] = {
+            "tables": list(GRID_TABLES),
+            "rows": [
+                {
+                    "rating": row,
+                    "deltas": [
+                        round(
+                            deal_update(
+                                rating=row, opponents=[table] * len(opponents), whists=whists, parameters=parameters
+                            ).rating_after
+                            - row,
+                            2,
+                        )
+                        for table in GRID_TABLES
+                    ],
+                }
+                for row in GRID_RATINGS
+            ],
+        }
+    return result
+
+
+@vary_on_headers("HX-Request")  # one URL, two answers: the partial (HTMX) or the page
+def preferans_calculator_page(request):
+    values = {
+        "rating": request.GET.get("rating", "1500"),
+        "opponents": request.GET.get("opponents", "1600,1400"),
+        "whists": request.GET.get("whists", "4"),
+    }
+    game = calculator_game(rating_system=RATING_SYSTEM)  # whose parameters apply: read once, for both uses
+    result, errors = None, {}
+    try:
+        result = preferans_calculate(data=values, game=game, grid=True)
+    except ValidationError as error:
+        errors = error.message_dict
+    try:
+        parameters = calculator_parameters(game=game, rating_system=RATING_SYSTEM)
+    except ValidationError:
+        parameters = PreferansParameters()  # the page shows the error the calculation raised about them
+    context = {
+        "values": values,
+        "result": result,
+        "errors": errors,
+        "p": parameters,
+        "calculators": calculator_links(),
+    }
+    template = "games/preferans/calculator.html#result" if request.htmx else "games/preferans/calculator.html"
+    return render(request, template, context)
+
+
+class PreferansGridRowSerializer(AnswerSerializer):
+    rating = serializers.FloatField(help_text="Your rating (a row of the grid).")
+    deltas = serializers.ListField(
+        child=serializers.FloatField(), help_text="The deal's rating change against each table rating, in order."
+    )
+
+
+class PreferansGridSerializer(AnswerSerializer):
+    tables = serializers.ListField(child=serializers.FloatField(), help_text="The table ratings (the columns).")
+    rows = PreferansGridRowSerializer(many=True)
+
+
+class PreferansCalculatorApi(APIView):
+    """What one Preferans deal would do to a rating (seed 001), and optionally the seed's grid."""
+
+    @extend_schema_serializer(component_name="PreferansCalculation")
+    class OutputSerializer(AnswerSerializer):
+        table_rating = serializers.FloatField(help_text="Rt, from the opponents sorted high to low.")
+        kv = serializers.FloatField(help_text="Kv, the whist coefficient.")
+        expected_whists = serializers.FloatField(help_text="Vf, the expected whists (at most +4).")
+        kd = serializers.FloatField(help_text="Kd, clamped to [0.3, 2.0].")
+        smoothing = serializers.FloatField(help_text="The factor on a gain earned above 4000 (1 below).")
+        delta = serializers.FloatField(help_text="Rd, the rating change.")
+        new_rating = serializers.FloatField()
+        grid = PreferansGridSerializer(required=False, help_text="Only with grid=true.")
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("rating", RATING_PARAMETER, required=True, description="Your rating (Rs)."),
+            OpenApiParameter(
+                "opponents",
+                str,
+                required=True,
+                description=f"1-3 opponents' ratings, comma-separated, each 0 to {CALCULATOR_RATING_LIMIT}.",
+            ),
+            OpenApiParameter(
+                "whists",
+                {"type": "number", "minimum": -10_000, "maximum": 10_000},
+                required=True,
+                description="Whists you scored in the deal (Vs).",
+            ),
+            OpenApiParameter("grid", bool, description="Also return the seed's grid for these whists."),
+        ],
+        responses={200: OutputSerializer, **error_responses(400, *ANY_REQUEST_ERRORS)},
+    )
+    def get(self, request):
+        params = query_params_once(request)
+        grid = params.get("grid") in ("1", "true", "yes")
+        return Response(self.OutputSerializer(preferans_calculate(data=params, grid=grid)).data)
