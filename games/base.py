@@ -17,6 +17,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rest_framework import serializers
+
+from games.fields import AnswerField
 from leagues.kinds import GameKind
 from ratings.loaders import EngineInputs, ReplayContext, SeatRow, seats_inputs
 
@@ -50,6 +53,12 @@ class BaseKind(GameKind):
         raise NotImplementedError(f"{type(self).__name__} loads its engine's input: define engine_input or load.")
 
     # --- API -------------------------------------------------------------------------------
+
+    #: The fields the game adds to a match answer, by name (``matches.apis.MatchOutputSerializer``
+    #: answers every registered kind's, empty for a match of another game); none for seats only.
+    answer_fields: ClassVar[dict[str, AnswerField]] = {}
+    #: The fields the game adds to a result body, by name: the schema's ``MatchSubmit`` (``clean`` checks them).
+    body_fields: ClassVar[dict[str, serializers.Field]] = {}
 
     # --- pages -----------------------------------------------------------------------------
 

@@ -16,11 +16,13 @@ clients): validation lives in ``matches.services``, the one path every entry
 route shares, so the API cannot disagree with the pages or admin.
 """
 
+import copy
 from contextlib import contextmanager
 from datetime import UTC
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from drf_spectacular.drainage import set_override
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -30,6 +32,7 @@ from drf_spectacular.utils import (
     extend_schema_serializer,
 )
 from rest_framework import serializers, status
+from rest_framework.fields import Field
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -45,15 +48,11 @@ from config.api import (
     WriteThrottle,
     error_responses,
 )
+from leagues.kinds import KINDS
 from matches import selectors
 from matches.models import Match
 from matches.services import (
-    BRIDGE_MAX_BOARDS,
-    BRIDGE_MAX_TABLES,
     IDEMPOTENCY_KEY_MAX,
-    MAX_ID,
-    PREFERANS_MAX_DEALS,
-    PREFERANS_SEATS,
     IdempotencyKeyReused,
     match_confirm,
     match_correct,
@@ -88,25 +87,46 @@ class PlayerResultOutputSerializer(AnswerSerializer):
     result = serializers.FloatField()
 
 
-class BoardTableOutputSerializer(AnswerSerializer):
-    table = serializers.IntegerField(help_text="Table number, from 1.")
-    ns = serializers.SerializerMethodField(help_text="The NS pair's player ids.")
-    ew = serializers.SerializerMethodField(help_text="The EW pair's player ids.")
-    ns_score = serializers.IntegerField(allow_null=True, help_text="NS's raw score; null when scored in IMPs.")
-    ns_imps = serializers.FloatField(allow_null=True, help_text="NS's IMPs, for a board scored in IMPs; else null.")
+def _kinds_fields(declared: str) -> dict:
+    """Every registered kind's declared fields (``answer_fields`` or ``body_fields``), in registration order.
 
-    @extend_schema_field(serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2))
-    def get_ns(self, table) -> list[int]:
-        return [table.ns_1_id, table.ns_2_id]
-
-    @extend_schema_field(serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2))
-    def get_ew(self, table) -> list[int]:
-        return [table.ew_1_id, table.ew_2_id]
+    Read when a serializer first builds its fields, after the kinds are
+    registered (``games.apps``). A name two kinds declare is shown once, as
+    the first declared it.
+    """
+    fields: dict = {}
+    for kind in KINDS.values():
+        for name, field in getattr(kind, declared).items():
+            fields.setdefault(name, field)
+    return fields
 
 
-class BoardOutputSerializer(AnswerSerializer):
-    number = serializers.IntegerField(help_text="The board number as printed on the board.")
-    tables = BoardTableOutputSerializer(many=True)
+def _fields_with(fields: dict, more: dict, *, before: str) -> dict:
+    """``fields`` with ``more`` inserted before the field named ``before`` (the published order)."""
+    at = list(fields).index(before)
+    items = list(fields.items())
+    return dict(items[:at] + list(more.items()) + items[at:])
+
+
+class KindAnswerField(Field):
+    """A game's field of a match answer (``games.fields.AnswerField``): what the match's own kind reads
+    for it, and empty (``[]`` for a list, ``null`` otherwise) for a match of a game without it.
+
+    The schema shows the declaring kind's field, so the published ``MatchOut``
+    is what every game answers.
+    """
+
+    def __init__(self, *, declared: Field, **kwargs):
+        super().__init__(source="*", read_only=True, help_text=declared.help_text, **kwargs)
+        self.declared = declared
+        self.empty_list = isinstance(declared, serializers.ListField | serializers.ListSerializer)
+        set_override(self, "field", declared)
+
+    def to_representation(self, match: Match):
+        own = match.game.kind.answer_fields.get(self.field_name)
+        if own is not None:
+            return own.read(match)
+        return [] if self.empty_list else None
 
 
 # Component names as first published (MatchOut, MatchSubmit, RatingChangeOut): generated clients keep their types.
@@ -121,7 +141,6 @@ class RatingChangeOutputSerializer(AnswerSerializer):
 # The lists a match answer builds in its methods, made once: a serializer made per call costs more
 # than the rows it writes (the answer is on the submission's hot path).
 PLAYER_RESULTS = PlayerResultOutputSerializer(many=True)
-BOARDS = BoardOutputSerializer(many=True)
 RATING_CHANGES = RatingChangeOutputSerializer(many=True)
 
 
@@ -145,9 +164,8 @@ class MatchOutputSerializer(AnswerSerializer):
     )
     seats = SeatOutputSerializer(many=True, help_text="Every seat, in seat order.")
     players = serializers.SerializerMethodField(help_text="The seats held by players (not bots), in seat order.")
-    winner = serializers.SerializerMethodField(help_text="Slaps: the winner's player id; null for other games.")
-    deals = serializers.SerializerMethodField(help_text="Preferans: each deal's whists in seat order; else empty.")
-    boards = serializers.SerializerMethodField(help_text="Bridge: the boards and their tables; else empty.")
+    # Here, each registered kind's fields (``GameKind.answer_fields``: Slaps's winner, Preferans's deals,
+    # bridge's boards), in registration order: see ``get_fields``.
     rating_changes = serializers.SerializerMethodField(
         help_text="One row per player with the match's total change; empty until rated."
     )
@@ -163,29 +181,14 @@ class MatchOutputSerializer(AnswerSerializer):
         help_text="When a league's rating period closes, the time from which the result is rated; else null.",
     )
 
+    def get_fields(self):
+        kinds = {name: KindAnswerField(declared=own.field) for name, own in _kinds_fields("answer_fields").items()}
+        return _fields_with(super().get_fields(), kinds, before="rating_changes")
+
     @extend_schema_field(PLAYER_RESULTS)
     def get_players(self, match: Match) -> list:
         seats = [seat for seat in match.seats.all() if seat.player_id]
         return PLAYER_RESULTS.to_representation(seats)
-
-    def get_winner(self, match: Match) -> int | None:
-        if match.game.rating_system != "elo":
-            return None
-        winner = match.winner_seat
-        return winner.player_id if winner else None
-
-    @extend_schema_field(serializers.ListField(child=serializers.ListField(child=serializers.FloatField())))
-    def get_deals(self, match: Match) -> list:
-        # Only what the game can have was loaded (``match_detail``): asking any other game would query.
-        if "deals" not in selectors.match_detail_parts(match):
-            return []
-        return [deal.whists for deal in match.deals.all()]
-
-    @extend_schema_field(BOARDS)
-    def get_boards(self, match: Match) -> list:
-        if "boards" not in selectors.match_detail_parts(match):
-            return []
-        return BOARDS.to_representation(match.boards.all())
 
     @extend_schema_field(RATING_CHANGES)
     def get_rating_changes(self, match: Match) -> list:
@@ -211,65 +214,6 @@ class MatchOutputSerializer(AnswerSerializer):
         return RATING_CHANGES.to_representation(rows)
 
 
-PLAYER_ID = {"type": "integer", "minimum": 1, "maximum": MAX_ID}
-PAIR = {"type": "array", "items": PLAYER_ID, "minItems": 2, "maxItems": 2}
-
-
-@extend_schema_field(
-    {
-        "type": "array",
-        "minItems": PREFERANS_SEATS[0],
-        "maxItems": PREFERANS_SEATS[1],
-        "items": {
-            "type": "object",
-            "description": 'A seat: {"player": id} or {"bot": "normal"}, exactly one of them.',
-            "properties": {"player": PLAYER_ID, "bot": {"type": "string"}},
-            "minProperties": 1,
-            "maxProperties": 1,
-            "additionalProperties": False,
-        },
-    }
-)
-class SeatsInputField(serializers.ListField):
-    pass
-
-
-@extend_schema_field(
-    {
-        "type": "array",
-        "description": f"Preferans: each deal's whists in seat order, summing to zero (at most two decimals, each "
-        f"within ±10,000); at most {PREFERANS_MAX_DEALS} deals.",
-        "items": {
-            "type": "array",
-            "minItems": PREFERANS_SEATS[0],
-            "maxItems": PREFERANS_SEATS[1],
-            "items": {"type": "number", "minimum": -10_000, "maximum": 10_000},
-        },
-    }
-)
-class DealsInputField(serializers.ListField):
-    pass
-
-
-@extend_schema_field(PAIR)
-class PairInputField(serializers.ListField):
-    pass
-
-
-class BoardTableInputSerializer(serializers.Serializer):
-    ns = PairInputField(help_text="The NS pair's player ids.")
-    ew = PairInputField(help_text="The EW pair's player ids.")
-    ns_score = serializers.IntegerField(required=False, help_text="NS's raw score at this table.")
-    ns_imps = serializers.FloatField(
-        required=False, help_text="Instead of ns_score: NS's IMPs (one table, or a two-table team match)."
-    )
-
-
-class BoardInputSerializer(serializers.Serializer):
-    number = serializers.IntegerField(min_value=1)
-    tables = BoardTableInputSerializer(many=True, help_text=f"At most {BRIDGE_MAX_TABLES} tables.")
-
-
 @extend_schema_serializer(component_name="MatchSubmit")
 class MatchInputSerializer(serializers.Serializer):
     """A result body (API.md "Match bodies"): the fields of its game. Checked by ``matches.services``."""
@@ -277,15 +221,7 @@ class MatchInputSerializer(serializers.Serializer):
     game = serializers.CharField(help_text="The game's slug: slaps, preferans, bridge or one an admin added.")
     played_at = serializers.DateTimeField(help_text="ISO 8601; at most 10 minutes in the future.")
     rated = serializers.BooleanField(default=True, help_text="False makes a friendly.")
-    players = PairInputField(required=False, help_text="Slaps: the two players' ids.")
-    winner = serializers.IntegerField(
-        required=False, min_value=1, max_value=MAX_ID, help_text="Slaps: the winner's id (one of players)."
-    )
-    seats = SeatsInputField(required=False, help_text="Preferans: the seats in order.")
-    deals = DealsInputField(required=False)
-    boards = BoardInputSerializer(
-        many=True, required=False, help_text=f"Bridge: the boards of the session (at most {BRIDGE_MAX_BOARDS})."
-    )
+    # Here, each registered kind's fields (``GameKind.body_fields``): see ``get_fields``.
     league = serializers.CharField(
         required=False,
         help_text="The slug of a league of the game to file the result under (default: its amateur league); "
@@ -294,6 +230,10 @@ class MatchInputSerializer(serializers.Serializer):
         "It never exempts a result from two-step confirmation: a result waits "
         "for a second referee when this league or any league one of its players is in requires it.",
     )
+
+    def get_fields(self):
+        kinds = {name: copy.deepcopy(field) for name, field in _kinds_fields("body_fields").items()}
+        return _fields_with(super().get_fields(), kinds, before="league")
 
 
 IDEMPOTENCY_REUSED_SCHEMA = {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.base import BaseKind
+from games.bridge import api
 from games.bridge.loading import bridge_inputs
 
 
@@ -21,5 +22,8 @@ class BridgeKind(BaseKind):
         return bridge_inputs(chunk, context)
 
     # --- API -------------------------------------------------------------------------------
+
+    answer_fields = api.ANSWER_FIELDS
+    body_fields = api.BODY_FIELDS
 
     # --- pages -----------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.base import BaseKind
+from games.preferans import api
 from games.preferans.loading import preferans_inputs
 
 
@@ -20,5 +21,8 @@ class PreferansKind(BaseKind):
         return preferans_inputs(chunk, context)
 
     # --- API -------------------------------------------------------------------------------
+
+    answer_fields = api.ANSWER_FIELDS
+    body_fields = api.BODY_FIELDS
 
     # --- pages -----------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.base import BaseKind
+from games.slaps import api
 from games.slaps.loading import slaps_engine_input
 
 
@@ -20,5 +21,8 @@ class SlapsKind(BaseKind):
         return slaps_engine_input(seats)
 
     # --- API -------------------------------------------------------------------------------
+
+    answer_fields = api.ANSWER_FIELDS
+    body_fields = api.BODY_FIELDS
 
     # --- pages -----------------------------------------------------------------------------

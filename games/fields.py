@@ -1,0 +1,38 @@
+"""API pieces the kinds share: player ids in a body, and the shape of a game's field of a match answer.
+
+A kind declares the fields its game adds to a match answer (``answer_fields``:
+name -> ``AnswerField``) and to a result body (``body_fields``: name -> DRF
+field, for the schema only: ``matches.services`` checks bodies).
+``matches.apis`` builds the published ``MatchOut`` and ``MatchSubmit`` from
+every registered kind's declarations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from matches.services import MAX_ID
+
+PLAYER_ID = {"type": "integer", "minimum": 1, "maximum": MAX_ID}
+PAIR = {"type": "array", "items": PLAYER_ID, "minItems": 2, "maxItems": 2}
+
+
+@extend_schema_field(PAIR)
+class PairInputField(serializers.ListField):
+    pass
+
+
+class AnswerField(NamedTuple):
+    """One field a game adds to a match answer: its declaration (the schema) and how it is read from a match.
+
+    ``read`` gets a match of the kind's game as ``match_detail`` loads it (its
+    parts prefetched) and returns the field's JSON value. A match of another
+    game answers the field empty: ``[]`` for a list, ``null`` otherwise.
+    """
+
+    field: serializers.Field
+    read: Callable[[Any], Any]

@@ -1,0 +1,31 @@
+"""Slaps's fields of the match API: the winner in an answer; the two players and the winner in a body."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from games.fields import AnswerField, PairInputField
+from matches.models import Match
+from matches.services import MAX_ID
+
+
+def slaps_answer_winner(match: Match) -> int | None:
+    winner = match.winner_seat
+    return winner.player_id if winner else None
+
+
+ANSWER_FIELDS = {
+    "winner": AnswerField(
+        serializers.IntegerField(
+            read_only=True, allow_null=True, help_text="Slaps: the winner's player id; null for other games."
+        ),
+        slaps_answer_winner,
+    ),
+}
+
+BODY_FIELDS = {
+    "players": PairInputField(required=False, help_text="Slaps: the two players' ids."),
+    "winner": serializers.IntegerField(
+        required=False, min_value=1, max_value=MAX_ID, help_text="Slaps: the winner's id (one of players)."
+    ),
+}
