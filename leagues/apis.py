@@ -12,7 +12,7 @@ from datetime import UTC
 from django.core.exceptions import ValidationError
 from django.core.paginator import InvalidPage
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import generics, serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
@@ -39,35 +39,40 @@ from ratings.caching import cached, rating_version_of_state
 from ratings.selectors import Sort, rating_decimals, rating_number
 
 
-class GameSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = Game
-        fields = ["slug", "name", "rating_system"]
-
-
-@extend_schema_view(
-    get=extend_schema(responses={200: GameSerializer(many=True), **error_responses(*ANY_REQUEST_ERRORS)})
-)
 class GameListApi(generics.ListAPIView):
+    """Every game: its slug, name and rating system."""
+
+    @extend_schema_serializer(component_name="Game")  # component names as first published
+    class OutputSerializer(serializers.ModelSerializer):
+        class Meta:
+            model = Game
+            fields = ["slug", "name", "rating_system"]
+
     queryset = Game.objects.order_by("name")
-    serializer_class = GameSerializer
+    serializer_class = OutputSerializer
     pagination_class = None
     filter_backends = []
 
-
-class LeagueSerializer(serializers.ModelSerializer):
-    game = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    promotion_threshold = serializers.FloatField(allow_null=True)
-    rating_floor = serializers.FloatField(allow_null=True)
-
-    class Meta:
-        model = League
-        fields = ["slug", "name", "game", "tier", "promotion_threshold", "rating_floor"]
+    @extend_schema(responses={200: OutputSerializer(many=True), **error_responses(*ANY_REQUEST_ERRORS)})
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
 
 
 class LeagueListApi(generics.ListAPIView):
+    """Every league (of one game, or one tier): its rules of promotion and floor."""
+
+    @extend_schema_serializer(component_name="League")
+    class OutputSerializer(serializers.ModelSerializer):
+        game = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+        promotion_threshold = serializers.FloatField(allow_null=True)
+        rating_floor = serializers.FloatField(allow_null=True)
+
+        class Meta:
+            model = League
+            fields = ["slug", "name", "game", "tier", "promotion_threshold", "rating_floor"]
+
     queryset = League.objects.select_related("game").order_by("game__name", "tier")
-    serializer_class = LeagueSerializer
+    serializer_class = OutputSerializer
     pagination_class = None
     filterset_fields = {"game__slug": ["exact"], "tier": ["exact"]}
 
@@ -79,7 +84,7 @@ class LeagueListApi(generics.ListAPIView):
                 "tier", str, enum=["amateur", "pro", ""], description="amateur or pro; empty or absent: both."
             ),
         ],
-        responses={200: LeagueSerializer(many=True), **error_responses(400, *ANY_REQUEST_ERRORS)},
+        responses={200: OutputSerializer(many=True), **error_responses(400, *ANY_REQUEST_ERRORS)},
     )
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
@@ -108,13 +113,6 @@ class LeaderboardRowSerializer(AnswerSerializer):
     provisional = serializers.BooleanField(help_text="Fewer rated matches than the game's provisional count.")
 
 
-class LeaderboardPageSerializer(AnswerSerializer):
-    count = serializers.IntegerField(help_text="Players in the league (or matching the search).")
-    next = serializers.URLField(allow_null=True, help_text="The next page's URL, or null.")
-    previous = serializers.URLField(allow_null=True, help_text="The previous page's URL, or null.")
-    results = LeaderboardRowSerializer(many=True)
-
-
 class LeaderboardPagination(PageNumberPagination):
     page_size = 50
     page_size_query_param = "page_size"
@@ -124,7 +122,12 @@ class LeaderboardPagination(PageNumberPagination):
 class LeaderboardApi(APIView):
     """A league's standings, one page at a time."""
 
-    OutputSerializer = LeaderboardPageSerializer
+    @extend_schema_serializer(component_name="LeaderboardPage")
+    class OutputSerializer(AnswerSerializer):
+        count = serializers.IntegerField(help_text="Players in the league (or matching the search).")
+        next = serializers.URLField(allow_null=True, help_text="The next page's URL, or null.")
+        previous = serializers.URLField(allow_null=True, help_text="The previous page's URL, or null.")
+        results = LeaderboardRowSerializer(many=True)
 
     @extend_schema(
         operation_id="leagues_leaderboard_list",  # as first published, though the answer is one page object
@@ -284,21 +287,19 @@ class PlayerDetailApi(APIView):
         return Response(self.OutputSerializer(player_detail_data(player)).data)
 
 
-class HistoryRowSerializer(AnswerSerializer):
-    match = serializers.IntegerField()
-    game = serializers.CharField(help_text="The game's slug.")
-    unit = serializers.IntegerField(help_text="The rated unit inside the match, from 0 (a deal, a board).")
-    played_at = serializers.DateTimeField(default_timezone=UTC)
-    rating_before = RatingNumberField()
-    rating_after = RatingNumberField()
-    delta = RatingNumberField()
-    details = serializers.DictField(help_text="The formula's inputs, by rating system (expected score, K, ...).")
-
-
 class PlayerHistoryApi(APIView):
     """A player's ledger, oldest first: one row per rated unit."""
 
-    OutputSerializer = HistoryRowSerializer
+    @extend_schema_serializer(component_name="HistoryRow")
+    class OutputSerializer(AnswerSerializer):
+        match = serializers.IntegerField()
+        game = serializers.CharField(help_text="The game's slug.")
+        unit = serializers.IntegerField(help_text="The rated unit inside the match, from 0 (a deal, a board).")
+        played_at = serializers.DateTimeField(default_timezone=UTC)
+        rating_before = RatingNumberField()
+        rating_after = RatingNumberField()
+        delta = RatingNumberField()
+        details = serializers.DictField(help_text="The formula's inputs, by rating system (expected score, K, ...).")
 
     @extend_schema(
         parameters=[OpenApiParameter("game", str, description="A game's slug; all games when absent.")],
