@@ -17,12 +17,12 @@ route shares, so the API cannot disagree with the pages or admin.
 """
 
 import copy
+from collections.abc import Iterable
 from contextlib import contextmanager
 from datetime import UTC
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from drf_spectacular.drainage import set_override
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -32,7 +32,6 @@ from drf_spectacular.utils import (
     extend_schema_serializer,
 )
 from rest_framework import serializers, status
-from rest_framework.fields import Field
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -87,16 +86,16 @@ class PlayerResultOutputSerializer(AnswerSerializer):
     result = serializers.FloatField()
 
 
-def _kinds_fields(declared: str) -> dict:
-    """Every registered kind's declared fields (``answer_fields`` or ``body_fields``), in registration order.
+def _kinds_fields(declared: Iterable[dict]) -> dict:
+    """The kinds' declared fields (``answer_fields`` or ``body_fields`` of each), in registration order.
 
     Read when a serializer first builds its fields, after the kinds are
     registered (``games.apps``). A name two kinds declare is shown once, as
     the first declared it.
     """
     fields: dict = {}
-    for kind in KINDS.values():
-        for name, field in getattr(kind, declared).items():
+    for kind_fields in declared:
+        for name, field in kind_fields.items():
             fields.setdefault(name, field)
     return fields
 
@@ -108,7 +107,7 @@ def _fields_with(fields: dict, more: dict, *, before: str) -> dict:
     return dict(items[:at] + list(more.items()) + items[at:])
 
 
-class KindAnswerField(Field):
+class KindAnswerField(serializers.Field):
     """A game's field of a match answer (``games.fields.AnswerField``): what the match's own kind reads
     for it, and empty (``[]`` for a list, ``null`` otherwise) for a match of a game without it.
 
@@ -116,11 +115,10 @@ class KindAnswerField(Field):
     is what every game answers.
     """
 
-    def __init__(self, *, declared: Field, **kwargs):
+    def __init__(self, *, declared: serializers.Field, **kwargs):
         super().__init__(source="*", read_only=True, help_text=declared.help_text, **kwargs)
-        self.declared = declared
         self.empty_list = isinstance(declared, serializers.ListField | serializers.ListSerializer)
-        set_override(self, "field", declared)
+        extend_schema_field(declared)(self)
 
     def to_representation(self, match: Match):
         own = match.game.kind.answer_fields.get(self.field_name)
@@ -182,7 +180,8 @@ class MatchOutputSerializer(AnswerSerializer):
     )
 
     def get_fields(self):
-        kinds = {name: KindAnswerField(declared=own.field) for name, own in _kinds_fields("answer_fields").items()}
+        declared = _kinds_fields(kind.answer_fields for kind in KINDS.values())
+        kinds = {name: KindAnswerField(declared=own.field) for name, own in declared.items()}
         return _fields_with(super().get_fields(), kinds, before="rating_changes")
 
     @extend_schema_field(PLAYER_RESULTS)
@@ -232,7 +231,8 @@ class MatchInputSerializer(serializers.Serializer):
     )
 
     def get_fields(self):
-        kinds = {name: copy.deepcopy(field) for name, field in _kinds_fields("body_fields").items()}
+        declared = _kinds_fields(kind.body_fields for kind in KINDS.values())
+        kinds = {name: copy.deepcopy(field) for name, field in declared.items()}  # a field is bound to one serializer
         return _fields_with(super().get_fields(), kinds, before="league")
 
 
