@@ -45,22 +45,20 @@ from config.api import (
     WriteThrottle,
     error_responses,
 )
+from games.bridge.results import BRIDGE_MAX_BOARDS, BRIDGE_MAX_TABLES
+from games.preferans.results import PREFERANS_MAX_DEALS, PREFERANS_SEATS
 from matches import selectors
+from matches.confirmation import match_confirm
+from matches.inputs import MAX_ID
 from matches.models import Match
 from matches.services import (
-    BRIDGE_MAX_BOARDS,
-    BRIDGE_MAX_TABLES,
     IDEMPOTENCY_KEY_MAX,
-    MAX_ID,
-    PREFERANS_MAX_DEALS,
-    PREFERANS_SEATS,
     IdempotencyKeyReused,
-    match_confirm,
     match_correct,
     match_submit_idempotent,
     match_void,
 )
-from ratings.selectors import rating_decimals, rating_number
+from ratings.selectors import match_detail_rated, match_detail_rated_of, rating_decimals, rating_number
 
 
 def _utc_time(**kwargs) -> serializers.DateTimeField:
@@ -386,7 +384,7 @@ class MatchCreateApi(APIView):
         except IdempotencyKeyReused as error:
             return Response(error.message_dict, status=status.HTTP_422_UNPROCESSABLE_ENTITY)
         response_status = status.HTTP_201_CREATED if created else status.HTTP_200_OK
-        return Response(self.OutputSerializer(selectors.match_detail_of(match)).data, status=response_status)
+        return Response(self.OutputSerializer(match_detail_rated_of(match)).data, status=response_status)
 
 
 @contextmanager
@@ -407,7 +405,7 @@ class MatchDetailApi(APIView):
     @extend_schema(responses={200: OutputSerializer, **error_responses(404, *ANY_REQUEST_ERRORS)})
     def get(self, request, pk):
         try:
-            match = selectors.match_detail(match_id=pk)
+            match = match_detail_rated(match_id=pk)
         except Match.DoesNotExist as error:
             raise Http404 from error
         return Response(self.OutputSerializer(match).data)
@@ -425,7 +423,7 @@ class MatchVoidApi(APIView):
     def post(self, request, pk):
         with _unknown_match_is_404():
             match_void(match_id=pk, by=request.user)
-        return Response(self.OutputSerializer(selectors.match_detail(match_id=pk)).data)
+        return Response(self.OutputSerializer(match_detail_rated(match_id=pk)).data)
 
 
 class MatchCorrectApi(APIView):
@@ -456,7 +454,7 @@ class MatchCorrectApi(APIView):
             raise
         with _unknown_match_is_404():
             match_correct(match_id=pk, by=request.user, data=data)
-        return Response(self.OutputSerializer(selectors.match_detail(match_id=pk)).data)
+        return Response(self.OutputSerializer(match_detail_rated(match_id=pk)).data)
 
 
 class MatchConfirmApi(APIView):
@@ -471,4 +469,4 @@ class MatchConfirmApi(APIView):
     def post(self, request, pk):
         with _unknown_match_is_404():
             match_confirm(match_id=pk, by=request.user)
-        return Response(self.OutputSerializer(selectors.match_detail(match_id=pk)).data)
+        return Response(self.OutputSerializer(match_detail_rated(match_id=pk)).data)
