@@ -28,7 +28,8 @@ def hold(instance, related: str, objects: list) -> None:
 def match_holds_parts(match: Match) -> bool:
     """Whether a match in hand holds its seats and its game's parts (``match_store_result`` left them on it)."""
     held = getattr(match, "_prefetched_objects_cache", {})
-    return {"seats", *kind_of(match.game).parts} <= held.keys()
+    # Seats first: a match read from the database holds nothing, and asking its kind would read its game.
+    return "seats" in held and set(kind_of(match.game).parts) <= held.keys()
 
 
 def match_store_result(

@@ -1,4 +1,8 @@
-"""Reading matches with everything a page or the API shows, in a fixed number of queries."""
+"""Reading matches with everything a page or the API shows, in a fixed number of queries.
+
+A match's game-specific rows are its kind's ``parts`` and its body fields its kind's
+(``kind_of(game)``); its ledger rows are read by ``ratings.selectors`` (``match_detail_rated``).
+"""
 
 from django.db.models import F, IntegerField, OuterRef, Prefetch, QuerySet, Subquery, prefetch_related_objects
 from django.db.models.functions import Coalesce
