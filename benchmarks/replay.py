@@ -27,7 +27,7 @@ from django.utils import timezone
 from benchmarks.engine import preferans_engine, timed
 from leagues.models import Game, League, Player
 from matches.models import AuditEntry, Deal, Match, Seat
-from matches.services import results_version_bump
+from matches.versions import results_version_bump
 from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
 from ratings.services import ratings_replay_all
 

@@ -54,7 +54,7 @@ from benchmarks.replay import audit_in_bulk, cleanup, submitted_body
 from benchmarks.stack import Stack
 from leagues.models import Game, League, Player
 from matches.models import Match, Seat
-from matches.services import results_version_bump
+from matches.versions import results_version_bump
 from ratings.models import PlayerRating, RatingChange
 
 SLUG = "benchmark-slaps"

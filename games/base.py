@@ -15,17 +15,42 @@ Sections, one per layer that calls them:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from rest_framework import serializers
 
 from games.fields import AnswerField
 from leagues.kinds import GameKind
+from leagues.models import Game
+from matches.inputs import Errors, GameInput, MatchInput
+from matches.models import Match
 from ratings.loaders import EngineInputs, ReplayContext, SeatRow, seats_inputs
 
 
 class BaseKind(GameKind):
     # --- results (matches) -----------------------------------------------------------------
+
+    def clean(self, data: Mapping[str, Any], errors: Errors, game: Game) -> GameInput:
+        """The game's part of a result body: its seats and parts, or errors recorded by field.
+
+        Every game has its own fields, so every kind writes this (``matches.inputs``
+        has the readers they share: ids, players, cents).
+        """
+        raise NotImplementedError(f"{self!r} cannot clean a result body.")
+
+    def input_body(self, cleaned: MatchInput) -> dict[str, Any]:
+        """The game's fields of a validated result as a body (``matches.bodies.match_input_as_body``)."""
+        return {}
+
+    def stored_body(self, match: Match) -> dict[str, Any]:
+        """The game's fields of a stored match as a body (``matches.selectors.match_as_body``); the same
+        fields as ``input_body`` gives for the result that stored it."""
+        return {}
+
+    def store_parts(self, match: Match, cleaned: MatchInput) -> None:
+        """Store the parts beside the seats (``parts``), holding them on ``match`` as ``match_detail``
+        loads them (``matches.parts.hold``). A game of seats only stores nothing."""
 
     # --- rating input (ratings) ------------------------------------------------------------
 

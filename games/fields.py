@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from matches.services import MAX_ID
+from matches.inputs import MAX_ID
 
 PLAYER_ID = {"type": "integer", "minimum": 1, "maximum": MAX_ID}
 PAIR = {"type": "array", "items": PLAYER_ID, "minItems": 2, "maxItems": 2}

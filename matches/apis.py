@@ -48,17 +48,16 @@ from config.api import (
     error_responses,
 )
 from leagues.kinds import KINDS
-from matches import selectors
+from matches.confirmation import match_confirm
 from matches.models import Match
 from matches.services import (
     IDEMPOTENCY_KEY_MAX,
     IdempotencyKeyReused,
-    match_confirm,
     match_correct,
     match_submit_idempotent,
     match_void,
 )
-from ratings.selectors import rating_decimals, rating_number
+from ratings.selectors import match_detail_rated, match_detail_rated_of, rating_decimals, rating_number
 
 
 def _utc_time(**kwargs) -> serializers.DateTimeField:
@@ -326,7 +325,7 @@ class MatchCreateApi(APIView):
         except IdempotencyKeyReused as error:
             return Response(error.message_dict, status=status.HTTP_422_UNPROCESSABLE_ENTITY)
         response_status = status.HTTP_201_CREATED if created else status.HTTP_200_OK
-        return Response(self.OutputSerializer(selectors.match_detail_of(match)).data, status=response_status)
+        return Response(self.OutputSerializer(match_detail_rated_of(match)).data, status=response_status)
 
 
 @contextmanager
@@ -347,7 +346,7 @@ class MatchDetailApi(APIView):
     @extend_schema(responses={200: OutputSerializer, **error_responses(404, *ANY_REQUEST_ERRORS)})
     def get(self, request, pk):
         try:
-            match = selectors.match_detail(match_id=pk)
+            match = match_detail_rated(match_id=pk)
         except Match.DoesNotExist as error:
             raise Http404 from error
         return Response(self.OutputSerializer(match).data)
@@ -365,7 +364,7 @@ class MatchVoidApi(APIView):
     def post(self, request, pk):
         with _unknown_match_is_404():
             match_void(match_id=pk, by=request.user)
-        return Response(self.OutputSerializer(selectors.match_detail(match_id=pk)).data)
+        return Response(self.OutputSerializer(match_detail_rated(match_id=pk)).data)
 
 
 class MatchCorrectApi(APIView):
@@ -396,7 +395,7 @@ class MatchCorrectApi(APIView):
             raise
         with _unknown_match_is_404():
             match_correct(match_id=pk, by=request.user, data=data)
-        return Response(self.OutputSerializer(selectors.match_detail(match_id=pk)).data)
+        return Response(self.OutputSerializer(match_detail_rated(match_id=pk)).data)
 
 
 class MatchConfirmApi(APIView):
@@ -411,4 +410,4 @@ class MatchConfirmApi(APIView):
     def post(self, request, pk):
         with _unknown_match_is_404():
             match_confirm(match_id=pk, by=request.user)
-        return Response(self.OutputSerializer(selectors.match_detail(match_id=pk)).data)
+        return Response(self.OutputSerializer(match_detail_rated(match_id=pk)).data)

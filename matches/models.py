@@ -289,7 +289,7 @@ class AuditEntry(models.Model):
 
 
 class ResultsVersion(models.Model):
-    """A counter per game, raised by ``matches.services`` in the same transaction as every result write.
+    """A counter per game, raised (``matches.versions``) in the same transaction as every result write.
 
     Submitting (rated or friendly), confirming, correcting and voiding a result,
     and moving waiting results to a new rating period, each raise it. Cached

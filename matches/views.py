@@ -18,16 +18,15 @@ from django.views.decorators.vary import vary_on_headers
 from django_ratelimit.decorators import ratelimit
 
 from config.permissions import user_can_submit
+from games.bridge.results import bridge_board_preview
+from games.preferans.results import preferans_deals_preview
 from leagues.models import Bot, Game, League, Player
 from leagues.services import player_create
 from matches import selectors
+from matches.confirmation import match_confirm
 from matches.models import Match
-from matches.services import (
-    bridge_board_preview,
-    match_confirm,
-    match_submit,
-    preferans_deals_preview,
-)
+from matches.services import match_submit
+from ratings.selectors import match_detail_rated_of, match_detail_rated_queryset
 
 
 def _page_write_rate(group, request):
@@ -60,7 +59,7 @@ def _entry_submit(request, *, body: dict, page: str, on_error, on_saved):
         return render(request, page, context, status=400)
     if not request.htmx:
         return redirect(match)
-    response = render(request, f"{page}#entry-form", on_saved(selectors.match_detail_of(match)))
+    response = render(request, f"{page}#entry-form", on_saved(match_detail_rated_of(match)))
     response["HX-Trigger"] = "result-saved"
     return response
 
@@ -141,7 +140,7 @@ def player_quick_create(request):
 
 
 def match_page(request, pk):
-    match = get_object_or_404(selectors.match_detail_queryset(), pk=pk)
+    match = get_object_or_404(match_detail_rated_queryset(), pk=pk)
     totals = {}
     for change in match.rating_changes.all():
         first, _ = totals.get(change.player_id, (change, None))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.utils import timezone
 
 from matches.models import Match
-from matches.services import results_version_bump
+from matches.versions import results_version_bump
 from ratings.models import PlayerRating, RatingState
 
 

@@ -14,11 +14,23 @@ from datetime import datetime
 from decimal import Decimal
 
 from django.core.paginator import EmptyPage, PageNotAnInteger
-from django.db.models import Count, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Value
+from django.db.models import (
+    Count,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    prefetch_related_objects,
+)
 from django.db.models.functions import Coalesce
 
 from leagues.models import Game, League, Player
 from matches.models import BoardTable, Match, Seat
+from matches.parts import hold, match_holds_parts
+from matches.selectors import match_detail, match_detail_queryset
 from ratings.caching import cached, rating_version, rating_version_of, rating_version_site
 from ratings.cents import cents_decimal, decimal_cents
 from ratings.engines import REGISTRY
@@ -544,3 +556,45 @@ def player_bridge_records(*, player: Player) -> tuple[list[PairRecord], list[Pai
         return (-record.deals, record.name)
 
     return sorted(partners.values(), key=order), sorted(opponents.values(), key=order)
+
+
+# --- a match with its ledger rows --------------------------------------------------------------
+# The match pages and the API show a match's rating changes beside its seats and parts: the match
+# is read by ``matches.selectors``, its ledger rows here (the results side never reads ratings).
+
+# Results not rated (yet), so without ledger rows: none are asked for.
+UNRATED = (Match.Status.SUBMITTED, Match.Status.FRIENDLY)
+
+
+def _ledger_rows() -> Prefetch:
+    return Prefetch("rating_changes", queryset=RatingChange.objects.order_by("unit", "player_id"))
+
+
+def match_detail_rated_queryset() -> QuerySet[Match]:
+    """``matches.selectors.match_detail_queryset`` with each match's ledger rows."""
+    return match_detail_queryset().prefetch_related(_ledger_rows())
+
+
+def match_detail_rated(*, match_id: int) -> Match:
+    """``matches.selectors.match_detail`` with the match's ledger rows (no query for a match not rated)."""
+    match = match_detail(match_id=match_id)
+    if match.status in UNRATED:
+        rows = Prefetch("rating_changes", queryset=RatingChange.objects.none())
+    else:
+        rows = _ledger_rows()
+    prefetch_related_objects([match], rows)
+    return match
+
+
+def match_detail_rated_of(match: Match) -> Match:
+    """``match_detail_rated`` of a match in hand: the match itself when it holds its stored parts (the
+    submission service keeps them on it as it stores them, ``matches.parts``) and its status, read
+    after the commit, says it is not rated, so no ledger rows can exist; otherwise read again (a
+    retried submission, or one rated at once).
+
+    A submission's reply comes from here: three queries fewer on the busiest write path.
+    """
+    if match.status in UNRATED and match_holds_parts(match):
+        hold(match, "rating_changes", [])
+        return match
+    return match_detail_rated(match_id=match.pk)

@@ -218,9 +218,9 @@ def test_the_readme_code_map_places_each_game():
     """The README's code map names, for every game, its engine, entry view, cleaner and loader."""
     placed = set(_placed_names(REPO / "README.md"))
     assert {
-        ("_clean_slaps", "matches/services.py"),
-        ("_clean_preferans", "matches/services.py"),
-        ("_clean_bridge", "matches/services.py"),
+        ("slaps_clean", "games/slaps/results.py"),
+        ("preferans_clean", "games/preferans/results.py"),
+        ("bridge_clean", "games/bridge/results.py"),
         ("slaps_result_entry", "matches/views.py"),
         ("_bridge_inputs", "ratings/loaders.py"),
     } <= placed

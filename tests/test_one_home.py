@@ -4,8 +4,8 @@ from config.decimals import CENT
 
 
 def test_the_two_decimal_quantum_is_one_value_for_results_and_ratings():
-    import matches.services
+    import matches.inputs
     import ratings.cents
 
-    assert matches.services.CENT is CENT
+    assert matches.inputs.CENT is CENT
     assert ratings.cents.CENT is CENT

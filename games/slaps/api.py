@@ -5,8 +5,8 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from games.fields import AnswerField, PairInputField
+from matches.inputs import MAX_ID
 from matches.models import Match
-from matches.services import MAX_ID
 
 
 def slaps_answer_winner(match: Match) -> int | None:

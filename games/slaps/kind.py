@@ -5,12 +5,22 @@ from __future__ import annotations
 from games.base import BaseKind
 from games.slaps import api
 from games.slaps.loading import slaps_engine_input
+from games.slaps.results import slaps_clean, slaps_input_body, slaps_stored_body
 
 
 class SlapsKind(BaseKind):
     slug = "elo"
 
     # --- results (matches) -----------------------------------------------------------------
+
+    def clean(self, data, errors, game):
+        return slaps_clean(data, errors)
+
+    def input_body(self, cleaned):
+        return slaps_input_body(cleaned)
+
+    def stored_body(self, match):
+        return slaps_stored_body(match)
 
     # --- rating input (ratings) ------------------------------------------------------------
 

@@ -1,1 +1,61 @@
-"""Slaps results: cleaning a match's two players and winner, storing and reading them back."""
+"""Slaps results: cleaning a match's two players and winner, storing and reading them back.
+
+A Slaps match is two seats and nothing beside them: the winner's seat
+scores 1, the loser's 0. Body fields: ``players`` (two ids) and ``winner``
+(one of them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any
+
+from matches.inputs import Errors, GameInput, MatchInput, SeatInput, parse_id, players_by_id
+from matches.models import Match
+
+
+def slaps_clean(data: Mapping[str, Any], errors: Errors) -> GameInput:
+    raw_players = data.get("players")
+    if raw_players in (None, "", []):
+        errors.add("players", "This field is required: the two players' ids.")
+        return GameInput()
+    if not isinstance(raw_players, list | tuple):
+        errors.add("players", "Give a list of two player ids.")
+        return GameInput()
+    if len(raw_players) != 2:
+        errors.add("players", f"A Slaps match has exactly two players, not {len(raw_players)}.")
+        return GameInput()
+    ids = [parse_id(value) for value in raw_players]
+    if None in ids:
+        errors.add("players", "Player ids must be positive whole numbers.")
+        return GameInput()
+    if ids[0] == ids[1]:
+        errors.add("players", "The same player cannot play both sides of a match.")
+        return GameInput()
+    players = players_by_id(ids, errors, "players")
+    if players is None:
+        return GameInput()
+    raw_winner = data.get("winner")
+    if raw_winner in (None, ""):
+        errors.add("winner", "This field is required: the id of the player who won.")
+        return GameInput()
+    winner = parse_id(raw_winner)
+    if winner not in ids:
+        errors.add("winner", "The winner must be one of the match's two players.")
+        return GameInput()
+    return GameInput(
+        seats=tuple(
+            SeatInput(player=players[player_id], result=Decimal(1 if player_id == winner else 0)) for player_id in ids
+        )
+    )
+
+
+def slaps_input_body(cleaned: MatchInput) -> dict[str, Any]:
+    winners = [seat.player.pk for seat in cleaned.seats if seat.result > 0]
+    return {"players": [seat.player.pk for seat in cleaned.seats], "winner": winners[0] if winners else None}
+
+
+def slaps_stored_body(match: Match) -> dict[str, Any]:
+    winner = match.winner_seat
+    return {"players": [seat.player_id for seat in match.seats.all()], "winner": winner.player_id if winner else None}

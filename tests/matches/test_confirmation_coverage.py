@@ -1,6 +1,6 @@
 """What a league's two-step setting covers (PRODUCT.md "A setting covers every result it claims to").
 
-The rule (``matches.services.match_needs_confirmation``): a rated result
+The rule (``matches.confirmation.match_needs_confirmation``): a rated result
 waits for a second referee when the league it is filed under, or any league
 one of its players is in when it is entered or corrected, requires it;
 players not rated in the game yet are in its amateur league. So it holds

@@ -1,6 +1,6 @@
 """A result's league is validated against its players (issue 12 item 3), through HTTP on the production settings.
 
-The rule (``matches.services._check_league_players``, inside ``match_clean``,
+The rule (``matches.cleaning._check_league_players``, inside ``match_clean``,
 so every path meets it): a player is in one league of a game, the one their
 rating holds (promotion moves them up), or the amateur league until first
 rated. A result filed under a league must be between players of that league

@@ -7,9 +7,10 @@ import pytest
 from django.utils import timezone
 
 from leagues.models import League
+from matches.confirmation import match_confirm
 from matches.models import Match
 from matches.selectors import results_version_site
-from matches.services import league_due_dates_refresh, match_confirm, match_correct, match_submit, match_void
+from matches.services import league_due_dates_refresh, match_correct, match_submit, match_void
 from ratings.caching import rating_version
 from tests.factories import AdminFactory, PlayerFactory, RefereeFactory
 
