@@ -221,7 +221,7 @@ def test_the_readme_code_map_places_each_game():
         ("_clean_slaps", "matches/services.py"),
         ("_clean_preferans", "matches/services.py"),
         ("_clean_bridge", "matches/services.py"),
-        ("slaps_result_entry", "matches/views.py"),
+        ("entry", "games/slaps/views.py"),
         ("_bridge_inputs", "ratings/loaders.py"),
     } <= placed
     readme = _text(REPO / "README.md")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.base import BaseKind
+from games.slaps import views
 
 
 class SlapsKind(BaseKind):
@@ -15,3 +16,16 @@ class SlapsKind(BaseKind):
     # --- API -------------------------------------------------------------------------------
 
     # --- pages -----------------------------------------------------------------------------
+
+    templates = {
+        **BaseKind.templates,
+        "entry": views.PAGE,
+        "match_results": "games/slaps/_match_results.html",
+        "seats_line": "games/slaps/_seats_line.html",
+        "seats_names": "games/slaps/_seats_names.html",
+        "profile_result": "games/slaps/_profile_result.html",
+        "profile_change": "games/slaps/_profile_change.html",
+    }
+
+    def entry_view(self, request, game):
+        return views.entry(request, game)
