@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from config import api as api_plumbing
 from games.preferans import calculator as preferans_calculator
 from games.slaps import calculator as slaps_calculator
+from games.slaps import views as slaps_views
 from leagues import apis as league_apis
 from leagues import views as league_views
 from matches import apis as match_apis
@@ -49,11 +50,10 @@ urlpatterns = [
     path("players/<int:pk>/", league_views.player_profile, name="player-profile"),
     path("matches/", match_views.recent_matches_page, name="matches-recent"),
     path("matches/<int:pk>/", match_views.match_page, name="match-detail"),
-    path("results/slaps/", match_views.slaps_result_entry, name="slaps-entry"),
-    path("results/preferans/", match_views.preferans_result_entry, name="preferans-entry"),
-    path("results/bridge/", match_views.bridge_result_entry, name="bridge-entry"),
-    path("results/players/", match_views.player_quick_create, name="player-quick-create"),
+    # The Slaps page's player quick-create and the confirmations first: the game route takes any slug.
+    path("results/players/", slaps_views.player_quick_create, name="player-quick-create"),
     path("results/confirm/", match_views.confirmations, name="confirmations"),
+    path("results/<slug:game>/", match_views.result_entry, name="result-entry"),
     path("calculator/", rating_views.calculators, name="calculators"),
     path("calculator/elo/", slaps_calculator.slaps_calculator_page, name="calculator-elo"),
     path("calculator/preferans/", preferans_calculator.preferans_calculator_page, name="calculator-preferans"),

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from django.http import HttpResponse
 from rest_framework import serializers
 
 from games.fields import AnswerField
@@ -87,4 +88,35 @@ class BaseKind(GameKind):
 
     # --- pages -----------------------------------------------------------------------------
 
-    pass
+    #: Template partials by place, each under ``templates/games/``; the shared pages include the one
+    #: their kind names (``{% include match.game.kind.templates.seats_line %}``), never branching on a
+    #: game. These defaults show a game of seats only, each seat with its result (a score) and rating
+    #: change; a kind names its own for the places its game shows differently. "entry", the entry
+    #: page, has no default: a kind with one adds it and ``entry_view``.
+    templates = {
+        "match_results": "games/_match_results.html",  # match page: the seats' results and changes, the parts
+        "seats_line": "games/_seats_line.html",  # a row of a match list: the seats, linked, with results
+        "seats_names": "games/_seats_names.html",  # the confirmations list: the seats' names
+        "profile_opponents": "games/_profile_opponents.html",  # profile: whom the player met
+        "profile_result": "games/_profile_result.html",  # profile: the player's result
+        "profile_change": "games/_profile_change.html",  # profile: why the rating changed
+    }
+
+    @property
+    def has_entry_page(self) -> bool:
+        return "entry" in self.templates
+
+    def entry_view(self, request, game) -> HttpResponse:
+        """Answer the game's entry page (``results/<game>/``), once the referee is checked.
+
+        Only asked of a kind with an entry page (``has_entry_page``).
+        """
+        raise NotImplementedError(f"{self!r} has no entry page.")
+
+    def entry_label(self, game) -> str:
+        """The menu's link to the game's entry page."""
+        return f"Enter {game.name}"
+
+    def match_page_context(self, match) -> dict:
+        """What the game's match partial needs beyond the match and its seats (``matches.views.match_page``)."""
+        return {}

@@ -63,28 +63,6 @@ def matches_recent(*, game=None, limit: int = 20) -> list[Match]:
     return list(queryset[:limit])
 
 
-def match_deal_rows(match: Match) -> list[dict]:
-    """A Preferans game as rows: each deal's whists and each player's rating change, by seat.
-
-    Works on a match from ``match_detail_queryset`` (everything prefetched).
-    """
-    seats = list(match.seats.all())
-    changes = {(change.unit, change.player_id): change for change in match.rating_changes.all()}
-    rows = []
-    for deal in match.deals.all():
-        unit = deal.number - 1
-        rows.append(
-            {
-                "number": deal.number,
-                "cells": [
-                    {"whists": whists, "change": changes.get((unit, seat.player_id)) if seat.player_id else None}
-                    for seat, whists in zip(seats, deal.whists, strict=True)
-                ],
-            }
-        )
-    return rows
-
-
 def match_as_body(match: Match) -> dict:
     """A stored match as the API body that would submit it again (audit log, the admin's correction form).
 

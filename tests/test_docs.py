@@ -221,8 +221,8 @@ def test_the_readme_code_map_places_each_game():
         ("slaps_clean", "games/slaps/results.py"),
         ("preferans_clean", "games/preferans/results.py"),
         ("bridge_clean", "games/bridge/results.py"),
-        ("slaps_result_entry", "matches/views.py"),
-        ("_bridge_inputs", "ratings/loaders.py"),
+        ("entry", "games/slaps/views.py"),
+        ("bridge_inputs", "games/bridge/loading.py"),
     } <= placed
     readme = _text(REPO / "README.md")
     for engine in ("ratings/engines/elo.py", "ratings/engines/preferans.py", "ratings/engines/bridge.py"):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.base import BaseKind
-from games.bridge import api
+from games.bridge import api, views
 from games.bridge.loading import bridge_inputs
 from games.bridge.results import bridge_boards_store, bridge_clean, bridge_input_body, bridge_stored_body
 
@@ -43,3 +43,19 @@ class BridgeKind(BaseKind):
     body_fields = api.BODY_FIELDS
 
     # --- pages -----------------------------------------------------------------------------
+
+    templates = {
+        **BaseKind.templates,
+        "entry": views.PAGE,
+        "match_results": "games/bridge/_match_results.html",
+        "seats_line": "games/bridge/_seats_line.html",
+        "profile_opponents": "games/bridge/_profile_opponents.html",
+        "profile_result": "games/bridge/_profile_result.html",
+        "profile_change": "games/bridge/_profile_change.html",
+    }
+
+    def entry_view(self, request, game):
+        return views.entry(request, game)
+
+    def entry_label(self, game):
+        return f"Record {game.name.lower()}"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.base import BaseKind
-from games.preferans import api
+from games.preferans import api, views
 from games.preferans.loading import preferans_inputs
 from games.preferans.results import (
     preferans_clean,
@@ -46,3 +46,21 @@ class PreferansKind(BaseKind):
     body_fields = api.BODY_FIELDS
 
     # --- pages -----------------------------------------------------------------------------
+
+    result_noun = "game"
+    templates = {
+        **BaseKind.templates,
+        "entry": views.PAGE,
+        "match_results": "games/preferans/_match_results.html",
+        "profile_result": "games/preferans/_profile_result.html",
+        "profile_change": "games/preferans/_profile_change.html",
+    }
+
+    def entry_view(self, request, game):
+        return views.entry(request, game)
+
+    def entry_label(self, game):
+        return f"Record {game.name}"
+
+    def match_page_context(self, match):
+        return {"deal_rows": views.deal_rows(match)}

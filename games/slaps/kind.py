@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.base import BaseKind
-from games.slaps import api
+from games.slaps import api, views
 from games.slaps.loading import slaps_engine_input
 from games.slaps.results import slaps_clean, slaps_input_body, slaps_stored_body
 
@@ -36,3 +36,16 @@ class SlapsKind(BaseKind):
     body_fields = api.BODY_FIELDS
 
     # --- pages -----------------------------------------------------------------------------
+
+    templates = {
+        **BaseKind.templates,
+        "entry": views.PAGE,
+        "match_results": "games/slaps/_match_results.html",
+        "seats_line": "games/slaps/_seats_line.html",
+        "seats_names": "games/slaps/_seats_names.html",
+        "profile_result": "games/slaps/_profile_result.html",
+        "profile_change": "games/slaps/_profile_change.html",
+    }
+
+    def entry_view(self, request, game):
+        return views.entry(request, game)

@@ -1,0 +1,22 @@
+"""The menu's entry pages: one link per game whose kind has an entry page, labelled by the kind."""
+
+from django.urls import reverse
+
+from leagues.models import Game
+
+
+def entry_pages(request) -> dict:
+    """``entry_pages``: the menu's links to the games' entry pages, as ``{"url", "label"}``.
+
+    A callable, so that the template evaluates it only where it shows the
+    links (to a referee): one query on the games table then, none otherwise.
+    """
+
+    def links() -> list[dict]:
+        return [
+            {"url": reverse("result-entry", args=[game.slug]), "label": game.kind.entry_label(game)}
+            for game in Game.objects.order_by("pk")
+            if game.kind is not None and game.kind.has_entry_page
+        ]
+
+    return {"entry_pages": links}
