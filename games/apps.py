@@ -11,7 +11,11 @@ class GamesConfig(AppConfig):
 
     def ready(self):
         from leagues.kinds import kind_register
+        from ratings.engines import REGISTRY
 
-        # A club can add a game without editing Cardrank: a kind class on the path, named in the setting.
+        # A club can add a game without editing Cardrank: a kind class on the path, named in the setting,
+        # with the engine it brings (the three built-in games' engines are in the registry already).
         for path in settings.CARDRANK_GAME_KINDS:
-            kind_register(import_string(path)())
+            kind = kind_register(import_string(path)())
+            if kind.engine is not None:
+                REGISTRY.setdefault(kind.slug, kind.engine)

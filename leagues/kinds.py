@@ -43,6 +43,9 @@ class GameKind:
     parts: ClassVar[tuple[str, ...]] = ()
     #: Template partials by place (see ``games.base.BaseKind.templates``).
     templates: ClassVar[dict[str, str]] = {}
+    #: The rating engine a game brings with it (``ratings.engines.RatingSystem``), registered under
+    #: ``slug`` at start-up unless the engines' registry has one: for a game added without editing Cardrank.
+    engine: ClassVar[Any] = None
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.slug!r}>"
