@@ -85,6 +85,9 @@ class BaseKind(GameKind):
     answer_fields: ClassVar[dict[str, AnswerField]] = {}
     #: The fields the game adds to a result body, by name: the schema's ``MatchSubmit`` (``clean`` checks them).
     body_fields: ClassVar[dict[str, serializers.Field]] = {}
+    #: An example result body for the schema (POST /api/matches/), and its title; none by default.
+    body_example_name: ClassVar[str] = ""
+    body_example: ClassVar[dict[str, Any]] = {}
 
     # --- pages -----------------------------------------------------------------------------
 

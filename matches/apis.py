@@ -276,45 +276,11 @@ class MatchCreateApi(APIView):
                 "amateur league) do not matter.",
             )
         ],
+        # One example body per game, from its kind (``body_example``), in the registry's order.
         examples=[
-            OpenApiExample(
-                "Slaps",
-                value={
-                    "game": "slaps",
-                    "played_at": "2026-11-01T18:00:00Z",
-                    "rated": True,
-                    "players": [12, 13],
-                    "winner": 12,
-                },
-                request_only=True,
-            ),
-            OpenApiExample(
-                "Preferans",
-                value={
-                    "game": "preferans",
-                    "played_at": "2026-11-01T18:00:00Z",
-                    "seats": [{"player": 12}, {"player": 13}, {"bot": "normal"}],
-                    "deals": [[4, -2, -2], [-6, 3, 3]],
-                },
-                request_only=True,
-            ),
-            OpenApiExample(
-                "Bridge",
-                value={
-                    "game": "bridge",
-                    "played_at": "2026-11-01T18:00:00Z",
-                    "boards": [
-                        {
-                            "number": 1,
-                            "tables": [
-                                {"ns": [1, 2], "ew": [3, 4], "ns_score": 420},
-                                {"ns": [5, 6], "ew": [7, 8], "ns_score": -50},
-                            ],
-                        }
-                    ],
-                },
-                request_only=True,
-            ),
+            OpenApiExample(kind.body_example_name, value=kind.body_example, request_only=True)
+            for kind in KINDS.values()
+            if kind.body_example
         ],
     )
     def post(self, request):

@@ -67,3 +67,18 @@ BODY_FIELDS = {
         many=True, required=False, help_text=f"Bridge: the boards of the session (at most {BRIDGE_MAX_BOARDS})."
     ),
 }
+
+# The schema's example body for this game (POST /api/matches/).
+BODY_EXAMPLE = {
+    "game": "bridge",
+    "played_at": "2026-11-01T18:00:00Z",
+    "boards": [
+        {
+            "number": 1,
+            "tables": [
+                {"ns": [1, 2], "ew": [3, 4], "ns_score": 420},
+                {"ns": [5, 6], "ew": [7, 8], "ns_score": -50},
+            ],
+        }
+    ],
+}

@@ -41,6 +41,8 @@ class BridgeKind(BaseKind):
 
     answer_fields = api.ANSWER_FIELDS
     body_fields = api.BODY_FIELDS
+    body_example_name = "Bridge"
+    body_example = api.BODY_EXAMPLE
 
     # --- pages -----------------------------------------------------------------------------
 

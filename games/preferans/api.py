@@ -67,3 +67,11 @@ BODY_FIELDS = {
     "seats": SeatsInputField(required=False, help_text="Preferans: the seats in order."),
     "deals": DealsInputField(required=False),
 }
+
+# The schema's example body for this game (POST /api/matches/).
+BODY_EXAMPLE = {
+    "game": "preferans",
+    "played_at": "2026-11-01T18:00:00Z",
+    "seats": [{"player": 12}, {"player": 13}, {"bot": "normal"}],
+    "deals": [[4, -2, -2], [-6, 3, 3]],
+}

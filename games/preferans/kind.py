@@ -44,6 +44,8 @@ class PreferansKind(BaseKind):
 
     answer_fields = api.ANSWER_FIELDS
     body_fields = api.BODY_FIELDS
+    body_example_name = "Preferans"
+    body_example = api.BODY_EXAMPLE
 
     # --- pages -----------------------------------------------------------------------------
 

@@ -29,3 +29,12 @@ BODY_FIELDS = {
         required=False, min_value=1, max_value=MAX_ID, help_text="Slaps: the winner's id (one of players)."
     ),
 }
+
+# The schema's example body for this game (POST /api/matches/).
+BODY_EXAMPLE = {
+    "game": "slaps",
+    "played_at": "2026-11-01T18:00:00Z",
+    "rated": True,
+    "players": [12, 13],
+    "winner": 12,
+}

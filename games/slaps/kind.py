@@ -34,6 +34,8 @@ class SlapsKind(BaseKind):
 
     answer_fields = api.ANSWER_FIELDS
     body_fields = api.BODY_FIELDS
+    body_example_name = "Slaps"
+    body_example = api.BODY_EXAMPLE
 
     # --- pages -----------------------------------------------------------------------------
 
