@@ -7,7 +7,7 @@ imports nothing above it.
 """
 
 from django.core.exceptions import ValidationError
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -28,35 +28,40 @@ from leagues.models import Game, League
 from leagues.services import player_create
 
 
-class GameSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = Game
-        fields = ["slug", "name", "rating_system"]
-
-
-@extend_schema_view(
-    get=extend_schema(responses={200: GameSerializer(many=True), **error_responses(*ANY_REQUEST_ERRORS)})
-)
 class GameListApi(generics.ListAPIView):
+    """Every game: its slug, name and rating system."""
+
+    @extend_schema_serializer(component_name="Game")  # component names as first published
+    class OutputSerializer(serializers.ModelSerializer):
+        class Meta:
+            model = Game
+            fields = ["slug", "name", "rating_system"]
+
     queryset = Game.objects.order_by("name")
-    serializer_class = GameSerializer
+    serializer_class = OutputSerializer
     pagination_class = None
     filter_backends = []
 
-
-class LeagueSerializer(serializers.ModelSerializer):
-    game = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    promotion_threshold = serializers.FloatField(allow_null=True)
-    rating_floor = serializers.FloatField(allow_null=True)
-
-    class Meta:
-        model = League
-        fields = ["slug", "name", "game", "tier", "promotion_threshold", "rating_floor"]
+    @extend_schema(responses={200: OutputSerializer(many=True), **error_responses(*ANY_REQUEST_ERRORS)})
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
 
 
 class LeagueListApi(generics.ListAPIView):
+    """Every league (of one game, or one tier): its rules of promotion and floor."""
+
+    @extend_schema_serializer(component_name="League")
+    class OutputSerializer(serializers.ModelSerializer):
+        game = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+        promotion_threshold = serializers.FloatField(allow_null=True)
+        rating_floor = serializers.FloatField(allow_null=True)
+
+        class Meta:
+            model = League
+            fields = ["slug", "name", "game", "tier", "promotion_threshold", "rating_floor"]
+
     queryset = League.objects.select_related("game").order_by("game__name", "tier")
-    serializer_class = LeagueSerializer
+    serializer_class = OutputSerializer
     pagination_class = None
     filterset_fields = {"game__slug": ["exact"], "tier": ["exact"]}
 
@@ -68,7 +73,7 @@ class LeagueListApi(generics.ListAPIView):
                 "tier", str, enum=["amateur", "pro", ""], description="amateur or pro; empty or absent: both."
             ),
         ],
-        responses={200: LeagueSerializer(many=True), **error_responses(400, *ANY_REQUEST_ERRORS)},
+        responses={200: OutputSerializer(many=True), **error_responses(400, *ANY_REQUEST_ERRORS)},
     )
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)

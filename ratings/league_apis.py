@@ -14,7 +14,7 @@ from datetime import UTC
 from django.core.exceptions import ValidationError
 from django.core.paginator import InvalidPage
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
@@ -44,13 +44,6 @@ class LeaderboardRowSerializer(AnswerSerializer):
     provisional = serializers.BooleanField(help_text="Fewer rated matches than the game's provisional count.")
 
 
-class LeaderboardPageSerializer(AnswerSerializer):
-    count = serializers.IntegerField(help_text="Players in the league (or matching the search).")
-    next = serializers.URLField(allow_null=True, help_text="The next page's URL, or null.")
-    previous = serializers.URLField(allow_null=True, help_text="The previous page's URL, or null.")
-    results = LeaderboardRowSerializer(many=True)
-
-
 class LeaderboardPagination(PageNumberPagination):
     page_size = 50
     page_size_query_param = "page_size"
@@ -60,7 +53,12 @@ class LeaderboardPagination(PageNumberPagination):
 class LeaderboardApi(APIView):
     """A league's standings, one page at a time."""
 
-    OutputSerializer = LeaderboardPageSerializer
+    @extend_schema_serializer(component_name="LeaderboardPage")
+    class OutputSerializer(AnswerSerializer):
+        count = serializers.IntegerField(help_text="Players in the league (or matching the search).")
+        next = serializers.URLField(allow_null=True, help_text="The next page's URL, or null.")
+        previous = serializers.URLField(allow_null=True, help_text="The previous page's URL, or null.")
+        results = LeaderboardRowSerializer(many=True)
 
     @extend_schema(
         operation_id="leagues_leaderboard_list",  # as first published, though the answer is one page object
@@ -180,21 +178,19 @@ class PlayerDetailApi(APIView):
         return Response(self.OutputSerializer(player_detail_data(player)).data)
 
 
-class HistoryRowSerializer(AnswerSerializer):
-    match = serializers.IntegerField()
-    game = serializers.CharField(help_text="The game's slug.")
-    unit = serializers.IntegerField(help_text="The rated unit inside the match, from 0 (a deal, a board).")
-    played_at = serializers.DateTimeField(default_timezone=UTC)
-    rating_before = RatingNumberField()
-    rating_after = RatingNumberField()
-    delta = RatingNumberField()
-    details = serializers.DictField(help_text="The formula's inputs, by rating system (expected score, K, ...).")
-
-
 class PlayerHistoryApi(APIView):
     """A player's ledger, oldest first: one row per rated unit."""
 
-    OutputSerializer = HistoryRowSerializer
+    @extend_schema_serializer(component_name="HistoryRow")
+    class OutputSerializer(AnswerSerializer):
+        match = serializers.IntegerField()
+        game = serializers.CharField(help_text="The game's slug.")
+        unit = serializers.IntegerField(help_text="The rated unit inside the match, from 0 (a deal, a board).")
+        played_at = serializers.DateTimeField(default_timezone=UTC)
+        rating_before = RatingNumberField()
+        rating_after = RatingNumberField()
+        delta = RatingNumberField()
+        details = serializers.DictField(help_text="The formula's inputs, by rating system (expected score, K, ...).")
 
     @extend_schema(
         parameters=[OpenApiParameter("game", str, description="A game's slug; all games when absent.")],
