@@ -9,18 +9,19 @@ from games.preferans import calculator as preferans_calculator
 from games.slaps import calculator as slaps_calculator
 from games.slaps import views as slaps_views
 from leagues import apis as league_apis
-from leagues import views as league_views
 from matches import apis as match_apis
 from matches import views as match_views
+from ratings import league_apis as rating_league_apis
+from ratings import pages as rating_pages
 from ratings import views as rating_views
 
 api = [
     path("games/", league_apis.GameListApi.as_view(), name="api-games"),
     path("leagues/", league_apis.LeagueListApi.as_view(), name="api-leagues"),
-    path("leagues/<slug:slug>/leaderboard/", league_apis.LeaderboardApi.as_view(), name="api-leaderboard"),
+    path("leagues/<slug:slug>/leaderboard/", rating_league_apis.LeaderboardApi.as_view(), name="api-leaderboard"),
     path("players/", league_apis.PlayerCreateApi.as_view(), name="api-players"),
-    path("players/<int:pk>/", league_apis.PlayerDetailApi.as_view(), name="api-player"),
-    path("players/<int:pk>/history/", league_apis.PlayerHistoryApi.as_view(), name="api-player-history"),
+    path("players/<int:pk>/", rating_league_apis.PlayerDetailApi.as_view(), name="api-player"),
+    path("players/<int:pk>/history/", rating_league_apis.PlayerHistoryApi.as_view(), name="api-player-history"),
     path("matches/", match_apis.MatchCreateApi.as_view(), name="api-matches"),
     path("matches/<int:pk>/", match_apis.MatchDetailApi.as_view(), name="api-match"),
     path("matches/<int:pk>/void/", match_apis.MatchVoidApi.as_view(), name="api-match-void"),
@@ -45,9 +46,9 @@ api = [
 ]
 
 urlpatterns = [
-    path("", league_views.home, name="home"),
-    path("leagues/<slug:slug>/", league_views.league_leaderboard, name="league-leaderboard"),
-    path("players/<int:pk>/", league_views.player_profile, name="player-profile"),
+    path("", rating_pages.home, name="home"),
+    path("leagues/<slug:slug>/", rating_pages.league_leaderboard, name="league-leaderboard"),
+    path("players/<int:pk>/", rating_pages.player_profile, name="player-profile"),
     path("matches/", match_views.recent_matches_page, name="matches-recent"),
     path("matches/<int:pk>/", match_views.match_page, name="match-detail"),
     # The Slaps page's player quick-create and the confirmations first: the game route takes any slug.

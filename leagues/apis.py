@@ -1,23 +1,15 @@
-"""Read APIs for games, leagues, leaderboards and players; player creation.
+"""APIs over the base records: games, leagues and player creation.
 
 Answers go through each API's ``OutputSerializer``, so the published schema is
-what is returned. A *leaderboard row* is a player's standing in a league: rank
-(ties broken by name), rating, peak and rated matches; *provisional* until the
-game's number of rated matches (Slaps: 32). A *history row* is one ledger row:
-one rated unit (a Slaps match, a Preferans deal, a bridge board).
+what is returned. What reads ratings (leaderboards, a player's ratings and
+ledger) is served from ``ratings.league_apis``: leagues is the base layer and
+imports nothing above it.
 """
 
-from datetime import UTC
-
 from django.core.exceptions import ValidationError
-from django.core.paginator import InvalidPage
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import generics, serializers, status
-from rest_framework.exceptions import NotFound
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
-from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
 from config.api import (
@@ -32,11 +24,8 @@ from config.api import (
     error_responses,
     query_params_once,
 )
-from leagues.models import Game, League, Player
+from leagues.models import Game, League
 from leagues.services import player_create
-from ratings import selectors
-from ratings.caching import cached, rating_version_of_state
-from ratings.selectors import Sort, rating_decimals, rating_number
 
 
 class GameListApi(generics.ListAPIView):
@@ -99,125 +88,6 @@ class LeagueListApi(generics.ListAPIView):
         return queryset
 
 
-class PlayerRefSerializer(AnswerSerializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-
-
-class LeaderboardRowSerializer(AnswerSerializer):
-    rank = serializers.IntegerField(help_text="The player's true rank in the league, even in search results.")
-    player = PlayerRefSerializer()
-    rating = RatingNumberField()
-    peak_rating = RatingNumberField()
-    rated_matches = serializers.IntegerField()
-    provisional = serializers.BooleanField(help_text="Fewer rated matches than the game's provisional count.")
-
-
-class LeaderboardPagination(PageNumberPagination):
-    page_size = 50
-    page_size_query_param = "page_size"
-    max_page_size = 200
-
-
-class LeaderboardApi(APIView):
-    """A league's standings, one page at a time."""
-
-    @extend_schema_serializer(component_name="LeaderboardPage")
-    class OutputSerializer(AnswerSerializer):
-        count = serializers.IntegerField(help_text="Players in the league (or matching the search).")
-        next = serializers.URLField(allow_null=True, help_text="The next page's URL, or null.")
-        previous = serializers.URLField(allow_null=True, help_text="The previous page's URL, or null.")
-        results = LeaderboardRowSerializer(many=True)
-
-    @extend_schema(
-        operation_id="leagues_leaderboard_list",  # as first published, though the answer is one page object
-        parameters=[
-            OpenApiParameter("sort", str, enum=list(Sort.CHOICES), description="current (default) or peak"),
-            OpenApiParameter("page", {"type": "integer", "minimum": 1}, description="From 1; past the last: 404."),
-            OpenApiParameter(
-                "page_size",
-                {"type": "integer", "minimum": 1},
-                description=f"Rows per page, {LeaderboardPagination.page_size} by default; at most "
-                f"{LeaderboardPagination.max_page_size} are given.",
-            ),
-            OpenApiParameter("search", str, description="Part of a player's name."),
-        ],
-        responses={200: OutputSerializer, **error_responses(400, 404, *ANY_REQUEST_ERRORS)},
-    )
-    def get(self, request, slug):
-        # The league and its game's ratings version in one query.
-        league = get_object_or_404(League.objects.select_related("game", "game__rating_state"), slug=slug)
-        version = rating_version_of_state(getattr(league.game, "rating_state", None))
-        params = query_params_once(request)
-        sort = params.get("sort") or Sort.CURRENT
-        if sort not in Sort.CHOICES:
-            raise ValidationError({"sort": ["Must be 'current' or 'peak'."]})
-        search = selectors.leaderboard_search(params.get("search"))
-        paginator = LeaderboardPagination()
-        raw_size = params.get(paginator.page_size_query_param) or ""
-        if raw_size and not (raw_size.isascii() and raw_size.isdigit() and int(raw_size) >= 1):
-            # DRF would silently serve the default size for "abc" or 0; a client asking that made a mistake.
-            raise ValidationError({"page_size": [f"A whole number from 1 (at most {paginator.max_page_size} rows)."]})
-        page_size = paginator.get_page_size(request)
-        try:
-            number = selectors.leaderboard_page_number(
-                league=league,
-                sort=sort,
-                search=search,
-                page=params.get(paginator.page_query_param),
-                page_size=page_size,
-                clamp=False,
-                version=version,
-            )
-        except InvalidPage as error:
-            raise NotFound(paginator.invalid_page_message.format(page_number="", message=str(error))) from error
-
-        def compute() -> dict:
-            page = selectors.leaderboard_page(
-                league=league, sort=sort, search=search, page=number, page_size=page_size, version=version
-            )
-            decimals = rating_decimals(league.game)
-            provisional_after = selectors.provisional_matches(league.game)
-            rows = [
-                {
-                    "rank": row.rank,
-                    "player": {"id": row.player_id, "name": row.name},
-                    "rating": rating_number(row.rating, decimals=decimals),
-                    "peak_rating": rating_number(row.peak_rating, decimals=decimals),
-                    "rated_matches": row.rated_matches,
-                    "provisional": row.rated_matches < provisional_after,
-                }
-                for row in page.rows
-            ]
-            # Serialized once here, under the cache: a warm page costs no serializer work.
-            rows = LeaderboardRowSerializer(rows, many=True).data
-            return {"count": page.count, "has_next": page.has_next, "has_previous": page.has_previous, "results": rows}
-
-        # The whole page's data, under the ratings version; only the links depend on the request's URL.
-        # Searches and unusual page sizes are computed each time: bounded cache keys (leaderboard_cacheable).
-        payload = cached(
-            ("leaderboard-api", league.pk, sort, search, number, page_size, version),
-            compute,
-            keep=selectors.leaderboard_cacheable(search=search, page_size=page_size),
-        )
-        page = {
-            "count": payload["count"],
-            "next": self._page_link(request, paginator, number + 1) if payload["has_next"] else None,
-            "previous": self._page_link(request, paginator, number - 1) if payload["has_previous"] else None,
-            # Already the row serializer's output (cached): not serialized a second time.
-            "results": payload["results"],
-        }
-        return Response(page)
-
-    @staticmethod
-    def _page_link(request, paginator: PageNumberPagination, number: int) -> str:
-        """DRF's page links: page 1 is the URL without a page parameter."""
-        url = request.build_absolute_uri()
-        if number == 1:
-            return remove_query_param(url, paginator.page_query_param)
-        return replace_query_param(url, paginator.page_query_param, number)
-
-
 class PlayerRatingSerializer(AnswerSerializer):
     game = serializers.CharField(help_text="The game's slug.")
     league = serializers.CharField(help_text="The league's slug.")
@@ -228,27 +98,11 @@ class PlayerRatingSerializer(AnswerSerializer):
 
 
 class PlayerDetailSerializer(AnswerSerializer):
+    """A player and one rating per game they have played (``ratings.league_apis.player_detail_data``)."""
+
     id = serializers.IntegerField()
     name = serializers.CharField()
     ratings = PlayerRatingSerializer(many=True)
-
-
-def player_detail_data(player: Player) -> dict:
-    """A player and one rating per game they have played, for ``PlayerDetailSerializer``."""
-    ratings = []
-    for rating in selectors.player_ratings(player=player):
-        decimals = rating_decimals(rating.game)
-        ratings.append(
-            {
-                "game": rating.game.slug,
-                "league": rating.league.slug,
-                "rating": rating_number(rating.rating, decimals=decimals),
-                "peak_rating": rating_number(rating.peak_rating, decimals=decimals),
-                "rated_matches": rating.rated_matches,
-                "rank": rating.rank,
-            }
-        )
-    return {"id": player.pk, "name": player.name, "ratings": ratings}
 
 
 class PlayerCreateApi(APIView):
@@ -273,60 +127,6 @@ class PlayerCreateApi(APIView):
     def post(self, request):
         data = request.data if isinstance(request.data, dict) else {}
         player = player_create(name=data.get("name"))
-        return Response(self.OutputSerializer(player_detail_data(player)).data, status=status.HTTP_201_CREATED)
-
-
-class PlayerDetailApi(APIView):
-    """A player and their rating in every game they have played."""
-
-    OutputSerializer = PlayerDetailSerializer
-
-    @extend_schema(responses={200: OutputSerializer, **error_responses(404, *ANY_REQUEST_ERRORS)})
-    def get(self, request, pk):
-        player = get_object_or_404(Player, pk=pk)
-        return Response(self.OutputSerializer(player_detail_data(player)).data)
-
-
-class PlayerHistoryApi(APIView):
-    """A player's ledger, oldest first: one row per rated unit."""
-
-    @extend_schema_serializer(component_name="HistoryRow")
-    class OutputSerializer(AnswerSerializer):
-        match = serializers.IntegerField()
-        game = serializers.CharField(help_text="The game's slug.")
-        unit = serializers.IntegerField(help_text="The rated unit inside the match, from 0 (a deal, a board).")
-        played_at = serializers.DateTimeField(default_timezone=UTC)
-        rating_before = RatingNumberField()
-        rating_after = RatingNumberField()
-        delta = RatingNumberField()
-        details = serializers.DictField(help_text="The formula's inputs, by rating system (expected score, K, ...).")
-
-    @extend_schema(
-        parameters=[OpenApiParameter("game", str, description="A game's slug; all games when absent.")],
-        responses={200: OutputSerializer(many=True), **error_responses(400, 404, *ANY_REQUEST_ERRORS)},
-    )
-    def get(self, request, pk):
-        player = get_object_or_404(Player, pk=pk)
-        game = None
-        slug = query_params_once(request).get("game")
-        if slug:
-            game = Game.objects.filter(slug=slug).first()
-            if game is None:
-                raise ValidationError({"game": [f"Unknown game {slug[:50]!r}."]})
-        rows = []
-        decimals_by_game: dict[int, int] = {}
-        for change in selectors.player_history(player=player, game=game):
-            decimals = decimals_by_game.setdefault(change.game_id, rating_decimals(change.game))
-            rows.append(
-                {
-                    "match": change.match_id,
-                    "game": change.game.slug,
-                    "unit": change.unit,
-                    "played_at": change.played_at,
-                    "rating_before": rating_number(change.rating_before, decimals=decimals),
-                    "rating_after": rating_number(change.rating_after, decimals=decimals),
-                    "delta": rating_number(change.delta, decimals=decimals),
-                    "details": change.details,
-                }
-            )
-        return Response(self.OutputSerializer(rows, many=True).data)
+        # A player just created has played nothing: no ratings to read (``PlayerDetailApi`` reads them).
+        answer = {"id": player.pk, "name": player.name, "ratings": []}
+        return Response(self.OutputSerializer(answer).data, status=status.HTTP_201_CREATED)

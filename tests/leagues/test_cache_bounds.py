@@ -9,8 +9,8 @@ import redis
 from django.test import Client
 from rest_framework.test import APIClient
 
-from leagues.apis import LeaderboardPagination
-from leagues.views import LEADERBOARD_PAGE_SIZE
+from ratings.league_apis import LeaderboardPagination
+from ratings.pages import LEADERBOARD_PAGE_SIZE
 from tests.ratings.test_selectors import seed_league
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test import Client
 
-from leagues.management.commands.demo_data import DEMO_PASSWORD
+from games.management.commands.demo_data import DEMO_PASSWORD
 from leagues.models import Game, Player
 from matches.models import AuditEntry, Match, ResultsVersion
 from matches.selectors import match_as_body, match_detail_queryset

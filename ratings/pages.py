@@ -1,5 +1,10 @@
 """Public pages: home, league leaderboards, player profiles.
 
+They live in ratings, not leagues, because what they show is read from the
+ratings (standings, ledger rows, the ratings version their caches are keyed
+on) and from the results: leagues is the base layer and imports neither
+(``docs/architecture.md``). Their templates stay ``templates/leagues/``.
+
 Each page has one template with named partials; an HTMX request gets only
 the partial it swaps (django-htmx-patterns), a plain request the full page,
 so every link also works without JavaScript.
