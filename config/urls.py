@@ -5,13 +5,14 @@ from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config import api as api_plumbing
+from games import entry as games_entry
 from games.preferans import calculator as preferans_calculator
 from games.slaps import calculator as slaps_calculator
 from games.slaps import views as slaps_views
 from leagues import apis as league_apis
-from matches import apis as match_apis
 from matches import views as match_views
 from ratings import league_apis as rating_league_apis
+from ratings import match_apis
 from ratings import pages as rating_pages
 from ratings import views as rating_views
 
@@ -50,11 +51,11 @@ urlpatterns = [
     path("leagues/<slug:slug>/", rating_pages.league_leaderboard, name="league-leaderboard"),
     path("players/<int:pk>/", rating_pages.player_profile, name="player-profile"),
     path("matches/", match_views.recent_matches_page, name="matches-recent"),
-    path("matches/<int:pk>/", match_views.match_page, name="match-detail"),
+    path("matches/<int:pk>/", rating_pages.match_page, name="match-detail"),
     # The Slaps page's player quick-create and the confirmations first: the game route takes any slug.
     path("results/players/", slaps_views.player_quick_create, name="player-quick-create"),
     path("results/confirm/", match_views.confirmations, name="confirmations"),
-    path("results/<slug:game>/", match_views.result_entry, name="result-entry"),
+    path("results/<slug:game>/", games_entry.result_entry, name="result-entry"),
     path("calculator/", rating_views.calculators, name="calculators"),
     path("calculator/elo/", slaps_calculator.slaps_calculator_page, name="calculator-elo"),
     path("calculator/preferans/", preferans_calculator.preferans_calculator_page, name="calculator-preferans"),

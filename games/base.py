@@ -9,7 +9,7 @@ Sections, one per layer that calls them:
 
 - results (``matches``): clean a body, store its parts, read it back as a body;
 - rating input (``ratings``): load the engine's input for a chunk of matches;
-- API (``matches.apis``): the game's fields of a match answer and of a body;
+- API (``ratings.match_apis``): the game's fields of a match answer and of a body;
 - pages: the entry page and the template partials a match shows.
 """
 
@@ -80,7 +80,7 @@ class BaseKind(GameKind):
 
     # --- API -------------------------------------------------------------------------------
 
-    #: The fields the game adds to a match answer, by name (``matches.apis.MatchOutputSerializer``
+    #: The fields the game adds to a match answer, by name (``ratings.match_apis.MatchOutputSerializer``
     #: answers every registered kind's, empty for a match of another game); none for seats only.
     answer_fields: ClassVar[dict[str, AnswerField]] = {}
     #: The fields the game adds to a result body, by name: the schema's ``MatchSubmit`` (``clean`` checks them).
@@ -121,5 +121,5 @@ class BaseKind(GameKind):
         return f"Enter {game.name}"
 
     def match_page_context(self, match) -> dict:
-        """What the game's match partial needs beyond the match and its seats (``matches.views.match_page``)."""
+        """What the game's match partial needs beyond the match and its seats (``ratings.pages.match_page``)."""
         return {}

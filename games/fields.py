@@ -3,7 +3,7 @@
 A kind declares the fields its game adds to a match answer (``answer_fields``:
 name -> ``AnswerField``) and to a result body (``body_fields``: name -> DRF
 field, for the schema only: ``matches.services`` checks bodies).
-``matches.apis`` builds the published ``MatchOut`` and ``MatchSubmit`` from
+``ratings.match_apis`` builds the published ``MatchOut`` and ``MatchSubmit`` from
 every registered kind's declarations.
 """
 

@@ -1,4 +1,4 @@
-"""Public pages: home, league leaderboards, player profiles.
+"""Public pages: home, league leaderboards, player profiles, a match with its rating changes.
 
 They live in ratings, not leagues, because what they show is read from the
 ratings (standings, ledger rows, the ratings version their caches are keyed
@@ -22,7 +22,7 @@ from leagues.models import Game, League, Player
 from matches.selectors import matches_recent, results_version_site
 from ratings import selectors
 from ratings.caching import cached, cached_many, rating_version_of_state, rating_version_site
-from ratings.selectors import Sort
+from ratings.selectors import Sort, match_detail_rated_queryset
 
 LEADERBOARD_PAGE_SIZE = 25
 
@@ -131,3 +131,16 @@ def player_profile(request, pk):
     )
     safe = {name: mark_safe(html) for name, html in parts.items()}  # noqa: S308 - our own rendered templates
     return render(request, "leagues/player.html", {"player": player, "parts": safe})
+
+
+def match_page(request, pk):
+    match = get_object_or_404(match_detail_rated_queryset(), pk=pk)
+    totals = {}
+    for change in match.rating_changes.all():
+        first, _ = totals.get(change.player_id, (change, None))
+        totals[change.player_id] = (first, change)
+    seats = [
+        {"seat": seat, "total": totals.get(seat.player_id) if seat.player_id else None} for seat in match.seats.all()
+    ]
+    context = {"match": match, "seats": seats, **match.game.kind.match_page_context(match)}
+    return render(request, "matches/match.html", context)

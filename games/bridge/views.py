@@ -1,6 +1,6 @@
 """Bridge's entry page: pairs at tables, then each board's NS scores (or IMPs), with a live IMP preview.
 
-The page is reached through ``results/<game>/`` (``matches.views.result_entry``,
+The page is reached through ``results/<game>/`` (``games.entry.result_entry``,
 which checks the referee and limits the writes) for any game of the bridge
 kind; ``BridgeForm`` reads its fields and writes them back, and turns them
 into the API's bridge body.
@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from django.shortcuts import render
 
 from games.bridge.results import bridge_board_preview
+from games.entry import entry_submit
 from leagues.models import Game, League, Player
-from matches.entry import bounded_int, entry_submit, form_now
+from matches.entry import bounded_int, form_now
 
 PAGE = "games/bridge/entry.html"
 MAX_TABLES_ON_PAGE = 8

@@ -1,6 +1,6 @@
 """Preferans's pages: the entry page (seats of players or bots, deals row by row) and the match page's deals.
 
-The entry page is reached through ``results/<game>/`` (``matches.views.result_entry``,
+The entry page is reached through ``results/<game>/`` (``games.entry.result_entry``,
 which checks the referee and limits the writes) for any game of the
 Preferans kind; ``PreferansForm`` reads its fields and writes them back, and
 turns them into the API's Preferans body.
@@ -10,9 +10,10 @@ from dataclasses import dataclass
 
 from django.shortcuts import render
 
+from games.entry import entry_submit
 from games.preferans.results import preferans_deals_preview
 from leagues.models import Bot, Game, Player
-from matches.entry import entry_submit, form_now
+from matches.entry import form_now
 from matches.models import Match
 
 PAGE = "games/preferans/entry.html"

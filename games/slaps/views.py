@@ -1,6 +1,6 @@
 """Slaps's entry page: two players, the winner, rated or friendly; and adding a player from it.
 
-The page is reached through ``results/<game>/`` (``matches.views.result_entry``,
+The page is reached through ``results/<game>/`` (``games.entry.result_entry``,
 which checks the referee and limits the writes) for any game of the Slaps
 kind; it turns its fields into the API's Slaps body and back. The player
 quick-create form keeps its own route (``results/players/``) and answers with
@@ -14,9 +14,10 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
+from games.entry import entry_submit
 from leagues.models import Game, Player
 from leagues.services import player_create
-from matches.entry import entry_submit, form_now, limit_writes, referee_required
+from matches.entry import form_now, limit_writes, referee_required
 
 PAGE = "games/slaps/entry.html"
 #: The game a quick-create post without a ``game`` field re-renders (clients older than that field).

@@ -14,7 +14,8 @@ from django.shortcuts import render
 from rest_framework import serializers
 
 from games.base import BaseKind
-from matches.entry import entry_submit, form_now
+from games.entry import entry_submit
+from matches.entry import form_now
 from matches.inputs import GameInput, SeatInput, parse_cents, parse_id, players_by_id
 from tests.fourth_game.engine import SYSTEM, RummyHand
 

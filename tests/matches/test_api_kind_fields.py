@@ -1,6 +1,6 @@
 """The match API's game fields come from the registered kinds, in the order first published."""
 
-from matches.apis import MatchInputSerializer, MatchOutputSerializer
+from ratings.match_apis import MatchInputSerializer, MatchOutputSerializer
 
 
 def test_the_answer_has_every_kinds_fields_in_the_published_order():
