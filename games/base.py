@@ -15,7 +15,7 @@ Sections, one per layer that calls them:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from django.http import HttpResponse
@@ -23,7 +23,7 @@ from rest_framework import serializers
 
 from games.fields import AnswerField
 from leagues.kinds import GameKind
-from leagues.models import Game
+from leagues.models import Game, Player
 from matches.inputs import Errors, GameInput, MatchInput
 from matches.models import Match
 from ratings.loaders import EngineInputs, ReplayContext, SeatRow, seats_inputs
@@ -90,6 +90,11 @@ class BaseKind(GameKind):
     body_example: ClassVar[dict[str, Any]] = {}
 
     # --- pages -----------------------------------------------------------------------------
+
+    def profile_sections(self) -> list[tuple[str, str, Callable[[Player], dict]]]:
+        """What the game adds to every player's profile: (name, template, read), ``read(player)`` giving the
+        template's context. Each is cached on the ratings and results versions; none by default."""
+        return []
 
     #: Template partials by place, each under ``templates/games/``; the shared pages include the one
     #: their kind names (``{% include match.game.kind.templates.seats_line %}``), never branching on a

@@ -18,6 +18,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.views.decorators.vary import vary_on_headers
 
+from leagues.kinds import KINDS
 from leagues.models import Game, League, Player
 from matches.selectors import matches_recent, results_version_site
 from ratings import selectors
@@ -95,7 +96,8 @@ def player_profile(request, pk):
     """A player's profile: the parts are cached as HTML under what each shows.
 
     Ratings, ranks, promotions and the chart change only with the ratings
-    (the site's ratings version); recent matches and bridge records also show
+    (the site's ratings version); recent matches and the games' own sections
+    (bridge: partnerships) also show
     friendly, waiting and voided results, so they are keyed on the results
     version as well. Four queries when warm: the player, the two versions and
     nothing else; the signed-in header is rendered per request.
@@ -118,10 +120,15 @@ def player_profile(request, pk):
                 ("profile-promotions", player.pk, ratings),
                 part("promotions", lambda: {"promotions": selectors.player_promotions(player=player, version=ratings)}),
             ),
-            "bridge": (
-                ("profile-bridge", player.pk, ratings, results),
-                part("bridge", lambda: {"bridge": selectors.player_bridge_records(player=player)}),
-            ),
+            # What each game adds (bridge: partnerships and head-to-head), by its kind.
+            **{
+                f"section-{kind.slug}-{name}": (
+                    ("profile-section", kind.slug, name, player.pk, ratings, results),
+                    lambda template=template, read=read: render_to_string(template, read(player)).strip(),
+                )
+                for kind in KINDS.values()
+                for name, template, read in kind.profile_sections()
+            },
             "chart": (("profile-chart", player.pk, ratings), part("chart", lambda: _profile_chart(player, ratings))),
             "recent": (
                 ("profile-recent", player.pk, ratings, results),
@@ -130,7 +137,8 @@ def player_profile(request, pk):
         }
     )
     safe = {name: mark_safe(html) for name, html in parts.items()}  # noqa: S308 - our own rendered templates
-    return render(request, "leagues/player.html", {"player": player, "parts": safe})
+    sections = [html for name, html in safe.items() if name.startswith("section-")]
+    return render(request, "leagues/player.html", {"player": player, "parts": safe, "sections": sections})
 
 
 def match_page(request, pk):

@@ -10,7 +10,6 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
-from datetime import datetime
 from decimal import Decimal
 
 from django.core.paginator import EmptyPage, PageNotAnInteger
@@ -28,7 +27,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from leagues.models import Game, League, Player
-from matches.models import BoardTable, Match, Seat
+from matches.models import Match, Seat
 from matches.parts import hold, match_holds_parts
 from matches.selectors import match_detail, match_detail_queryset
 from ratings.caching import cached, rating_version, rating_version_of, rating_version_site
@@ -485,77 +484,6 @@ def player_chart_series(*, player: Player, limit: int = CHART_POINTS, version: s
         ]
 
     return cached(("player-chart", player.pk, limit, version or rating_version_site()), compute)
-
-
-@dataclass
-class PairRecord:
-    """A player's record with a partner, or against an opposing pair, on bridge boards."""
-
-    players: tuple[Player, ...]
-    deals: int = 0
-    first_played: datetime | None = None
-    last_played: datetime | None = None
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-    pending: int = 0
-
-    def add(self, played_at: datetime, score: float | None) -> None:
-        self.deals += 1
-        self.first_played = min(filter(None, (self.first_played, played_at)))
-        self.last_played = max(filter(None, (self.last_played, played_at)))
-        if score is None:
-            self.pending += 1
-        elif score > 0.5:
-            self.wins += 1
-        elif score < 0.5:
-            self.losses += 1
-        else:
-            self.draws += 1
-
-    @property
-    def name(self) -> str:
-        return " & ".join(player.name for player in self.players)
-
-
-def player_bridge_records(*, player: Player) -> tuple[list[PairRecord], list[PairRecord]]:
-    """The player's partnerships and head-to-head records against opposing pairs.
-
-    A board's result for the player is their rated score on it (the mean of
-    their duels: above 1/2 a win, 1/2 a draw, below a loss); boards not yet
-    rated count as pending. Three queries (the tables, the ledger's scores, the names), whatever
-    the history's length; one for a player who never sat at a bridge table.
-    """
-    seated = Q(ns_1=player) | Q(ns_2=player) | Q(ew_1=player) | Q(ew_2=player)
-    tables = (
-        BoardTable.objects.filter(seated)
-        .filter(board__match__status__in=[Match.Status.SUBMITTED, Match.Status.RATED])
-        .values_list("board__match_id", "board__position", "board__match__played_at", "ns_1", "ns_2", "ew_1", "ew_2")
-    )
-    rows = list(tables)
-    if not rows:
-        return [], []
-    scores = {
-        (match_id, unit): score
-        for match_id, unit, score in RatingChange.objects.filter(
-            player=player, match_id__in={row[0] for row in rows}
-        ).values_list("match_id", "unit", "details__score")
-    }
-    ids = {pid for row in rows for pid in row[3:]}
-    names = Player.objects.in_bulk(ids)
-    partners: dict[int, PairRecord] = {}
-    opponents: dict[tuple[int, int], PairRecord] = {}
-    for match_id, position, played_at, ns_1, ns_2, ew_1, ew_2 in rows:
-        ours, theirs = ((ns_1, ns_2), (ew_1, ew_2)) if player.pk in (ns_1, ns_2) else ((ew_1, ew_2), (ns_1, ns_2))
-        partner = ours[1] if ours[0] == player.pk else ours[0]
-        score = scores.get((match_id, position - 1))
-        partners.setdefault(partner, PairRecord(players=(names[partner],))).add(played_at, score)
-        opponents.setdefault(theirs, PairRecord(players=(names[theirs[0]], names[theirs[1]]))).add(played_at, score)
-
-    def order(record: PairRecord):
-        return (-record.deals, record.name)
-
-    return sorted(partners.values(), key=order), sorted(opponents.values(), key=order)
 
 
 # --- a match with its ledger rows --------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 from games.base import BaseKind
 from games.bridge import api, views
 from games.bridge.loading import bridge_inputs
+from games.bridge.records import player_bridge_records
 from games.bridge.results import bridge_boards_store, bridge_clean, bridge_input_body, bridge_stored_body
 
 
@@ -45,6 +46,15 @@ class BridgeKind(BaseKind):
     body_example = api.BODY_EXAMPLE
 
     # --- pages -----------------------------------------------------------------------------
+
+    def profile_sections(self):
+        return [
+            (
+                "records",
+                "games/bridge/_profile_records.html",
+                lambda player: {"bridge": player_bridge_records(player=player)},
+            )
+        ]
 
     templates = {
         **BaseKind.templates,

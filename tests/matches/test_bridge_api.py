@@ -135,8 +135,8 @@ def test_bridge_records_take_three_queries_whatever_the_history(
     referee_client, eight, django_capture_on_commit_callbacks, django_assert_num_queries
 ):
     """``player_bridge_records``'s docstring promises a fixed number of queries: held here."""
+    from games.bridge.records import player_bridge_records
     from leagues.models import Player
-    from ratings.selectors import player_bridge_records
 
     with django_capture_on_commit_callbacks(execute=True):
         for _ in range(3):
