@@ -35,10 +35,8 @@ class GameKind:
     result_noun: ClassVar[str] = "match"
     #: The league's rating period holds results back until it closes (the bridge thesis).
     rating_periods: ClassVar[bool] = False
-    #: Seats may be held by bots (Preferans).
+    #: Seats may be held by bots (Preferans): only such games are offered when an admin adds a bot.
     bots: ClassVar[bool] = False
-    #: Players are rated in pairs as well as alone (bridge).
-    pairs: ClassVar[bool] = False
     #: What a match stores beside its seats, by relation name: "deals", "boards".
     parts: ClassVar[tuple[str, ...]] = ()
     #: Template partials by place (see ``games.base.BaseKind.templates``).
@@ -64,6 +62,11 @@ def kind_register(kind: GameKind) -> GameKind:
 
 def kind_unregister(slug: str) -> None:
     KINDS.pop(slug, None)
+
+
+def systems_with_bots() -> list[str]:
+    """The rating systems whose games seat bots (``GameKind.bots``)."""
+    return [slug for slug, kind in KINDS.items() if kind.bots]
 
 
 def kind_of(game) -> Any:

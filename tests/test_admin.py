@@ -142,6 +142,20 @@ def test_bots_are_managed_in_admin(admin_browser, reference_data):
     assert Bot.objects.get(slug="shark").max_rating == 3400
 
 
+def test_a_bot_is_offered_only_games_whose_kind_seats_bots(admin_browser, reference_data):
+    from leagues.models import Bot, Game
+
+    slaps = Game.objects.get(slug="slaps")
+    form = admin_browser.get("/admin/leagues/bot/add/").content.decode()
+    assert ">Preferans</option>" in form
+    assert ">Slaps</option>" not in form
+    assert ">Bridge</option>" not in form
+    data = {"game": slaps.pk, "slug": "slapper", "name": "Slaps bot", "rating": "1500", "max_rating": "1600"}
+    refused = admin_browser.post("/admin/leagues/bot/add/", data)
+    assert refused.status_code == 200  # the form again, with the error
+    assert not Bot.objects.filter(slug="slapper").exists()
+
+
 def test_a_new_rating_period_makes_waiting_sessions_wait_for_it(
     admin_browser, referee, django_capture_on_commit_callbacks
 ):

@@ -19,6 +19,7 @@ class PreferansKind(BaseKind):
     # --- results (matches) -----------------------------------------------------------------
 
     parts = ("deals",)
+    bots = True
 
     def clean(self, data, errors, game):
         return preferans_clean(data, errors, game)
