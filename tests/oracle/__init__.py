@@ -24,7 +24,8 @@ Vocabulary:
     counted     a result with status "rated"; void, friendly and pending
                 (awaiting a second referee) results change nothing.
     as played   a bot seat's rating and maximum as they were when the result
-                was stored; the body carries them.
+                was stored (a correction keeps those of a bot already at the
+                table of the result it corrects); the body carries them.
 
 The rules, as the oracle reads them (each is a function in ``rules`` or a
 step of ``history.oracle_replay``):

@@ -8,8 +8,9 @@ Vocabulary:
                the services or, for a share, the REST API), void one, correct
                one, edit a bot, raise the pro floor.
     record     the test's own account of what was stored: every result as the
-               oracle reads it (the body as submitted, bots with the values
-               they had when the result was stored), and its status. The
+               oracle reads it (the body as submitted, bots as played: the
+               values they had when the result was stored, kept through a
+               correction for the bots already at its table), and its status. The
                oracle's expected ledger is computed from the record, never
                from the code under test.
 
@@ -270,16 +271,29 @@ class Driver:
             ]
         return body
 
-    def _oracle_body(self, body: dict) -> dict:
+    def _oracle_body(self, body: dict, *, replaces: ResultSpec | None = None) -> dict:
+        """The body as the oracle reads it, each bot seat with the bot's values as played.
+
+        As played (PRODUCT.md "Bots as played"): the bot's values now, except
+        that a correction (``replaces``: the record of the result it corrects)
+        keeps, for a bot already at that result's table, the values recorded
+        with it, since the game was played against the bot as it was then.
+        """
         if "seats" in body:
+            played = {
+                seat["bot"]: {"rating": seat["rating"], "max_rating": seat["max_rating"]}
+                for seat in (replaces.body.get("seats", []) if replaces else [])
+                if "bot" in seat
+            }
             bots = {bot.slug: bot for bot in Bot.objects.filter(game=self.game)}
             seats = [
                 s
                 if "player" in s
                 else {
                     **s,
-                    "rating": str(bots[s["bot"]].rating),
-                    "max_rating": str(bots[s["bot"]].max_rating),
+                    **played.get(
+                        s["bot"], {"rating": str(bots[s["bot"]].rating), "max_rating": str(bots[s["bot"]].max_rating)}
+                    ),
                 }
                 for s in body["seats"]
             ]
@@ -292,7 +306,7 @@ class Driver:
             played_at=dt.datetime.fromisoformat(body["played_at"]),
             league=body["league"],
             status="rated" if body["rated"] else "friendly",
-            body=self._oracle_body(body),
+            body=self._oracle_body(body, replaces=self.record.get(match_id)),
         )
 
     # -- operations

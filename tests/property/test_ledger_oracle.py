@@ -29,6 +29,7 @@ from leagues.models import Game
 from tests.oracle import oracle_replay
 from tests.oracle_db import ledger_diff, oracle_outcome_from_db
 from tests.property.histories import History, histories, play
+from tests.property.test_corrected_bot_history import PREFERANS_CORRECTED_AFTER_A_BOT_EDIT
 
 pytestmark = pytest.mark.django_db
 
@@ -111,6 +112,7 @@ def test_slaps_histories_equal_the_oracle(history, referee, admin_user):
 @SETTINGS
 @example(history=PREFERANS_MID_GAME_PROMOTION)
 @example(history=PREFERANS_BOT_EDITED)
+@example(history=PREFERANS_CORRECTED_AFTER_A_BOT_EDIT)  # found by a random run; worked by hand there
 @given(history=histories("preferans"))
 def test_preferans_histories_equal_the_oracle(history, referee, admin_user):
     _assert_equal_to_the_oracle(history, referee, admin_user)
