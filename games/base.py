@@ -22,6 +22,7 @@ from django.http import HttpResponse
 from rest_framework import serializers
 
 from games.fields import AnswerField
+from games.imports import ImportPlan
 from leagues.kinds import GameKind
 from leagues.models import Game, Player
 from matches.inputs import Errors, GameInput, MatchInput
@@ -128,3 +129,10 @@ class BaseKind(GameKind):
     def match_page_context(self, match) -> dict:
         """What the game's match partial needs beyond the match and its seats (``ratings.pages.match_page``)."""
         return {}
+
+    # --- import/export ---------------------------------------------------------------------
+
+    #: The file formats the game's results import from, by name (``--format``): each reads a file's
+    #: bytes into an ``ImportPlan`` (results as API bodies naming ``PlayerRef`` people, and problems),
+    #: storing nothing. None by default.
+    importers: ClassVar[dict[str, Callable[[bytes], ImportPlan]]] = {}

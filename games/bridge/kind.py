@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from games.base import BaseKind
 from games.bridge import api, views
+from games.bridge.importing import parse_pbn, parse_usebio
 from games.bridge.loading import bridge_inputs
 from games.bridge.records import player_bridge_records
 from games.bridge.results import bridge_boards_store, bridge_clean, bridge_input_body, bridge_stored_body
@@ -71,3 +72,7 @@ class BridgeKind(BaseKind):
 
     def entry_label(self, game):
         return f"Record {game.name.lower()}"
+
+    # --- import/export ---------------------------------------------------------------------
+
+    importers = {"pbn": parse_pbn, "usebio": parse_usebio}

@@ -1,0 +1,46 @@
+"""Bridge results from a club's scoring program: PBN and USEBIO files read into import plans.
+
+Each session of the file (a PBN file; a USEBIO SESSION, or the EVENT when it has
+none) is one bridge result body, ``{"game": "bridge", "played_at", "boards"}``,
+as ``POST /api/matches/`` takes it, players as ``PlayerRef`` people
+(``games.bridge.travellers``). Rows that are not a played score (adjusted,
+byes, not played) are left out with a note; anything the importer cannot take
+(a team or individual event, an unreadable row, a hostile file) is a blocking
+problem, and such a plan has no results. Nothing is stored here.
+"""
+
+from __future__ import annotations
+
+from games.bridge.pbn import pbn_decode, pbn_plan
+from games.bridge.travellers import size_problem
+from games.bridge.usebio import usebio_plan, usebio_root
+from games.imports import ImportPlan, Problem
+
+
+def parse_pbn(data: bytes) -> ImportPlan:
+    """A PBN results file (``ScoreTable``, ``TotalScoreTable``) as one session's plan."""
+    if problem := size_problem(data):
+        return ImportPlan(problems=[problem])
+    try:
+        text = pbn_decode(data)
+    except ValueError as error:
+        return ImportPlan(problems=[Problem("file", str(error))])
+    return _whole(pbn_plan(text))
+
+
+def parse_usebio(data: bytes) -> ImportPlan:
+    """A USEBIO 1.2 XML file as one plan, a result per session."""
+    if problem := size_problem(data):
+        return ImportPlan(problems=[problem])
+    try:
+        root = usebio_root(data)
+    except ValueError as error:
+        return ImportPlan(problems=[Problem("file", str(error))])
+    return _whole(usebio_plan(root))
+
+
+def _whole(plan: ImportPlan) -> ImportPlan:
+    """A plan with a blocking problem imports nothing: its results are dropped, its problems kept."""
+    if plan.blocking:
+        plan.results.clear()
+    return plan
