@@ -12,7 +12,7 @@ problem, and such a plan has no results. Nothing is stored here.
 from __future__ import annotations
 
 from games.bridge.pbn import pbn_decode, pbn_plan
-from games.bridge.travellers import size_problem
+from games.bridge.travellers import problems_capped, size_problem
 from games.bridge.usebio import usebio_plan, usebio_root
 from games.imports import ImportPlan, Problem
 
@@ -40,7 +40,9 @@ def parse_usebio(data: bytes) -> ImportPlan:
 
 
 def _whole(plan: ImportPlan) -> ImportPlan:
-    """A plan with a blocking problem imports nothing: its results are dropped, its problems kept."""
+    """A plan with a blocking problem imports nothing: its results are dropped, its problems kept
+    (``problems_capped``)."""
     if plan.blocking:
         plan.results.clear()
+    plan.problems = problems_capped(plan.problems)
     return plan

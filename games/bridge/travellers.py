@@ -20,12 +20,15 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 
-from games.bridge.results import BRIDGE_SCORE_LIMIT
+from games.bridge.results import BRIDGE_MAX_BOARDS, BRIDGE_MAX_TABLES, BRIDGE_SCORE_LIMIT
 from games.imports import PlayerRef, Problem
 
 #: Larger than any real session file (the biggest of the eight real ones is 240 KB, hand records
 #: included); refused before reading, so a hostile 50 MB file costs nothing.
 IMPORT_MAX_BYTES = 5_000_000
+
+#: Problems of each kind (blocking, notes) a plan lists before it only counts the rest.
+PROBLEMS_SHOWN = 100
 
 Pair = tuple[PlayerRef, PlayerRef]
 
@@ -71,6 +74,19 @@ def federation_id(raw: str | None) -> str:
     return "" if value in ("", "-") or value.startswith("+") else value
 
 
+def problems_capped(problems: list[Problem]) -> list[Problem]:
+    """At most ``PROBLEMS_SHOWN`` blocking problems and as many notes, in file order, then a count of
+    the rest: a hostile file of a million bad rows gives a preview a person can read."""
+    kept, counts = [], {True: 0, False: 0}
+    for problem in problems:
+        counts[problem.blocking] += 1
+        if counts[problem.blocking] <= PROBLEMS_SHOWN:
+            kept.append(problem)
+    if len(kept) < len(problems):
+        kept.append(Problem("file", f"and {len(problems) - len(kept):,} more problems like these.", False))
+    return kept
+
+
 def session_time(day: date, clock: time | None = None) -> str:
     """The session's start as ISO time: its clock time when the file has one, else noon, in the club's
     zone (``settings.TIME_ZONE``). Files give a date only; noon keeps the day whatever the zone."""
@@ -103,5 +119,16 @@ def session_body(travellers: list[Traveller], played_at: str, where: str, proble
         )
     if not body_boards:
         problems.append(Problem(where, "no board was played at two tables or more: nothing to rate."))
+        return None
+    if len(body_boards) > BRIDGE_MAX_BOARDS:
+        problems.append(Problem(where, f"{len(body_boards)} boards: a session has at most {BRIDGE_MAX_BOARDS}."))
+        return None
+    crowded = [board["number"] for board in body_boards if len(board["tables"]) > BRIDGE_MAX_TABLES]
+    if crowded:
+        problems.append(
+            Problem(
+                where, f"board {crowded[0]} was played at more than {BRIDGE_MAX_TABLES} tables, the most a board has."
+            )
+        )
         return None
     return {"game": "bridge", "played_at": played_at, "boards": body_boards}

@@ -63,13 +63,11 @@ def _day(text: str) -> date | None:
         return None
 
 
-def _pair_keys(number: str, direction: str) -> list[str]:
-    """The keys a traveller may name a pair by: its number as written ("1NS" in a Compscore Mitchell,
-    "3" in a Howell), and a plain number with its direction ("1" + "NS")."""
-    keys = [number.upper()]
-    if number.isdigit() and direction:
-        keys.append(number + direction.upper().replace("-", "").replace("/", ""))
-    return keys
+def _pair_key(number: str, direction: str) -> str:
+    """The key a traveller names a pair by: its number as written ("1NS" in a Compscore Mitchell, "3" in
+    a Howell), or a plain number with its direction ("1" + "NS"): a Mitchell numbers each line from 1."""
+    side = direction.upper().replace("-", "").replace("/", "")
+    return number.upper() + side if number.isdigit() and side else number.upper()
 
 
 def _pairs(section: Element, where: str, problems: list[Problem]) -> dict[str, Pair]:
@@ -91,13 +89,12 @@ def _pairs(section: Element, where: str, problems: list[Problem]) -> dict[str, P
                 PlayerRef(name, federation_id(_text(player, "NATIONAL_ID_NUMBER")))
                 for name, player in zip(names, players, strict=True)
             )
-            for key in _pair_keys(number, _text(element, "DIRECTION")):
-                pairs[key] = pair
+            pairs[_pair_key(number, _text(element, "DIRECTION"))] = pair
     return pairs
 
 
 def _pair(pairs: dict[str, Pair], number: str, side: str) -> Pair | None:
-    return pairs.get(number.upper()) or pairs.get(number.upper() + side)
+    return pairs.get(_pair_key(number, side)) or pairs.get(number.upper())
 
 
 def _traveller(line: Element, board: int, where: str, pairs: dict, problems: list[Problem]) -> Traveller | None:
@@ -138,7 +135,8 @@ def _session(session: Element, event: Element, where: str, plan: ImportPlan) -> 
     sections = session.findall("SECTION") or [session]
     for position, section in enumerate(sections, start=1):
         section_where = f"{where}/SECTION {position}" if section is not session else where
-        pairs = _pairs(section, section_where, problems) or _pairs(session, where, problems)
+        named_by = next((e for e in (section, session, event) if e.find("PARTICIPANTS") is not None), section)
+        pairs = _pairs(named_by, section_where, problems)
         for board_element in section.findall("BOARD"):
             number = _text(board_element, "BOARD_NUMBER")
             if not number.isdigit() or not 0 < int(number) <= 10_000:
