@@ -41,6 +41,8 @@ CLOCK = re.compile(r"([0-9]{2}):([0-9]{2})(?::([0-9]{2}))?")
 
 #: ScoreTable columns of events that are not pairs: a pairs importer refuses them.
 NOT_PAIRS = {"PlayerId_North": "an individual event", "TeamId_Home": "a team event", "TeamId_NS": "a team event"}
+#: The tables read; others (``OptimumResultTable`` ...) are skipped with their rows.
+READ_TABLES = ("ScoreTable", "TotalScoreTable")
 NEEDED = ("PairId_NS", "PairId_EW", "Score_NS", "Score_EW")
 
 
@@ -126,7 +128,7 @@ def _games(text: str, meta: dict[str, str], problems: list[Problem]) -> list[Gam
             name, value = tag.groups()
             game.tags[name] = (number, value)
             table = None
-            if name.endswith("Table"):
+            if name in READ_TABLES:
                 table = Table(line=number, columns=[column.split("\\")[0] for column in value.split(";")])
                 game.tables[name] = table
             continue
@@ -241,7 +243,8 @@ def _traveller(row: dict, board: int, where: str, pairs: dict, problems: list[Pr
         problems.append(problem)
         return None
     section = row.get("Section") or ""
-    found = [pairs.get((section, row[column])) for column in ("PairId_NS", "PairId_EW")]
+    # A TotalScoreTable without a Section column names pairs whose ids are unique across sections.
+    found = [pairs.get((section, row[column])) or pairs.get(("", row[column])) for column in ("PairId_NS", "PairId_EW")]
     if None in found:
         unknown = [row[column] for column, pair in zip(("PairId_NS", "PairId_EW"), found, strict=True) if pair is None]
         problems.append(Problem(where, f"pair {', '.join(unknown)} is not in the TotalScoreTable."))

@@ -209,7 +209,7 @@ def test_the_adjusted_row_is_named_by_its_line():
 def test_each_plans_body_passes_the_bridge_cleaner(facts, reference_data):
     plan = _read(facts)
     people = plan.people()
-    players = Player.objects.bulk_create(Player(name=person.name[:100]) for person in people)
+    players = Player.objects.bulk_create(Player(name=person.name) for person in people)
     ids = {person: player.pk for person, player in zip(people, players, strict=True)}
 
     for body in plan.results:
@@ -460,3 +460,22 @@ def test_a_file_of_many_bad_rows_lists_a_readable_number_of_problems():
     assert len(plan.problems) == 102  # 100 notes, the blocking "nothing to rate", the count of the rest
     assert plan.problems[-1].message == "and 201 more problems like these."  # 300 adjusted, a lone table
     assert "nothing to rate" in _blocking(plan)
+
+
+def test_tables_the_importer_does_not_read_do_not_stop_it():
+    other = b'[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]\nN NT\nS S 8 extra\n'
+
+    plan = parse_pbn(PBN_HEAD + other + PBN_NAMES + PBN_SCORES)
+
+    assert plan.problems == []
+    assert len(plan.results) == 1
+
+
+def test_sectioned_rows_find_pairs_named_without_a_section_when_ids_are_unique():
+    scores = b'[ScoreTable "Section\\1R;PairId_NS\\2R;PairId_EW\\2R;Score_NS\\6R;Score_EW\\6R"]\n'
+    scores += b'"A" 1 2 "420" -\n"B" 3 4 - "50"\n'
+
+    plan = parse_pbn(PBN_HEAD + PBN_NAMES + scores)
+
+    assert plan.problems == []
+    assert len(plan.people()) == 8
