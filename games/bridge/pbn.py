@@ -249,7 +249,7 @@ def _traveller(row: dict, board: int, where: str, pairs: dict, problems: list[Pr
         unknown = [row[column] for column, pair in zip(("PairId_NS", "PairId_EW"), found, strict=True) if pair is None]
         problems.append(Problem(where, f"pair {', '.join(unknown)} is not in the TotalScoreTable."))
         return None
-    return Traveller(board=board, ns=found[0], ew=found[1], ns_score=ns_score, where=where)
+    return Traveller(board=board, ns=found[0], ew=found[1], ns_score=ns_score)
 
 
 def pbn_plan(text: str) -> ImportPlan:

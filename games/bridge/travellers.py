@@ -35,13 +35,12 @@ Pair = tuple[PlayerRef, PlayerRef]
 
 @dataclass(frozen=True)
 class Traveller:
-    """One table's played score on one board, and where the file gives it (for problems)."""
+    """One table's played score on one board."""
 
     board: int
     ns: Pair
     ew: Pair
     ns_score: int
-    where: str
 
 
 def size_problem(data: bytes) -> Problem | None:

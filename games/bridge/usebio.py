@@ -123,7 +123,7 @@ def _traveller(line: Element, board: int, where: str, pairs: dict, problems: lis
         unknown = ns_number if ns is None else ew_number
         problems.append(Problem(where, f"pair {unknown} is not among the PARTICIPANTS."))
         return None
-    return Traveller(board=board, ns=ns, ew=ew, ns_score=int(score), where=where)
+    return Traveller(board=board, ns=ns, ew=ew, ns_score=int(score))
 
 
 def _session(session: Element, event: Element, where: str, plan: ImportPlan) -> None:
