@@ -10,18 +10,21 @@ Sections, one per layer that calls them:
 - results (``matches``): clean a body, store its parts, read it back as a body;
 - rating input (``ratings``): load the engine's input for a chunk of matches;
 - API (``ratings.match_apis``): the game's fields of a match answer and of a body;
-- pages: the entry page and the template partials a match shows.
+- pages: the entry page and the template partials a match shows;
+- import/export (``games.importing``, ``games.exporting``): the game's file formats.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from datetime import tzinfo
 from typing import Any, ClassVar
 
 from django.http import HttpResponse
 from rest_framework import serializers
 
 from games.fields import AnswerField
+from games.imports import ImportPlan
 from leagues.kinds import GameKind
 from leagues.models import Game, Player
 from matches.inputs import Errors, GameInput, MatchInput
@@ -128,3 +131,26 @@ class BaseKind(GameKind):
     def match_page_context(self, match) -> dict:
         """What the game's match partial needs beyond the match and its seats (``ratings.pages.match_page``)."""
         return {}
+
+    # --- import/export ---------------------------------------------------------------------
+
+    #: The game's CSV of results, written and read in these columns (``games/<x>/csv.py``); none: no CSV.
+    csv_columns: ClassVar[tuple[str, ...]] = ()
+
+    def csv_read(self, data: bytes, *, game: Game, zone: tzinfo | None) -> ImportPlan:
+        """A CSV file of results as an ``ImportPlan`` (times without a zone read in ``zone``, or refused)."""
+        raise NotImplementedError(f"{self!r} has no CSV.")
+
+    def csv_write(self, bodies: list[dict[str, Any]]) -> str:
+        """The CSV ``csv_read`` reads, of result bodies whose players are ``PlayerRef``s."""
+        raise NotImplementedError(f"{self!r} has no CSV.")
+
+    def import_readers(self) -> dict[str, Callable[..., ImportPlan]]:
+        """The game's own file formats, by name: ``reader(data, *, game, zone) -> ImportPlan``
+        (``games.importing`` adds JSON, which every game has)."""
+        return {"csv": self.csv_read} if self.csv_columns else {}
+
+    def body_players(self, body: dict[str, Any], swap: Callable[[Any], Any]) -> dict[str, Any]:
+        """``body`` with each player in it (an id, a ``PlayerRef``) replaced by ``swap(player)``: the export
+        names people, an import gives their ids. A game of seats only lists them in ``players``."""
+        return {**body, "players": [swap(player) for player in body["players"]]}

@@ -187,7 +187,7 @@ class PlayerAdminForm(forms.ModelForm):
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
     form = PlayerAdminForm
-    list_display = ["name", "user", "created_at"]
-    search_fields = ["name"]
+    list_display = ["name", "federation_id", "user", "created_at"]
+    search_fields = ["name", "=federation_id"]
     raw_id_fields = ["user"]
     inlines = [PlayerRatingInline]

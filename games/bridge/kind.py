@@ -71,3 +71,18 @@ class BridgeKind(BaseKind):
 
     def entry_label(self, game):
         return f"Record {game.name.lower()}"
+
+    # --- import/export ---------------------------------------------------------------------
+
+    def body_players(self, body, swap):
+        boards = [
+            {
+                **board,
+                "tables": [
+                    {**table, "ns": [swap(p) for p in table["ns"]], "ew": [swap(p) for p in table["ew"]]}
+                    for table in board["tables"]
+                ],
+            }
+            for board in body["boards"]
+        ]
+        return {**body, "boards": boards}
