@@ -8,18 +8,25 @@ equal, row for row, players matched by name.
 
 from datetime import UTC, datetime, timedelta
 from io import StringIO
+from pathlib import Path
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
+from django.db import IntegrityError, transaction
 
+from games.management.commands.import_results import PROGRESS_EVERY as IMPORT_PROGRESS_EVERY
 from leagues.models import Bot, Game, League, Player
+from leagues.services import player_create
 from matches.models import AuditEntry, Match
-from matches.services import match_submit
+from matches.services import match_record, match_submit
 from ratings.models import PlayerRating, RatingChange
-from tests.factories import PlayerFactory
+from ratings.services import ratings_process_game
+from tests.factories import PlayerFactory, bridge_session_body
 
 pytestmark = pytest.mark.django_db
 
+REPO = Path(__file__).resolve().parents[2]
 START = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
 
 
@@ -339,3 +346,82 @@ def test_round_trip_gives_identical_ratings(tmp_path, referee, source, format):
     assert len(ledger(game)) == (48 if source == "slaps" else 14)
     assert ledger(twin) == ledger(game)
     assert standings(twin) == standings(game)
+
+
+def test_bridge_round_trips_through_the_json_dump(tmp_path, referee):
+    players = [PlayerFactory(name=f"Bridge {n}") for n in range(8)]
+    ids = [player.pk for player in players]
+    for week, scores in enumerate([[(420, -50), (110, 140)], [(-100, 620), (50, 50)]]):
+        body = bridge_session_body(ids if week == 0 else ids[4:] + ids[:4], START + timedelta(days=7 * week), scores)
+        match_record(referee=referee, data=body, queue_rating=False)
+    bridge = Game.objects.get(slug="bridge")
+    ratings_process_game(game_id=bridge.pk)
+    exported = tmp_path / "bridge.json"
+    call_command("export_results", "--game", "bridge", "--format", "json", "--output", str(exported), stdout=StringIO())
+
+    twin = twin_game("bridge")
+    out = run_import(exported, "--game", twin.slug, "--referee", referee.username)
+    assert "2 results; players: 8 matched, 0 new, 0 ambiguous." in out
+    assert ledger(bridge)
+    assert ledger(twin) == ledger(bridge)
+
+
+def test_bridge_has_no_csv_yet(referee):
+    with pytest.raises(CommandError, match="Bridge has no CSV: export it as json"):
+        call_command("export_results", "--game", "bridge", "--format", "csv", stdout=StringIO())
+
+
+@pytest.mark.parametrize("game", ["slaps", "preferans"])
+def test_the_downloadable_templates_import(referee, game):
+    """The templates docs/import.md offers are files the import takes as they are."""
+    template = REPO / "static" / "import" / f"{game}.csv"
+    out = run_import(template, "--game", game, "--dry-run", "--referee", referee.username)
+    assert "results would be imported; nothing was stored." in out
+    assert "problem" not in out
+    assert "new: Ada Novak (00123)" in out
+
+
+def test_long_imports_show_progress(tmp_path, referee):
+    rows = [(NAMES[i % 4], NAMES[(i + 1) % 4], "a") for i in range(IMPORT_PROGRESS_EVERY + 1)]
+    out = run_import(write(tmp_path, "long.csv", slaps_csv(rows)), "--game", "slaps", "--referee", referee.username)
+    lines = [line.strip() for line in out.splitlines() if line.strip().startswith("[")]
+    assert lines == [
+        f"[{'#' * 19} ] {IMPORT_PROGRESS_EVERY}/{len(rows)}",
+        f"[{'#' * 20}] {len(rows)}/{len(rows)}",
+    ]
+
+
+def test_a_dry_run_finds_what_the_import_would_refuse(tmp_path, referee):
+    text = "played_at,player_a,player_b,winner,league\n2026-03-01T18:00Z,Ada Novak,Ben Berg,a,nowhere\n"
+    output = refused(write(tmp_path, "s.csv", text), "--game", "slaps", "--dry-run", "--referee", referee.username)
+    assert "line 2: league: Unknown league for Slaps." in output
+
+
+def test_a_json_dump_of_another_game_is_refused(tmp_path, referee):
+    exported = tmp_path / "slaps.json"
+    call_command("export_results", "--game", "slaps", "--format", "json", "--output", str(exported), stdout=StringIO())
+    output = refused(exported, "--game", "preferans", "--referee", referee.username)
+    assert "game: A dump of a 'elo' game, not of Preferans." in output
+
+
+def test_federation_numbers_are_text_and_unique_when_given(reference_data):
+    first = player_create(name="Ada", federation_id=" 00123 ")
+    assert first.federation_id == "00123"
+    assert player_create(name="Ben").federation_id == ""
+    assert player_create(name="Cleo").federation_id == ""  # many players without one
+    with pytest.raises(ValidationError, match="Another player has federation number 00123"):
+        player_create(name="Dana", federation_id="00123")
+    with pytest.raises(ValidationError, match="printable text without spaces"):
+        player_create(name="Dana", federation_id="12 34")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Player.objects.create(name="Eve", federation_id="00123")
+
+
+def test_admin_finds_a_player_by_federation_number(admin_user, client):
+    PlayerFactory(name="Ada Novak", federation_id="00123")
+    PlayerFactory(name="Ben Berg", federation_id="100123")
+    client.force_login(admin_user)
+    response = client.get("/admin/leagues/player/", {"q": "00123"}, secure=True)
+    assert response.status_code == 200
+    assert "Ada Novak" in response.content.decode()
+    assert "Ben Berg" not in response.content.decode()  # the number exactly, not a part of it
