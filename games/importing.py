@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import tzinfo
@@ -85,8 +86,11 @@ class PeopleMatch:
 
     @property
     def new_people(self) -> list[PlayerRef]:
-        """One ``PlayerRef`` per new person, in the order they first appear."""
-        return list({key: ref for ref, key in reversed(self.new.items())}.values())[::-1]
+        """One ``PlayerRef`` per new person (the first that names them), in the order they first appear."""
+        first: dict[tuple[str, str], PlayerRef] = {}
+        for ref, key in self.new.items():
+            first.setdefault(key, ref)
+        return list(first.values())
 
 
 def import_people_match(plan: ImportPlan) -> PeopleMatch:
@@ -222,7 +226,9 @@ def _json_read(data: bytes, *, game: Game, zone: tzinfo | None) -> ImportPlan:
             problems=[Problem("game", f"A dump of a {source.get('rating_system')!r} game, not of {game.name}.")]
         )
     try:
-        people = {row["id"]: PlayerRef(row["name"], row.get("federation_id") or "") for row in dump["players"]}
+        people = {
+            row["id"]: PlayerRef(str(row["name"]), str(row.get("federation_id") or "")) for row in dump["players"]
+        }
         tiers = {row["slug"]: row["tier"] for row in dump.get("leagues", [])}
         results = list(dump["results"])
     except (KeyError, TypeError) as error:
@@ -230,6 +236,14 @@ def _json_read(data: bytes, *, game: Game, zone: tzinfo | None) -> ImportPlan:
     leagues = dict(League.objects.filter(game=game).values_list("tier", "slug"))
     own = set(leagues.values())
     plan = ImportPlan()
+    twins = [ref for ref, count in Counter(people.values()).items() if count > 1]
+    for ref in twins:
+        # Two players of the dump would become one: the file cannot tell them apart.
+        plan.problems.append(
+            Problem(
+                f"player {ref.name[:100]!r}", "The dump has two players of this name and number: give them numbers."
+            )
+        )
     for number, body in enumerate(results, start=1):
         where = f"result {number}"
         try:

@@ -50,8 +50,9 @@ def player_name_clean(value) -> str:
     return name
 
 
-def player_federation_id_clean(value) -> str:
-    """A federation or club number: printable text without spaces, kept as given (leading zeros matter)."""
+def player_federation_id_clean(value, *, player_id: int | None = None) -> str:
+    """A federation or club number: printable text without spaces, kept as given (leading zeros matter),
+    that no player but ``player_id`` has; "" for none."""
     number = (value or "").strip() if isinstance(value, str) or value is None else None
     if (
         number is None
@@ -61,7 +62,7 @@ def player_federation_id_clean(value) -> str:
         raise ValidationError(
             {"federation_id": [f"A federation number is printable text without spaces, at most {FEDERATION_ID_MAX}."]}
         )
-    if number and Player.objects.filter(federation_id=number).exists():
+    if number and Player.objects.filter(federation_id=number).exclude(pk=player_id).exists():
         raise ValidationError({"federation_id": [f"Another player has federation number {number}."]})
     return number
 

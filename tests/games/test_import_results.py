@@ -425,3 +425,44 @@ def test_admin_finds_a_player_by_federation_number(admin_user, client):
     assert response.status_code == 200
     assert "Ada Novak" in response.content.decode()
     assert "Ben Berg" not in response.content.decode()  # the number exactly, not a part of it
+
+
+def test_admin_edits_a_players_federation_number_by_the_same_rules(admin_user, client):
+    ada = PlayerFactory(name="Ada Novak", federation_id="00123")
+    PlayerFactory(name="Ben Berg", federation_id="777")
+    client.force_login(admin_user)
+    url = f"/admin/leagues/player/{ada.pk}/change/"
+    form = {"name": "Ada Novak", "ratings-TOTAL_FORMS": 0, "ratings-INITIAL_FORMS": 0}
+    kept = client.post(url, {**form, "federation_id": "00123"}, secure=True)
+    assert kept.status_code == 302  # its own number is no clash
+    taken = client.post(url, {**form, "federation_id": "777"}, secure=True)
+    assert "Another player has federation number 777" in taken.content.decode()
+    ada.refresh_from_db()
+    assert ada.federation_id == "00123"
+
+
+def test_quoted_cells_keep_commas_and_quotes(tmp_path, referee):
+    text = 'played_at,player_a,player_b,winner\n2026-03-01T18:00Z,"Novak, ""Ada""","Berg\nBen",a\n'
+    run_import(write(tmp_path, "s.csv", text), "--game", "slaps", "--referee", referee.username)
+    assert set(Player.objects.values_list("name", flat=True)) == {'Novak, "Ada"', "Berg Ben"}
+
+
+def test_a_dump_naming_two_people_alike_is_refused(tmp_path, referee):
+    PlayerFactory(name="Ada Novak")
+    PlayerFactory(name="Ada Novak")
+    (first, second), ben = Player.objects.filter(name="Ada Novak"), PlayerFactory(name="Ben Berg")
+    match_record(
+        referee=referee,
+        data={"game": "slaps", "played_at": START.isoformat(), "players": [first.pk, ben.pk], "winner": ben.pk},
+        queue_rating=False,
+    )
+    match_record(
+        referee=referee,
+        data={"game": "slaps", "played_at": START.isoformat(), "players": [second.pk, ben.pk], "winner": ben.pk},
+        queue_rating=False,
+    )
+    exported = tmp_path / "slaps.json"
+    call_command("export_results", "--game", "slaps", "--format", "json", "--output", str(exported), stdout=StringIO())
+    twin_game("slaps")
+    output = refused(exported, "--game", "slaps-twin", "--referee", referee.username)
+    assert "player 'Ada Novak': The dump has two players of this name and number" in output

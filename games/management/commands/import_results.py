@@ -20,6 +20,7 @@ from leagues.models import Game, League
 
 EXTENSIONS = {".csv": "csv", ".json": "json", ".pbn": "pbn", ".xml": "usebio"}
 PROGRESS_EVERY = 500
+LIST_AT_MOST = 50  # new players named in the preview; a history of thousands lists the first
 
 
 class Command(BaseCommand):
@@ -77,9 +78,12 @@ class Command(BaseCommand):
             f"{len(plan.results)} results; players: {len({p.pk for p in matching.matched.values()})} matched, "
             f"{len(matching.new_people)} new, {len(matching.ambiguous)} ambiguous."
         )
-        for ref in matching.new_people:
+        new = matching.new_people
+        for ref in new[:LIST_AT_MOST]:
             number = f" ({ref.federation_id})" if ref.federation_id else ""
             self.stdout.write(f"  new: {ref.name}{number}")
+        if len(new) > LIST_AT_MOST:
+            self.stdout.write(f"  … and {len(new) - LIST_AT_MOST} more new players.")
         for problem in [*plan.problems, *matching.problems]:
             label = "problem" if problem.blocking else "note"
             self.stdout.write(f"  {label}: {problem.where}: {problem.message}")
