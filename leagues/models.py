@@ -154,6 +154,8 @@ class Player(models.Model):
     federation_id = models.CharField(
         max_length=40,
         blank=True,
+        default="",
+        db_default="",  # rows written by code that predates the column (a migration's historical model) get none
         db_index=True,
         help_text="The player's federation or club number, as text (leading zeros matter); imports match by it.",
     )
