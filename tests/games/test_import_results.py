@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 from django.db import IntegrityError, transaction
 
+from games.importing import import_plan_read
 from games.management.commands.import_results import PROGRESS_EVERY as IMPORT_PROGRESS_EVERY
 from leagues.models import Bot, Game, League, Player
 from leagues.services import player_create
@@ -466,3 +467,34 @@ def test_a_dump_naming_two_people_alike_is_refused(tmp_path, referee):
     twin_game("slaps")
     output = refused(exported, "--game", "slaps-twin", "--referee", referee.username)
     assert "player 'Ada Novak': The dump has two players of this name and number" in output
+
+
+def test_an_older_history_imported_later_replays_the_game(tmp_path, referee):
+    """A club imports its recent season, then finds an older one: the game replays from the earliest result."""
+    lines = slaps_csv(SLAPS_ROWS).splitlines(keepends=True)
+    header, rows = lines[0], lines[1:]
+    run_import(
+        write(tmp_path, "recent.csv", header + "".join(rows[12:])), "--game", "slaps", "--referee", referee.username
+    )
+    run_import(
+        write(tmp_path, "older.csv", header + "".join(rows[:12])), "--game", "slaps", "--referee", referee.username
+    )
+    twin = twin_game("slaps")
+    run_import(write(tmp_path, "all.csv", "".join(lines)), "--game", twin.slug, "--referee", referee.username)
+    assert ledger(Game.objects.get(slug="slaps")) == ledger(twin)
+
+
+def test_league_option_files_every_result_there(tmp_path, referee):
+    path = write(tmp_path, "slaps.csv", slaps_csv(SLAPS_ROWS[:3]))
+    output = refused(path, "--game", "slaps", "--league", "slaps-pro", "--referee", referee.username)
+    assert "line 2: league:" in output  # newcomers are not pros
+    with pytest.raises(CommandError, match="Slaps has no league 'nowhere'"):
+        call_command("import_results", str(path), "--game", "slaps", "--league", "nowhere")
+    run_import(path, "--game", "slaps", "--league", "slaps-amateur", "--referee", referee.username)
+    assert set(Match.objects.values_list("league__slug", flat=True)) == {"slaps-amateur"}
+
+
+def test_the_service_refuses_a_file_over_the_limit(reference_data, settings):
+    settings.CARDRANK_IMPORT_MAX_BYTES = 10
+    with pytest.raises(ValueError, match="imports take at most 10"):
+        import_plan_read(game=Game.objects.get(slug="slaps"), format="csv", data=b"x" * 11)
