@@ -84,7 +84,8 @@ class Command(BaseCommand):
             self.stdout.write(f"  new: {ref.name}{number}")
         if len(new) > LIST_AT_MOST:
             self.stdout.write(f"  … and {len(new) - LIST_AT_MOST} more new players.")
-        for problem in [*plan.problems, *matching.problems]:
+        shown = [*plan.problems, *matching.problems]
+        for problem in shown:
             label = "problem" if problem.blocking else "note"
             self.stdout.write(f"  {label}: {problem.where}: {problem.message}")
 
@@ -98,7 +99,8 @@ class Command(BaseCommand):
             )
         except ImportRefused as refused:
             for problem in refused.problems:
-                self.stderr.write(f"{problem.where}: {problem.message}")
+                if problem not in shown:  # found while storing (a result a league refuses): not in the preview
+                    self.stderr.write(f"{problem.where}: {problem.message}")
             raise CommandError("Nothing was imported.") from None
         if dry_run:
             self.stdout.write(f"Dry run: {summary.results} results would be imported; nothing was stored.")
