@@ -343,3 +343,6 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
 }
+
+# The largest file ``import_results`` reads (bytes): a club's history in CSV is a few MB.
+CARDRANK_IMPORT_MAX_BYTES = int(os.environ.get("CARDRANK_IMPORT_MAX_BYTES", 20 * 1024 * 1024))

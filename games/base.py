@@ -10,12 +10,14 @@ Sections, one per layer that calls them:
 - results (``matches``): clean a body, store its parts, read it back as a body;
 - rating input (``ratings``): load the engine's input for a chunk of matches;
 - API (``ratings.match_apis``): the game's fields of a match answer and of a body;
-- pages: the entry page and the template partials a match shows.
+- pages: the entry page and the template partials a match shows;
+- import/export (``games.importing``, ``games.exporting``): the game's file formats.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from datetime import tzinfo
 from typing import Any, ClassVar
 
 from django.http import HttpResponse
@@ -136,3 +138,27 @@ class BaseKind(GameKind):
     #: bytes into an ``ImportPlan`` (results as API bodies naming ``PlayerRef`` people, and problems),
     #: storing nothing. None by default.
     importers: ClassVar[dict[str, Callable[[bytes], ImportPlan]]] = {}
+    #: The game's CSV of results, written and read in these columns (``games/<x>/csv.py``); none: no CSV.
+    csv_columns: ClassVar[tuple[str, ...]] = ()
+
+    def csv_read(self, data: bytes, *, game: Game, zone: tzinfo | None) -> ImportPlan:
+        """A CSV file of results as an ``ImportPlan`` (times without a zone read in ``zone``, or refused)."""
+        raise NotImplementedError(f"{self!r} has no CSV.")
+
+    def csv_write(self, bodies: list[dict[str, Any]]) -> str:
+        """The CSV ``csv_read`` reads, of result bodies whose players are ``PlayerRef``s."""
+        raise NotImplementedError(f"{self!r} has no CSV.")
+
+    def import_readers(self) -> dict[str, Callable[..., ImportPlan]]:
+        """The game's own file formats, by name: ``reader(data, *, game, zone) -> ImportPlan``
+        (``games.importing`` adds JSON, which every game has): its CSV, and its ``importers``."""
+        readers: dict[str, Callable[..., ImportPlan]] = {"csv": self.csv_read} if self.csv_columns else {}
+        for name, parse in self.importers.items():
+            # A scoring program's file carries its own dates: the game and the zone are not asked.
+            readers[name] = lambda data, *, game, zone, parse=parse: parse(data)
+        return readers
+
+    def body_players(self, body: dict[str, Any], swap: Callable[[Any], Any]) -> dict[str, Any]:
+        """``body`` with each player in it (an id, a ``PlayerRef``) replaced by ``swap(player)``: the export
+        names people, an import gives their ids. A game of seats only lists them in ``players``."""
+        return {**body, "players": [swap(player) for player in body["players"]]}

@@ -39,6 +39,9 @@ class ImportPlan:
 
     results: list[dict[str, Any]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    #: Where each result is in the file ("line 7", "lines 3-9"), beside ``results``: an error found when
+    #: it is stored names it. A reader may leave it empty; the result's number is given then.
+    sources: list[str] = field(default_factory=list)
 
     @property
     def blocking(self) -> list[Problem]:

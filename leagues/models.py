@@ -151,6 +151,14 @@ def _local_midnight(day: datetime.date, zone: datetime.tzinfo) -> datetime.datet
 
 class Player(models.Model):
     name = models.CharField(max_length=100)
+    federation_id = models.CharField(
+        max_length=40,
+        blank=True,
+        default="",
+        db_default="",  # rows written by code that predates the column (a migration's historical model) get none
+        db_index=True,
+        help_text="The player's federation or club number, as text (leading zeros matter); imports match by it.",
+    )
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
     )
@@ -161,6 +169,10 @@ class Player(models.Model):
         indexes = [models.Index(fields=["name"], name="player_name_idx")]
         constraints = [
             models.CheckConstraint(condition=~Q(name=""), name="player_name_not_empty"),
+            # Two people may share a name, never a number: an import matching by it must find one.
+            models.UniqueConstraint(
+                fields=["federation_id"], condition=~Q(federation_id=""), name="player_federation_id_unique"
+            ),
         ]
 
     def __str__(self) -> str:

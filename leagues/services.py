@@ -27,6 +27,7 @@ from django.core.exceptions import ValidationError
 from leagues.models import Player
 
 NAME_MAX = 100
+FEDERATION_ID_MAX = 40
 JOINERS = "\u200c\u200d"  # ZWNJ, ZWJ
 REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn"}
 # A black flag, tag characters (U+E0020-E007E) and the cancel tag U+E007F: a subdivision flag (UTS #51).
@@ -49,5 +50,22 @@ def player_name_clean(value) -> str:
     return name
 
 
-def player_create(*, name) -> Player:
-    return Player.objects.create(name=player_name_clean(name))
+def player_federation_id_clean(value, *, player_id: int | None = None) -> str:
+    """A federation or club number: printable text without spaces, kept as given (leading zeros matter),
+    that no player but ``player_id`` has; "" for none."""
+    number = (value or "").strip() if isinstance(value, str) or value is None else None
+    if (
+        number is None
+        or len(number) > FEDERATION_ID_MAX
+        or any(not char.isprintable() or char.isspace() for char in number)
+    ):
+        raise ValidationError(
+            {"federation_id": [f"A federation number is printable text without spaces, at most {FEDERATION_ID_MAX}."]}
+        )
+    if number and Player.objects.filter(federation_id=number).exclude(pk=player_id).exists():
+        raise ValidationError({"federation_id": [f"Another player has federation number {number}."]})
+    return number
+
+
+def player_create(*, name, federation_id: str = "") -> Player:
+    return Player.objects.create(name=player_name_clean(name), federation_id=player_federation_id_clean(federation_id))

@@ -18,7 +18,7 @@ from django.utils.html import format_html_join
 from config.admin import ReadOnlyAdmin
 from config.jsonbody import JSONFormField
 from leagues.models import Game, League, Player
-from leagues.services import player_name_clean
+from leagues.services import player_federation_id_clean, player_name_clean
 from matches.services import league_due_dates_refresh
 from ratings.engines import REGISTRY, parameter_ranges
 from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
@@ -183,11 +183,17 @@ class PlayerAdminForm(forms.ModelForm):
         except ValidationError as error:
             raise ValidationError(error.message_dict["name"]) from error
 
+    def clean_federation_id(self):
+        try:
+            return player_federation_id_clean(self.cleaned_data.get("federation_id"), player_id=self.instance.pk)
+        except ValidationError as error:
+            raise ValidationError(error.message_dict["federation_id"]) from error
+
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
     form = PlayerAdminForm
-    list_display = ["name", "user", "created_at"]
-    search_fields = ["name"]
+    list_display = ["name", "federation_id", "user", "created_at"]
+    search_fields = ["name", "=federation_id"]
     raw_id_fields = ["user"]
     inlines = [PlayerRatingInline]

@@ -76,3 +76,16 @@ class BridgeKind(BaseKind):
     # --- import/export ---------------------------------------------------------------------
 
     importers = {"pbn": parse_pbn, "usebio": parse_usebio}
+
+    def body_players(self, body, swap):
+        boards = [
+            {
+                **board,
+                "tables": [
+                    {**table, "ns": [swap(p) for p in table["ns"]], "ew": [swap(p) for p in table["ew"]]}
+                    for table in board["tables"]
+                ],
+            }
+            for board in body["boards"]
+        ]
+        return {**body, "boards": boards}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from games.base import BaseKind
 from games.preferans import api, views
+from games.preferans.csv import PREFERANS_COLUMNS, preferans_body_players, preferans_csv_read, preferans_csv_write
 from games.preferans.loading import preferans_inputs
 from games.preferans.results import (
     preferans_clean,
@@ -67,3 +68,16 @@ class PreferansKind(BaseKind):
 
     def match_page_context(self, match):
         return {"deal_rows": views.deal_rows(match)}
+
+    # --- import/export ---------------------------------------------------------------------
+
+    csv_columns = PREFERANS_COLUMNS
+
+    def csv_read(self, data, *, game, zone):
+        return preferans_csv_read(data, game=game, zone=zone)
+
+    def csv_write(self, bodies):
+        return preferans_csv_write(bodies)
+
+    def body_players(self, body, swap):
+        return preferans_body_players(body, swap)

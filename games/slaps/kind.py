@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from games.base import BaseKind
 from games.slaps import api, views
+from games.slaps.csv import SLAPS_COLUMNS, slaps_body_players, slaps_csv_read, slaps_csv_write
 from games.slaps.loading import slaps_engine_input
 from games.slaps.results import slaps_clean, slaps_input_body, slaps_stored_body
 
@@ -51,3 +52,16 @@ class SlapsKind(BaseKind):
 
     def entry_view(self, request, game):
         return views.entry(request, game)
+
+    # --- import/export ---------------------------------------------------------------------
+
+    csv_columns = SLAPS_COLUMNS
+
+    def csv_read(self, data, *, game, zone):
+        return slaps_csv_read(data, game=game, zone=zone)
+
+    def csv_write(self, bodies):
+        return slaps_csv_write(bodies)
+
+    def body_players(self, body, swap):
+        return slaps_body_players(body, swap)

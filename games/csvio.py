@@ -1,0 +1,154 @@
+"""Reading and writing the games' CSV files: what every game's columns share.
+
+A file is UTF-8 (a spreadsheet's "CSV UTF-8", its byte order mark allowed),
+a header of column names, then a row per line (a quoted cell may span
+lines). A game's module (``games/<x>/csv.py``) names its columns and reads
+each row; this module decodes, checks the header, numbers the lines, reads
+times with their zone and players by name and federation number, and keeps
+a written cell from being taken for a formula when a spreadsheet opens it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+
+from games.imports import PlayerRef, Problem
+
+#: A text cell starting with one of these is run as a formula by spreadsheets (CSV injection, OWASP):
+#: written with a leading apostrophe, which a reader strips again.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+TRUE = {"", "1", "true", "yes", "y", "rated"}
+FALSE = {"0", "false", "no", "n", "friendly"}
+
+
+class RowError(ValueError):
+    """A cell this row cannot take; the reader adds the line."""
+
+
+@dataclass(frozen=True)
+class Row:
+    line: int
+    cells: dict[str, str]
+
+    def get(self, column: str) -> str:
+        return self.cells.get(column, "")
+
+
+def csv_rows(data: bytes, *, columns: tuple[str, ...], required: tuple[str, ...]) -> tuple[list[Row], list[Problem]]:
+    """The file's rows by column name, or the problems that stop it being read at all (none, if it is)."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        return [], [Problem(f"line {line}", 'The file is not UTF-8 text: save it as "CSV UTF-8" and import it again.')]
+    if "\x00" in text:
+        line = text[: text.index("\x00")].count("\n") + 1
+        return [], [Problem(f"line {line}", "The file holds a NUL byte: it is not a CSV text file.")]
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        header = next(reader, None)
+    except csv.Error as error:
+        return [], [Problem("line 1", f"The header cannot be read: {error}.")]
+    if not header or not any(cell.strip() for cell in header):
+        return [], [Problem("line 1", f"The file is empty: its first line names the columns ({', '.join(columns)}).")]
+    names = [cell.strip().lower() for cell in header]
+    problems = []
+    unknown = [name for name in names if name not in columns]
+    missing = [name for name in required if name not in names]
+    if unknown:
+        problems.append(
+            Problem("line 1", f"Unknown column(s): {', '.join(unknown)}. The columns: {', '.join(columns)}.")
+        )
+    if missing:
+        problems.append(
+            Problem("line 1", f"Missing column(s): {', '.join(missing)}. The columns: {', '.join(columns)}.")
+        )
+    if len(set(names)) != len(names):
+        problems.append(Problem("line 1", "A column is named twice."))
+    if problems:
+        return [], problems
+    rows = []
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as error:
+            # An opening quote never closed: the file was cut short, or a quote is stray.
+            problems.append(Problem(f"line {reader.line_num}", f"The file cannot be read from here: {error}."))
+            break
+        if not any(cell.strip() for cell in cells):
+            continue
+        if len(cells) != len(names):
+            problems.append(
+                Problem(
+                    f"line {reader.line_num}",
+                    f"{len(cells)} cells for {len(names)} columns (the file may be cut short).",
+                )
+            )
+            continue
+        rows.append(
+            Row(reader.line_num, {name: _unescape(cell.strip()) for name, cell in zip(names, cells, strict=True)})
+        )
+    return rows, problems
+
+
+def csv_text(columns: tuple[str, ...], rows: Iterator[dict[str, object]]) -> str:
+    """The CSV of these rows under ``columns`` (text cells escaped from formulas)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow([_escape(row.get(column, "")) for column in columns])
+    return out.getvalue()
+
+
+def _escape(value: object) -> str:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    text = "" if value is None else str(value)
+    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+
+
+def _unescape(cell: str) -> str:
+    return cell[1:] if cell.startswith("'") and cell[1:].startswith(FORMULA_STARTS) else cell
+
+
+def cell_time(value: str, zone: tzinfo | None) -> str:
+    """An ISO 8601 time with its zone (or in ``zone``, the command's ``--timezone``), as the API takes it."""
+    if not value:
+        raise RowError("played_at is empty.")
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise RowError(f"played_at {value[:40]!r} is not a time such as 2026-11-01T18:00:00+01:00.") from None
+    if moment.tzinfo is None:
+        if zone is None:
+            raise RowError(f"played_at {value[:40]!r} has no zone: add one (Z, +01:00) or give --timezone.")
+        moment = moment.replace(tzinfo=zone)
+    return moment.isoformat()
+
+
+def cell_rated(value: str) -> bool:
+    lowered = value.lower()
+    if lowered in TRUE:
+        return True
+    if lowered in FALSE:
+        return False
+    raise RowError(f"rated {value[:20]!r} is not true or false.")
+
+
+def cell_person(row: Row, column: str) -> PlayerRef:
+    """The player named in ``column``, with the federation number of ``column_id`` when the file has it."""
+    name = " ".join(row.get(column).split())
+    if not name:
+        raise RowError(f"{column} is empty.")
+    return PlayerRef(name=name, federation_id=row.get(f"{column}_id"))
+
+
+def person_cells(column: str, person: PlayerRef) -> dict[str, str]:
+    return {column: person.name, f"{column}_id": person.federation_id}

@@ -1,0 +1,151 @@
+"""Preferans results as CSV: one row per deal, the rows of a game sharing its key (docs/import.md).
+
+Columns: ``game,played_at,seat_1,seat_1_id,…,seat_4,seat_4_id,whists_1,…,whists_4,rated,league``.
+``game`` is any key the rows of one game share (a number, a date and table);
+the first row of a game gives its time, seats, ``rated`` and ``league``, and
+later rows may repeat them or leave them blank. A seat is a player's name (its
+``_id`` a federation or club number, optional) or ``bot:SLUG`` (a bot by its
+difficulty, e.g. ``bot:normal``); a table of three leaves seat 4 and
+``whists_4`` blank. Each row's whists are in seat order and sum to zero.
+"""
+
+from __future__ import annotations
+
+from datetime import tzinfo
+from decimal import Decimal
+from typing import Any
+
+from games.csvio import Row, RowError, cell_person, cell_rated, cell_time, csv_rows, csv_text, person_cells
+from games.imports import ImportPlan, PlayerRef, Problem
+from games.preferans.results import PREFERANS_SEATS, WHIST_LIMIT
+from leagues.models import Game
+from matches.inputs import parse_cents
+
+SEATS = range(1, PREFERANS_SEATS[1] + 1)
+PREFERANS_COLUMNS = (
+    "game",
+    "played_at",
+    *(column for n in SEATS for column in (f"seat_{n}", f"seat_{n}_id")),
+    *(f"whists_{n}" for n in SEATS),
+    "rated",
+    "league",
+)
+PREFERANS_REQUIRED = ("game", "played_at", "seat_1", "seat_2", "whists_1", "whists_2")
+BOT = "bot:"
+GAME_CELLS = ("played_at", "rated", "league")  # with the seats: one value per game
+
+
+def preferans_csv_read(data: bytes, *, game: Game, zone: tzinfo | None) -> ImportPlan:
+    rows, problems = csv_rows(data, columns=PREFERANS_COLUMNS, required=PREFERANS_REQUIRED)
+    plan = ImportPlan(problems=problems)
+    games: dict[str, dict[str, Any]] = {}  # key -> {"first": Row, "body": ..., "lines": [...]}
+    for row in rows:
+        key = row.get("game")
+        try:
+            if not key:
+                raise RowError("game is empty: rows of one game share a key in the game column.")
+            held = games.get(key)
+            if held is None:
+                held = games[key] = {"first": row, "body": _game_body(row, game, zone), "lines": []}
+            else:
+                _same_game(row, held["first"])
+            held["body"]["deals"].append(_deal(row, len(held["body"]["seats"])))
+        except RowError as error:
+            plan.problems.append(Problem(f"line {row.line}", str(error)))
+            continue
+        held["lines"].append(row.line)
+    for held in games.values():
+        if not held["lines"]:
+            continue
+        plan.results.append(held["body"])
+        lines = held["lines"]
+        plan.sources.append(f"line {lines[0]}" if len(lines) == 1 else f"lines {lines[0]}-{lines[-1]}")
+    return plan
+
+
+def _seats(row: Row) -> list[dict[str, Any]]:
+    seats = []
+    for n in SEATS:
+        cell = row.get(f"seat_{n}")
+        if not cell:
+            if any(row.get(f"seat_{later}") for later in SEATS if later > n):
+                raise RowError(f"seat_{n} is empty but a later seat is not: fill the seats in order.")
+            break
+        if cell.lower().startswith(BOT):
+            seats.append({"bot": cell[len(BOT) :].strip()})
+        else:
+            seats.append({"player": cell_person(row, f"seat_{n}")})
+    if len(seats) < PREFERANS_SEATS[0]:
+        raise RowError(f"A Preferans table has {PREFERANS_SEATS[0]} to {PREFERANS_SEATS[1]} seats.")
+    return seats
+
+
+def _game_body(row: Row, game: Game, zone: tzinfo | None) -> dict[str, Any]:
+    body = {
+        "game": game.slug,
+        "played_at": cell_time(row.get("played_at"), zone),
+        "rated": cell_rated(row.get("rated")),
+        "seats": _seats(row),
+        "deals": [],
+    }
+    if row.get("league"):
+        body["league"] = row.get("league")
+    return body
+
+
+def _same_game(row: Row, first: Row) -> None:
+    """A later row of a game repeats the game's cells or leaves them blank."""
+    for column in (*GAME_CELLS, *(c for c in PREFERANS_COLUMNS if c.startswith("seat_"))):
+        if row.get(column) and row.get(column) != first.get(column):
+            raise RowError(
+                f"{column} {row.get(column)[:40]!r} differs from line {first.line} of game {first.get('game')[:40]!r}."
+            )
+
+
+def _deal(row: Row, seats: int) -> list[str]:
+    whists = [row.get(f"whists_{n}") for n in SEATS]
+    given, rest = whists[:seats], whists[seats:]
+    if any(rest):
+        raise RowError(f"{seats} seats but whists for more.")
+    values = [parse_cents(value, limit=WHIST_LIMIT) for value in given]
+    if None in values:
+        raise RowError("whists are numbers with at most two decimals, each within \u00b110,000 (blank is not 0).")
+    if sum(values, Decimal(0)) != 0:
+        raise RowError(f"the whists sum to {sum(values, Decimal(0)):+}, not 0 (each deal is zero-sum).")
+    return given
+
+
+def preferans_csv_write(bodies: list[dict[str, Any]]) -> str:
+    """The CSV the reader reads, of result bodies whose players are ``PlayerRef``s: a row per deal."""
+
+    def rows():
+        for number, body in enumerate(bodies, start=1):
+            cells: dict[str, object] = {
+                "game": number,
+                "played_at": body["played_at"],
+                "rated": "true" if body.get("rated", True) else "false",
+                "league": body.get("league", ""),
+            }
+            for n, seat in enumerate(body["seats"], start=1):
+                person = seat.get("player")
+                cells.update(
+                    person_cells(f"seat_{n}", person)
+                    if isinstance(person, PlayerRef)
+                    else {f"seat_{n}": f"{BOT}{seat['bot']}"}
+                )
+            for deal in body["deals"]:
+                yield {**cells, **{f"whists_{n}": _number(value) for n, value in enumerate(deal, start=1)}}
+
+    return csv_text(PREFERANS_COLUMNS, rows())
+
+
+def _number(value: Any) -> str:
+    number = Decimal(str(value))
+    return str(number.quantize(Decimal(1)) if number == number.to_integral_value() else number.normalize())
+
+
+def preferans_body_players(body: dict[str, Any], swap) -> dict[str, Any]:
+    return {
+        **body,
+        "seats": [{"player": swap(seat["player"])} if "player" in seat else dict(seat) for seat in body["seats"]],
+    }

@@ -1,0 +1,78 @@
+"""Slaps results as CSV: one row per match (docs/import.md).
+
+Columns: ``played_at,player_a,player_a_id,player_b,player_b_id,winner,rated,league``;
+``played_at``, ``player_a``, ``player_b`` and ``winner`` are required.
+Players are named; ``*_id`` is a federation or club number, optional.
+``winner`` is ``a`` or ``b`` (or the winner's name); ``rated`` is true
+unless it says false; ``league`` a league's slug (blank: the game's entry
+league).
+"""
+
+from __future__ import annotations
+
+from datetime import tzinfo
+from typing import Any
+
+from games.csvio import Row, RowError, cell_person, cell_rated, cell_time, csv_rows, csv_text, person_cells
+from games.imports import ImportPlan, PlayerRef, Problem
+from leagues.models import Game
+
+SLAPS_COLUMNS = ("played_at", "player_a", "player_a_id", "player_b", "player_b_id", "winner", "rated", "league")
+SLAPS_REQUIRED = ("played_at", "player_a", "player_b", "winner")
+
+
+def slaps_csv_read(data: bytes, *, game: Game, zone: tzinfo | None) -> ImportPlan:
+    rows, problems = csv_rows(data, columns=SLAPS_COLUMNS, required=SLAPS_REQUIRED)
+    plan = ImportPlan(problems=problems)
+    for row in rows:
+        try:
+            body = _body(row, game, zone)
+        except RowError as error:
+            plan.problems.append(Problem(f"line {row.line}", str(error)))
+            continue
+        plan.results.append(body)
+        plan.sources.append(f"line {row.line}")
+    return plan
+
+
+def _body(row: Row, game: Game, zone: tzinfo | None) -> dict[str, Any]:
+    a, b = cell_person(row, "player_a"), cell_person(row, "player_b")
+    winner = row.get("winner")
+    if winner.lower() == "a" or (winner == a.name and winner != b.name):
+        won = a
+    elif winner.lower() == "b" or (winner == b.name and winner != a.name):
+        won = b
+    else:
+        raise RowError(f"winner {winner[:40]!r} is neither a nor b (nor one player's name).")
+    body = {
+        "game": game.slug,
+        "played_at": cell_time(row.get("played_at"), zone),
+        "rated": cell_rated(row.get("rated")),
+        "players": [a, b],
+        "winner": won,
+    }
+    if row.get("league"):
+        body["league"] = row.get("league")
+    return body
+
+
+def slaps_csv_write(bodies: list[dict[str, Any]]) -> str:
+    """The CSV the reader reads, of result bodies whose players are ``PlayerRef``s."""
+
+    def row(body: dict[str, Any]) -> dict[str, object]:
+        a, b = body["players"]
+        winner: PlayerRef = body["winner"]
+        return {
+            "played_at": body["played_at"],
+            **person_cells("player_a", a),
+            **person_cells("player_b", b),
+            "winner": "a" if winner == a else "b",
+            "rated": "true" if body.get("rated", True) else "false",
+            "league": body.get("league", ""),
+        }
+
+    return csv_text(SLAPS_COLUMNS, (row(body) for body in bodies))
+
+
+def slaps_body_players(body: dict[str, Any], swap) -> dict[str, Any]:
+    return {**body, "players": [swap(player) for player in body["players"]], "winner": swap(body["winner"])}
