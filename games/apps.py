@@ -10,6 +10,7 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self):
+        from games import checks  # noqa: F401 - registers the stored games' check
         from leagues.kinds import kind_register
         from ratings.engines import REGISTRY
 

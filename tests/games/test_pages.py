@@ -130,3 +130,14 @@ def test_no_shared_template_branches_on_a_game():
         if path.relative_to(root).parts[0] != "games" and branching.search(path.read_text())
     ]
     assert not offenders
+
+
+def test_a_game_without_a_registered_kind_is_named_by_the_deploy_check(reference_data):
+    from games.checks import game_kinds_check
+
+    assert game_kinds_check(databases=["default"]) == []  # the three games have their kinds
+    Game.objects.create(slug="canasta", name="Canasta", rating_system="canasta-plugin")
+    warnings = game_kinds_check(databases=["default"])
+    assert [warning.id for warning in warnings] == ["games.W001"]
+    assert "Canasta (canasta)" in warnings[0].msg
+    assert "CARDRANK_EXTRA_GAME_KINDS" in warnings[0].hint
