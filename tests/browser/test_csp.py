@@ -102,6 +102,9 @@ def visit(page, url: str) -> None:
     response = page.goto(url)
     assert response.status == 200, url
     page.wait_for_load_state("load")
+    # Scripts that run at load (the admin's calendar and clock shortcuts) fetch more: let them finish
+    # before the next page, or leaving aborts them (net::ERR_ABORTED) and they read as blocked.
+    page.wait_for_load_state("networkidle")
     page.wait_for_function(SETTLED)
 
 
