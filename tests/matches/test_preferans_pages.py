@@ -28,10 +28,14 @@ def form(seats, deals, **extra):
     return data
 
 
-def test_entry_page_lists_players_and_bots(browser, reference_data):
+def test_entry_page_offers_player_pickers_and_bots(browser, reference_data):
     PlayerFactory(name="Ann")
     html = browser.get("/results/preferans/").content.decode()
-    assert ">Ann</option>" in html
+    # Players are searched (a picker per seat), never listed: the page does not grow with the players.
+    assert "Ann" not in html
+    for slot in range(1, 5):
+        assert f'<input type="hidden" name="seat-{slot}-player" value="" data-picker-value>' in html
+        assert f'name="seat-{slot}-bot"' in html
     assert "Normal bot (1800, max 2400)" in html
 
 
@@ -53,7 +57,8 @@ def test_add_row_and_refresh_keep_what_was_typed(browser, reference_data):
     html = browser.post("/results/preferans/", data, HTTP_HX_REQUEST="true").content.decode()
     assert 'name="deal-2-1"' in html
     assert 'name="deal-1-1" value="4"' in html
-    assert f'<option value="p:{bob.pk}" selected>' in html
+    assert f'<input type="hidden" name="seat-2-player" value="{bob.pk}" data-picker-value>' in html
+    assert f'name="seat-2-player_text" value="{bob.name}"' in html
     assert 'name="deal-1-3"' not in html  # seat 3 is empty: no column
 
 
