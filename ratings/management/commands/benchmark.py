@@ -158,7 +158,8 @@ class Command(BaseCommand):
             for row in services["pages"]:
                 self.stdout.write(
                     f"  {row['page']:<42} {row['requests_per_s']:>7} req/s  p50 {row['p50_ms']:>7} ms  "
-                    f"p95 {row['p95_ms']:>7} ms ({row['p95_to_baseline']}x)  "
+                    f"p95 {row['p95_ms']:>7} ms ({row['p95_to_baseline']}x, "
+                    f"{row.get('p95_to_loaded_empty', '-')}x loaded)  "
                     f"{row['queries']}/{row['queries_warm']} queries cold/warm  "
                     f"client {row['client_cpu_ms_per_request']} ms CPU/request"
                 )
