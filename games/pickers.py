@@ -33,7 +33,7 @@ from django.db.models.functions import Collate, Upper
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from leagues.models import Game, Player
+from leagues.models import Player
 from matches.entry import referee_required
 from ratings.models import PlayerRating
 
@@ -44,6 +44,8 @@ TEXT_MAX = 100
 #: Searching inside names starts at three characters: pg_trgm's index needs a trigram; shorter text
 #: matches the start of names only (an index range), never a read of every player.
 CONTAINS_MIN = 3
+#: The longest federation number (``Player.federation_id``): longer text is not looked up as one.
+FEDERATION_ID_MAX = Player._meta.get_field("federation_id").max_length
 #: A picker's name (``name=``) names its options' ids: letters, digits, ``-`` and ``_`` only.
 FIELD_NAME = re.compile(r"[^A-Za-z0-9_-]")
 SLUG = re.compile(r"[-a-zA-Z0-9_]{1,50}")
@@ -78,7 +80,8 @@ def players_search(text: str, *, limit: int = SEARCH_LIMIT) -> list[Player]:
     group in name order (case-insensitive). At most ``limit``; three queries at most."""
     if not text:
         return []
-    found: list[Player] = list(Player.objects.filter(federation_id=text)[:1])
+    numbered = Player.objects.filter(federation_id=text)[:1] if len(text) <= FEDERATION_ID_MAX else []
+    found: list[Player] = list(numbered)
     upper = Upper(Value(text))
     names = Player.objects.annotate(key=_name_key()).order_by("key", "id")
     prefix = names.filter(key__startswith=upper).exclude(pk__in=[player.pk for player in found])
@@ -96,12 +99,13 @@ class Hit:
     rating: Decimal | None
 
 
-def search_hits(text: str, *, game: Game | None) -> list[Hit]:
-    """``players_search``'s players, each with their rating in ``game`` (none: not rated there yet)."""
+def search_hits(text: str, *, game: str = "") -> list[Hit]:
+    """``players_search``'s players, each with their rating in the game of slug ``game`` (none: not rated
+    there yet, or no such game), read in one query joined on the game's slug."""
     players = players_search(text)
     ratings = {}
-    if game is not None and players:
-        rows = PlayerRating.objects.filter(game=game, player__in=players).values_list("player_id", "rating")
+    if game and players:
+        rows = PlayerRating.objects.filter(game__slug=game, player__in=players).values_list("player_id", "rating")
         ratings = dict(rows)
     return [Hit(player=player, rating=ratings.get(player.pk)) for player in players]
 
@@ -118,9 +122,8 @@ def player_search(request):
     referee_required(request)
     text = search_text(request.GET.get("q"))
     slug = request.GET.get("game", "")
-    game = Game.objects.filter(slug=slug).first() if SLUG.fullmatch(slug) else None
     field = FIELD_NAME.sub("", request.GET.get("name", ""))[:40] or "player"
-    context = {"hits": search_hits(text, game=game), "text": text, "field": field}
+    context = {"hits": search_hits(text, game=slug if SLUG.fullmatch(slug) else ""), "text": text, "field": field}
     return render(request, "games/_player_options.html", context)
 
 
