@@ -23,6 +23,7 @@ contained text uses pg_trgm's index on ``UPPER(name)``.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -53,10 +54,11 @@ SLUG = re.compile(r"[-a-zA-Z0-9_]{1,50}")
 
 def search_text(value) -> str:
     """Typed text as searched: at most ``TEXT_MAX`` characters, trimmed, without NUL (PostgreSQL refuses
-    it in text, so it could never match), inner spaces collapsed as stored names have them."""
+    it in text, so it could never match), inner spaces collapsed and composed (NFC) as stored names are."""
     if not isinstance(value, str):
         return ""
-    return " ".join(value.replace("\x00", "")[: TEXT_MAX * 4].split())[:TEXT_MAX]
+    text = " ".join(value.replace("\x00", "")[: TEXT_MAX * 4].split())
+    return unicodedata.normalize("NFC", text)[:TEXT_MAX]  # names are stored in NFC (``player_name_clean``)
 
 
 def _name_key():

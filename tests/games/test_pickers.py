@@ -134,6 +134,11 @@ def test_nul_in_the_text_is_dropped(browser, reference_data):
     assert names(search(browser, "a\x00nn")) == ["Ann"]
 
 
+def test_text_is_composed_as_stored_names_are(browser, reference_data):
+    PlayerFactory(name="Zo\u00eb Berg")  # stored composed (NFC), as player_name_clean stores names
+    assert names(search(browser, "zoe\u0308")) == ["Zo\u00eb Berg"]  # typed decomposed
+
+
 def test_search_is_for_referees(client, reference_data):
     response = client.get("/players/search/", {"q": "ann"})
     assert response.status_code == 302
