@@ -10,6 +10,10 @@ switching, and two Celery processes rating one game queue on its lock.
     sustained    16 clients POST results for a while; rated results per second
     pages        leaderboard (API and HTML, current/peak, first and a deep
                  page) and a profile with many rated units, under 16 clients
+    entry        the Slaps and Preferans entry pages and the player search
+                 (a name's start, one letter, text inside names), signed in as
+                 a referee, under 16 clients: with the players searched, not
+                 listed, neither grows with the players
 
 Baseline for every HTTP figure: the round trip of GET /api/games/ (an empty
 read) measured in the same run. The data lives in a game of its own
@@ -46,7 +50,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import connection, transaction
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
+from django.test.utils import CaptureQueriesContext, override_settings
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
@@ -251,28 +255,53 @@ def _pages(stack: Stack, league: League, star: int, seconds: float, players: int
         "profile (many rated units)": f"/players/{star}/",
     }
     client = Client()
-    rows = []
-    for name, url in urls.items():
-        with CaptureQueriesContext(connection) as cold:
-            client.get(url)
-        with CaptureQueriesContext(connection) as warm:
-            client.get(url)
-        # The clients share the machine with gunicorn and PostgreSQL: their own CPU per request says how much.
-        client_cpu = time.process_time()
-        times, served = stack.hammer(url, clients=CLIENTS, seconds=seconds)
-        client_cpu = time.process_time() - client_cpu
-        rows.append(
-            {
-                "page": name,
-                "requests_per_s": round(len(times) / seconds, 1),
-                "p50_ms": _ms(statistics.median(times)),
-                "p95_ms": _ms(_percentile(times, 0.95)),
-                "queries": len(cold),
-                "queries_warm": len(warm),
-                "client_cpu_ms_per_request": round(client_cpu * 1000 / max(1, served), 2),
-            }
-        )
-    return rows
+    return [_measure(stack, client, name, url, seconds) for name, url in urls.items()]
+
+
+def _referee_cookie(stack: Stack) -> str:
+    """A signed-in referee's session cookie for the stack: its session is signed with the stack's secret."""
+    client = Client()
+    with override_settings(SECRET_KEY=stack.env["DJANGO_SECRET_KEY"]):
+        client.force_login(get_user_model().objects.get(username="bench-referee-0"))
+    return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+
+
+def _entry(stack: Stack, seconds: float) -> list[dict]:
+    """The entry pages and the player search, measured as ``_pages`` measures the public pages."""
+    search = f"/players/search/?game={SLUG}&name=player_a&q="
+    urls = {
+        "entry page, Slaps": f"/results/{SLUG}/",
+        "entry page, Preferans": "/results/preferans/",
+        "player search, a name's start": search + "bench%20slaps%2000042",
+        "player search, one letter": search + "b",
+        "player search, inside names": search + "00042",
+    }
+    client = Client()
+    client.force_login(get_user_model().objects.get(username="bench-referee-0"))
+    cookie = _referee_cookie(stack)
+    return [_measure(stack, client, name, url, seconds, cookie=cookie) for name, url in urls.items()]
+
+
+def _measure(stack: Stack, client: Client, name: str, url: str, seconds: float, *, cookie: str = "") -> dict:
+    with CaptureQueriesContext(connection) as cold:
+        client.get(url)
+    with CaptureQueriesContext(connection) as warm:
+        client.get(url)
+    # The clients share the machine with gunicorn and PostgreSQL: their own CPU per request says how much.
+    client_cpu = time.process_time()
+    times, served = stack.hammer(url, clients=CLIENTS, seconds=seconds, cookie=cookie)
+    client_cpu = time.process_time() - client_cpu
+    if not times:
+        raise RuntimeError(f"{name}: no 200 answer from {url}")
+    return {
+        "page": name,
+        "requests_per_s": round(len(times) / seconds, 1),
+        "p50_ms": _ms(statistics.median(times)),
+        "p95_ms": _ms(_percentile(times, 0.95)),
+        "queries": len(cold),
+        "queries_warm": len(warm),
+        "client_cpu_ms_per_request": round(client_cpu * 1000 / max(1, served), 2),
+    }
 
 
 def _production_settings(stack: Stack, broker_url: str) -> None:
@@ -327,13 +356,17 @@ def service_benchmarks(
         if "pages" in sections:
             star = _pages_data(game, league, roster, profile_units, rng)
             pages = _pages(stack, league, star, page_seconds, players)
+            pages += _entry(stack, page_seconds)
     finally:
         stack.stop()
         _cleanup(game)
     if latency is not None:
         latency["p95_to_baseline"] = round(latency["p95_ms"] / _ms(baseline), 1)
+    loaded = next((row["p95_ms"] for row in pages if row["page"].startswith("empty GET")), None)
     for row in pages:
         row["p95_to_baseline"] = round(row["p95_ms"] / _ms(baseline), 1)
+        if loaded:  # the entry pages' target: p95 within 2x the empty GET under the same 16 clients
+            row["p95_to_loaded_empty"] = round(row["p95_ms"] / loaded, 2)
     measures = {"latency": latency, "sustained": sustained} if latency is not None else {}
     if "pages" in sections:
         measures["pages"] = pages

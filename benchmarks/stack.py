@@ -140,17 +140,20 @@ class Stack:
         except urllib.error.HTTPError as error:
             return error.code, error.read()
 
-    def hammer(self, path: str, *, clients: int, seconds: float) -> tuple[list[float], int]:
+    def hammer(self, path: str, *, clients: int, seconds: float, cookie: str = "") -> tuple[list[float], int]:
         """``clients`` concurrent GETs of ``path`` for ``seconds``: (times of the 200 answers, requests made).
+
+        ``cookie``: a ``Cookie`` header's value, for pages behind sign-in (the entry pages).
 
         A lighter client than ``request`` for load: coroutines on one thread
         write a minimal HTTP/1.1 request and read the answer to its end (one
         connection per request, as urllib and gunicorn's sync workers do), so
         the load generator takes little of the CPU it shares with the server.
         """
+        extra = f"Cookie: {cookie}\r\n" if cookie else ""
         request = (
-            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nConnection: close\r\n\r\n"
-        ).encode()  # the path is ours, built by the benchmark
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n{extra}Connection: close\r\n\r\n"
+        ).encode()  # the path and cookie are ours, built by the benchmark
 
         async def client(times: list[float], served: list[int], stop: float) -> None:
             while time.monotonic() < stop:

@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from config import api as api_plumbing
 from games import entry as games_entry
+from games import pickers as games_pickers
 from games.preferans import calculator as preferans_calculator
 from games.slaps import calculator as slaps_calculator
 from games.slaps import views as slaps_views
@@ -49,6 +50,7 @@ api = [
 urlpatterns = [
     path("", rating_pages.home, name="home"),
     path("leagues/<slug:slug>/", rating_pages.league_leaderboard, name="league-leaderboard"),
+    path("players/search/", games_pickers.player_search, name="player-search"),
     path("players/<int:pk>/", rating_pages.player_profile, name="player-profile"),
     path("matches/", match_views.recent_matches_page, name="matches-recent"),
     path("matches/<int:pk>/", rating_pages.match_page, name="match-detail"),

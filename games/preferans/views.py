@@ -4,22 +4,43 @@ The entry page is reached through ``results/<game>/`` (``games.entry.result_entr
 which checks the referee and limits the writes) for any game of the
 Preferans kind; ``PreferansForm`` reads its fields and writes them back, and
 turns them into the API's Preferans body.
+
+Each seat is a player picker (``seat-N-player``, ``games.pickers``) or a bot
+(``seat-N-bot``); a post naming the seat whole (``seat-N`` = ``p:<id>`` or
+``b:<slug>``, as the page's selects did) is read too. "Deals played"
+(``declared``) draws that many rows, and saving fewer filled deals asks first:
+the form comes back with a confirmation (``confirm_short=1``).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.shortcuts import render
 
 from games.entry import entry_submit
+from games.pickers import picker_names, picker_read
 from games.preferans.results import preferans_deals_preview
-from leagues.models import Bot, Game, Player
-from matches.entry import form_now
+from leagues.models import Bot, Game
+from matches.entry import bounded_int, form_now
 from matches.models import Match
 
 PAGE = "games/preferans/entry.html"
 SEAT_SLOTS = 4
 START_ROWS = 4
 MAX_ROWS = 200
+
+
+def _seat_read(post, slot: int) -> tuple[str, str, str]:
+    """Seat ``slot`` of a post: ("p:<id>", "b:<slug>" or "", the name typed in its picker, a problem)."""
+    whole = post.get(f"seat-{slot}", "")
+    if whole:
+        return whole, "", ""
+    bot = post.get(f"seat-{slot}-bot", "")
+    picked = picker_read(post, f"seat-{slot}-player")
+    if bot and picked.value:
+        return "", picked.name, f"Seat {slot}: a player or a bot, not both."
+    if bot:
+        return f"b:{bot}", "", ""
+    return (f"p:{picked.value}" if picked.value else ""), picked.name, picked.problem
 
 
 @dataclass
@@ -30,20 +51,24 @@ class PreferansForm:
     rows: list[list[str]]  # whists per row, one cell per slot
     played_at: str
     rated: str
+    typed: list[str] = field(default_factory=lambda: [""] * SEAT_SLOTS)  # what each seat's picker shows
+    problems: list[str] = field(default_factory=list)  # seats the pickers could not read
+    declared: int = 0  # "Deals played": 0 when not given
 
     @classmethod
     def from_post(cls, post) -> "PreferansForm":
-        try:
-            count = int(post.get("rows", START_ROWS))
-        except ValueError:
-            count = START_ROWS
-        count = min(max(count, 1), MAX_ROWS)
+        declared = bounded_int(post.get("declared"), 0, 0, MAX_ROWS)
+        count = max(bounded_int(post.get("rows", START_ROWS), START_ROWS, 1, MAX_ROWS), declared)
         slots = range(1, SEAT_SLOTS + 1)
+        seats = [_seat_read(post, slot) for slot in slots]
         return cls(
-            seats=[post.get(f"seat-{slot}", "") for slot in slots],
+            seats=[seat for seat, _, _ in seats],
             rows=[[post.get(f"deal-{row}-{slot}", "") for slot in slots] for row in range(1, count + 1)],
             played_at=post.get("played_at", ""),
             rated=post.get("rated", "true"),
+            typed=[typed for _, typed, _ in seats],
+            problems=[problem for _, _, problem in seats if problem],
+            declared=declared,
         )
 
     @property
@@ -65,40 +90,69 @@ class PreferansForm:
         return {"game": game.slug, "played_at": self.played_at, "rated": self.rated, "seats": seats, "deals": deals}
 
 
-def _form_context(game: Game, form: PreferansForm, *, errors=None, saved=None) -> dict:
+def _seat_fields(form: PreferansForm, invalid: bool) -> list[dict]:
+    players = {slot: seat.partition(":")[2] for slot, seat in enumerate(form.seats, start=1) if seat.startswith("p:")}
+    names = picker_names(players.values())
+    fields = []
+    for slot, seat in enumerate(form.seats, start=1):
+        player = players.get(slot, "")
+        fields.append(
+            {
+                "slot": slot,
+                "value": seat,
+                "label": f"Seat {slot}",
+                "player_field": f"seat-{slot}-player",
+                "player": player,
+                "player_name": names.get(player, form.typed[slot - 1]),
+                "bot": seat[2:] if seat.startswith("b:") else "",
+                "invalid": invalid,
+            }
+        )
+    return fields
+
+
+def _form_context(game: Game, form: PreferansForm, *, errors=None, saved=None, short=None) -> dict:
+    errors = dict(errors or {})
+    if form.problems:
+        errors["seats"] = form.problems + list(errors.get("seats", []))
     active = form.active
     previews, totals = preferans_deals_preview(rows=[[row[index] for index in active] for row in form.rows])
     if not form.played_at:
         form.played_at = form_now()
-    player_options = [(f"p:{pk}", name) for pk, name in Player.objects.order_by("name", "id").values_list("pk", "name")]
     bot_options = [
-        (f"b:{bot.slug}", f"{bot.name} ({bot.rating:.0f}, max {bot.max_rating:.0f})")
+        (bot.slug, f"{bot.name} ({bot.rating:.0f}, max {bot.max_rating:.0f})")
         for bot in Bot.objects.filter(game=game, active=True).order_by("rating")
     ]
     return {
         "game": game,
         "form": form,
-        "player_options": player_options,
         "bot_options": bot_options,
-        "seat_fields": [{"slot": slot, "value": value} for slot, value in enumerate(form.seats, start=1)],
+        "seat_fields": _seat_fields(form, invalid=bool(errors.get("seats"))),
         "slots": list(range(1, SEAT_SLOTS + 1)),
         "rows": [
-            {"number": number, "cells": list(enumerate(row, start=1)), "preview": previews[number - 1]}
+            {
+                "number": number,
+                "cells": list(enumerate(row, start=1)),
+                "preview": previews[number - 1],
+                # After a refused save, the cells of a deal that is not zero-sum are marked (and focused).
+                "invalid": bool(errors.get("deals")) and previews[number - 1].status == "unbalanced",
+            }
             for number, row in enumerate(form.rows, start=1)
         ],
         "active_slots": [index + 1 for index in active],
         "totals": dict(zip([index + 1 for index in active], totals, strict=True)),
         "unbalanced": [preview.number for preview in previews if preview.status == "unbalanced"],
-        "errors": errors or {},
+        "errors": errors,
         "saved": saved,
+        "short": short,
     }
 
 
 def entry(request, game: Game):
     """Record a Preferans game: 2-4 seats (players or bots) and its deals, row by row.
 
-    POST actions: ``save`` (default) submits through ``match_submit``;
-    ``add_row`` and ``refresh`` re-render the form (a new deal row, or new
+    POST actions: ``save`` (default) submits through ``match_submit``, after asking when fewer deals
+    are filled than declared; ``add_row`` and ``refresh`` re-render the form (a new deal row, or new
     seats); ``check`` answers the live zero-sum check only.
     """
     if request.method == "GET":
@@ -108,16 +162,20 @@ def entry(request, game: Game):
     action = request.POST.get("action", "save")
     if action == "check":
         return render(request, f"{PAGE}#check-response", _form_context(game, form))
+    template = f"{PAGE}#entry-form" if request.htmx else PAGE
     if action in ("add_row", "refresh"):
         if action == "add_row" and len(form.rows) < MAX_ROWS:
             form.rows.append([""] * SEAT_SLOTS)
-        template = f"{PAGE}#entry-form" if request.htmx else PAGE
         return render(request, template, _form_context(game, form))
+    body = form.body(game)
+    if len(body["deals"]) < form.declared and request.POST.get("confirm_short") != "1" and not form.problems:
+        short = {"declared": form.declared, "filled": len(body["deals"])}
+        return render(request, template, _form_context(game, form, short=short), status=200 if request.htmx else 400)
     fresh = PreferansForm.from_post({"played_at": form.played_at, "rated": form.rated})
     fresh.seats = form.seats  # the same table usually plays on
     return entry_submit(
         request,
-        body=form.body(game),
+        body=body,
         page=PAGE,
         on_error=lambda errors: _form_context(game, form, errors=errors),
         on_saved=lambda match: _form_context(game, fresh, saved=match),

@@ -4,7 +4,9 @@ The page is reached through ``results/<game>/`` (``games.entry.result_entry``,
 which checks the referee and limits the writes) for any game of the Slaps
 kind; it turns its fields into the API's Slaps body and back. The player
 quick-create form keeps its own route (``results/players/``) and answers with
-the same form, the new player chosen.
+the same form, the new player chosen, or with the players who already have
+that name, to choose one instead or to confirm a second person of that name.
+The players are chosen with pickers (``games.pickers``), not a list of everyone.
 """
 
 from django.contrib.auth.decorators import login_required
@@ -15,35 +17,47 @@ from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from games.entry import entry_submit
+from games.pickers import Picked, is_player_id, picker_names, picker_read, players_named
 from leagues.models import Game, Player
-from leagues.services import player_create
+from leagues.services import player_create, player_name_clean
 from matches.entry import form_now, limit_writes, referee_required
 
 PAGE = "games/slaps/entry.html"
 #: The game a quick-create post without a ``game`` field re-renders (clients older than that field).
 DEFAULT_GAME = "slaps"
+#: The page's player pickers (``games.pickers``): the fields the form posts each player's id in.
+PICKERS = ("player_a", "player_b")
 
 
-def _form_context(game: Game, *, values=None, errors=None, saved=None) -> dict:
+def _form_context(game: Game, *, values=None, errors=None, saved=None, duplicates=None, new_name="") -> dict:
     values = values or {}
+    chosen = {slot: values.get(slot, "") for slot in PICKERS}
+    names = picker_names(chosen.values())
     return {
         "game": game,
-        "players": Player.objects.order_by("name", "id").only("id", "name"),
         "values": {
-            "player_a": values.get("player_a", ""),
-            "player_b": values.get("player_b", ""),
+            **chosen,
             "winner": values.get("winner", ""),
             "played_at": values.get("played_at") or form_now(),
             "rated": values.get("rated", "true"),
         },
+        # The pickers show the chosen player's name, else what was typed (a name no player has).
+        "names": {slot: names.get(chosen[slot], values.get(f"{slot}_text", "")) for slot in PICKERS},
         "errors": errors or {},
         "saved": saved,
+        "duplicates": duplicates or [],
+        "new_name": new_name,
     }
 
 
-def form_to_body(game: Game, post) -> dict:
-    """Turn the entry form's fields into the API's Slaps body."""
-    player_a, player_b = post.get("player_a", ""), post.get("player_b", "")
+def _picked(post) -> dict[str, Picked]:
+    return {slot: picker_read(post, slot) for slot in PICKERS}
+
+
+def form_to_body(game: Game, post, picked: dict[str, Picked] | None = None) -> dict:
+    """Turn the entry form's fields into the API's Slaps body (the players as the pickers read them)."""
+    picked = picked or _picked(post)
+    player_a, player_b = picked["player_a"].value, picked["player_b"].value
     winner = {"a": player_a, "b": player_b}.get(post.get("winner", ""), "")
     return {
         "game": game.slug,
@@ -54,17 +68,26 @@ def form_to_body(game: Game, post) -> dict:
     }
 
 
+def _with_picker_problems(errors: dict, picked: dict[str, Picked]) -> dict:
+    """``errors`` with what the pickers could not read (a typed name no player has) first, on the players."""
+    problems = [pick.problem for pick in picked.values() if pick.problem]
+    if problems:
+        errors = {**errors, "players": problems + list(errors.get("players", []))}
+    return errors
+
+
 def entry(request, game: Game):
     if request.method == "GET":
         return render(request, PAGE, _form_context(game))
-    values = request.POST.dict()
+    picked = _picked(request.POST)
+    values = {**request.POST.dict(), **{slot: pick.value for slot, pick in picked.items()}}
     # After a save, keep the time and the rated/friendly choice for the next result at the table.
     keep = {"played_at": values.get("played_at", ""), "rated": values.get("rated", "true")}
     return entry_submit(
         request,
-        body=form_to_body(game, request.POST),
+        body=form_to_body(game, request.POST, picked),
         page=PAGE,
-        on_error=lambda errors: _form_context(game, values=values, errors=errors),
+        on_error=lambda errors: _form_context(game, values=values, errors=_with_picker_problems(errors, picked)),
         on_saved=lambda match: _form_context(game, values=keep, saved=match),
     )
 
@@ -74,23 +97,41 @@ def entry(request, game: Game):
 @require_POST
 @limit_writes
 def player_quick_create(request):
-    """Add a player from the entry page; returns the refreshed form with them selectable."""
+    """Add a player from the entry page; returns the refreshed form with them chosen.
+
+    A name some player already has (case and spaces aside) is not created at once: the form comes
+    back listing them, each to choose instead (``choose=<id>``), and a "create anyway" button
+    (``confirm=1``) for a second person of that name.
+    """
     referee_required(request)
     game = get_object_or_404(Game, slug=request.POST.get("game") or DEFAULT_GAME)
     if game.kind is None or game.kind.templates.get("entry") != PAGE:
         raise Http404("That game's entry page is not this one.")
-    values = request.POST.dict()
-    errors = {}
-    try:
-        player = player_create(name=request.POST.get("name"))
-    except ValidationError as error:
-        errors = {"new_player": error.message_dict.get("name", error.messages)}
+    picked = _picked(request.POST)
+    values = {**request.POST.dict(), **{slot: pick.value for slot, pick in picked.items()}}
+    errors, duplicates, new_name = {}, [], ""
+    player = None
+    choose = request.POST.get("choose", "")
+    if choose:
+        player = Player.objects.filter(pk=int(choose)).first() if is_player_id(choose) else None
+        if player is None:
+            errors = {"new_player": ["That player no longer exists."]}
     else:
-        for slot in ("player_a", "player_b"):
+        try:
+            new_name = player_name_clean(request.POST.get("name"))
+            duplicates = [] if request.POST.get("confirm") == "1" else players_named(new_name)
+            if not duplicates:
+                player = player_create(name=new_name)
+        except ValidationError as error:
+            errors = {"new_player": error.message_dict.get("name", error.messages)}
+    if player is not None:
+        for slot in PICKERS:
             if not values.get(slot):
                 values[slot] = str(player.pk)
+                values[f"{slot}_text"] = player.name
                 break
-    context = _form_context(game, values=values, errors=errors)
+    shown = new_name if duplicates else ""  # the name stays in its field while the referee decides
+    context = _form_context(game, values=values, errors=errors, duplicates=duplicates, new_name=shown)
     if request.htmx:
         return render(request, f"{PAGE}#entry-form", context)
     return render(request, PAGE, context, status=400 if errors else 200)

@@ -15,8 +15,12 @@ SETTLED = "() => !document.querySelector('.htmx-request, .htmx-settling, .htmx-s
 
 
 def choose_seat(page, slot: int, label: str) -> None:
-    """Pick a seat and wait until htmx has swapped in (and wired up) the refreshed form."""
-    page.select_option(f"#seat-{slot}", label=label)
+    """Fill a seat (a player through its picker, or a bot) and wait until htmx has swapped in the refreshed form."""
+    if "bot" in label:
+        page.select_option(f"#seat-{slot}-bot", label=label)
+    else:
+        page.locator(f"#seat-{slot}-player").fill(label)
+        page.locator(f'#seat-{slot}-player-listbox [role=option][data-name="{label}"]').click()
     page.locator(f'thead th:has-text("Seat {slot}")').wait_for()
     page.wait_for_function(SETTLED)
 
@@ -57,6 +61,10 @@ def test_referee_records_a_preferans_game_with_a_bot(page, live_server):
     page.get_by_role("button", name="Add deal").click()
     page.get_by_label("Deal 5, seat 1").wait_for()
     page.wait_for_function(SETTLED)
+    # The new row has the focus (static/js/entry.js), and Enter moves along it without saving.
+    page.wait_for_function("() => document.activeElement && document.activeElement.name === 'deal-5-1'")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.name") == "deal-5-2"
     assert page.get_by_label("Deal 2, seat 1").input_value() == "-6"
     assert page.evaluate("window.__stillHere") is True
 

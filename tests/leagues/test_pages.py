@@ -6,6 +6,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from leagues.models import Player
 from matches.models import Match
 from ratings.models import PlayerRating
 from ratings.services import ratings_process_game
@@ -197,8 +198,11 @@ def test_add_a_player_from_the_entry_page(referee_browser, slaps):
         "/results/players/", {"name": "Newcomer Nell", "player_a": ann.pk}, HTTP_HX_REQUEST="true"
     )
     html = response.content.decode()
-    assert "Newcomer Nell" in html
-    assert "selected>Newcomer Nell</option>" in html
+    nell = Player.objects.get(name="Newcomer Nell")
+    # The first empty picker (Player B) now carries her id, and shows her name.
+    assert f'<input type="hidden" name="player_b" value="{nell.pk}" data-picker-value>' in html
+    assert 'id="player_b" name="player_b_text" value="Newcomer Nell"' in html
+    assert f'<input type="hidden" name="player_a" value="{ann.pk}" data-picker-value>' in html
     bad = referee_browser.post("/results/players/", {"name": "  "}, HTTP_HX_REQUEST="true").content.decode()
     assert 'id="error-new_player"' in bad
 

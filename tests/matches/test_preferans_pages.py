@@ -28,10 +28,14 @@ def form(seats, deals, **extra):
     return data
 
 
-def test_entry_page_lists_players_and_bots(browser, reference_data):
+def test_entry_page_offers_player_pickers_and_bots(browser, reference_data):
     PlayerFactory(name="Ann")
     html = browser.get("/results/preferans/").content.decode()
-    assert ">Ann</option>" in html
+    # Players are searched (a picker per seat), never listed: the page does not grow with the players.
+    assert "Ann" not in html
+    for slot in range(1, 5):
+        assert f'<input type="hidden" name="seat-{slot}-player" value="" data-picker-value>' in html
+        assert f'name="seat-{slot}-bot"' in html
     assert "Normal bot (1800, max 2400)" in html
 
 
@@ -53,7 +57,8 @@ def test_add_row_and_refresh_keep_what_was_typed(browser, reference_data):
     html = browser.post("/results/preferans/", data, HTTP_HX_REQUEST="true").content.decode()
     assert 'name="deal-2-1"' in html
     assert 'name="deal-1-1" value="4"' in html
-    assert f'<option value="p:{bob.pk}" selected>' in html
+    assert f'<input type="hidden" name="seat-2-player" value="{bob.pk}" data-picker-value>' in html
+    assert f'name="seat-2-player_text" value="{bob.name}"' in html
     assert 'name="deal-1-3"' not in html  # seat 3 is empty: no column
 
 
@@ -123,3 +128,82 @@ def test_calculator_page_reads_the_game_once(client, reference_data, django_asse
     with django_assert_num_queries(1):
         html = client.get("/calculator/preferans/?rating=1000&opponents=1000&whists=4").content.decode()
     assert '<dd id="calc-rn"><strong>1002.00</strong></dd>' in html  # Kd 1 * sqrt(4): the game's parameters
+
+
+def test_declared_deals_draw_the_rows(browser, reference_data):
+    html = browser.post("/results/preferans/", {"declared": "7", "action": "refresh"}, HTTP_HX_REQUEST="true")
+    text = html.content.decode()
+    assert text.count("data-row") == 7
+    assert 'data-declared="7"' in text
+    many = browser.post("/results/preferans/", {"declared": "10" * 500, "action": "refresh"}).content.decode()
+    assert many.count("data-row") == 200  # at most MAX_ROWS
+    for unreadable in ("9" * 5000, "seven", "-3"):
+        html = browser.post("/results/preferans/", {"declared": unreadable, "action": "refresh"}).content.decode()
+        assert html.count("data-row") == 4, unreadable  # the default rows
+
+
+def test_saving_fewer_deals_than_declared_asks_first(browser, reference_data):
+    ann, bob = PlayerFactory(), PlayerFactory()
+    data = form([f"p:{ann.pk}", f"p:{bob.pk}"], [["4", "-4"], ["-2", "2"], ["", ""]], declared="3")
+    html = browser.post("/results/preferans/", data, HTTP_HX_REQUEST="true").content.decode()
+    assert 'id="short-warning"' in html
+    assert "3 deals played, 2 filled in. Save only 2?" in html
+    assert 'name="confirm_short" value="1"' in html
+    assert 'name="deal-2-1" value="-2"' in html  # nothing typed is lost
+    assert not Match.objects.exists()
+    assert browser.post("/results/preferans/", data).status_code == 400  # without JavaScript: the same page
+    assert not Match.objects.exists()
+    saved = browser.post("/results/preferans/", {**data, "confirm_short": "1"}, HTTP_HX_REQUEST="true")
+    assert 'id="saved"' in saved.content.decode()
+    assert Match.objects.get().deals.count() == 2
+
+
+def test_as_many_deals_as_declared_save_without_asking(browser, reference_data):
+    ann, bob = PlayerFactory(), PlayerFactory()
+    data = form([f"p:{ann.pk}", f"p:{bob.pk}"], [["4", "-4"], ["-2", "2"]], declared="2")
+    assert 'id="saved"' in browser.post("/results/preferans/", data, HTTP_HX_REQUEST="true").content.decode()
+
+
+def test_seats_from_pickers_and_bot_choices(browser, reference_data):
+    ann, bob = PlayerFactory(name="Ann"), PlayerFactory(name="Bob")
+    data = {
+        "played_at": "2026-11-01T18:00",
+        "rows": "1",
+        "seat-1-player": str(ann.pk),
+        "seat-1-player_text": "Ann",
+        "seat-2-player_text": "bob",  # typed, not chosen (JavaScript off): read as an exact name
+        "seat-3-bot": "normal",
+        "deal-1-1": "4",
+        "deal-1-2": "-2",
+        "deal-1-3": "-2",
+    }
+    response = browser.post("/results/preferans/", data)
+    assert response.status_code == 302, response.content.decode()
+    seats = Match.objects.get().seats.order_by("position")
+    assert [seat.player for seat in seats[:2]] == [ann, bob]
+    assert seats[2].bot.slug == "normal"
+
+
+def test_a_seat_with_both_a_player_and_a_bot_is_refused_and_marked(browser, reference_data):
+    ann, bob = PlayerFactory(name="Ann"), PlayerFactory(name="Bob")
+    data = {
+        "played_at": "2026-11-01T18:00",
+        "rows": "1",
+        "seat-1-player": str(ann.pk),
+        "seat-2-player": str(bob.pk),
+        "seat-2-bot": "normal",
+        "deal-1-1": "4",
+        "deal-1-2": "-4",
+    }
+    html = browser.post("/results/preferans/", data, HTTP_HX_REQUEST="true").content.decode()
+    assert "Seat 2: a player or a bot, not both." in html
+    assert 'class="seats row" aria-invalid="true"' in html
+    assert not Match.objects.exists()
+
+
+def test_a_refused_deal_marks_its_cells(browser, reference_data):
+    ann, bob = PlayerFactory(), PlayerFactory()
+    data = form([f"p:{ann.pk}", f"p:{bob.pk}"], [["4", "-4"], ["3", "-1"]])
+    html = browser.post("/results/preferans/", data, HTTP_HX_REQUEST="true").content.decode()
+    assert 'name="deal-2-1" value="3" aria-label="Deal 2, seat 1" autocomplete="off" aria-invalid="true"' in html
+    assert 'name="deal-1-1" value="4" aria-label="Deal 1, seat 1" autocomplete="off">' in html

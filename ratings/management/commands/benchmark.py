@@ -5,8 +5,9 @@
     --full             2,000,000 updates; 1,000,000 deals (about 4M ledger rows); 500
                        results; 60 s; pages over 100,000 players
     --json             only the JSON object (last line either way)
-    --only pages       only the leaderboard and profile pages under load (no engines,
-                       replay, submission latency or sustained load)
+    --only pages       only the pages under load: leaderboards, a profile, the entry pages
+                       and the player search (no engines, replay, submission latency or
+                       sustained load)
     --only submissions only the submission latency and the sustained load
 
 Every timing comes with a ratio to a baseline measured in the same run
@@ -73,7 +74,10 @@ class Command(BaseCommand):
         parser.add_argument(
             "--only",
             choices=["pages", "submissions"],
-            help="Measure only this section (pages: leaderboards and a profile; submissions: latency and sustained).",
+            help=(
+                "Measure only this section (pages: leaderboards, a profile, the entry pages and the player "
+                "search; submissions: latency and sustained)."
+            ),
         )
         parser.add_argument("--skip-replay", action="store_true", help="Leave out the replay section.")
         parser.add_argument("--skip-services", action="store_true", help="Leave out gunicorn/worker measures.")
@@ -154,7 +158,8 @@ class Command(BaseCommand):
             for row in services["pages"]:
                 self.stdout.write(
                     f"  {row['page']:<42} {row['requests_per_s']:>7} req/s  p50 {row['p50_ms']:>7} ms  "
-                    f"p95 {row['p95_ms']:>7} ms ({row['p95_to_baseline']}x)  "
+                    f"p95 {row['p95_ms']:>7} ms ({row['p95_to_baseline']}x, "
+                    f"{row.get('p95_to_loaded_empty', '-')}x loaded)  "
                     f"{row['queries']}/{row['queries_warm']} queries cold/warm  "
                     f"client {row['client_cpu_ms_per_request']} ms CPU/request"
                 )
