@@ -441,3 +441,30 @@ def test_progress_is_seen_while_the_import_is_open_and_survives_its_rollback(req
     assert seen == {"progress": (1, 3), "player": False}
     assert not Player.objects.filter(name="Mid Import").exists()
     assert ImportRun.objects.filter(pk=run.pk).values_list("done", "total").get() == (1, 3)
+
+
+# --- the command's progress bar ------------------------------------------------------------------------------
+
+
+class Terminal(StringIO):
+    """What the command writes to, as a terminal: ``isatty`` is what it asks."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_command_redraws_one_progress_bar_on_a_terminal(tmp_path, importer):
+    rows = [("Ada Novak", "Ben Berg", "a")] * 250
+    path = tmp_path / "long.csv"
+    path.write_text(slaps_csv(rows))
+    out = Terminal()
+
+    call_command("import_results", str(path), "--game", "slaps", "--referee", importer.username, stdout=out)
+
+    text = out.getvalue()
+    bars = text.split("\r")[1:]
+    assert len(bars) == 101  # 0% .. 100%, once each, on one line
+    assert bars[0] == f"  [{' ' * 20}] 1/250 0%"
+    assert bars[50] == f"  [{'#' * 10}{' ' * 10}] 125/250 50%"
+    assert bars[-1].startswith(f"  [{'#' * 20}] 250/250 100%\n")
+    assert "Imported 250 results" in bars[-1]
