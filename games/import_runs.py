@@ -39,6 +39,7 @@ logger = logging.getLogger(__name__)
 EXTENSIONS = {".csv": "csv", ".json": "json", ".pbn": "pbn", ".xml": "usebio"}
 LIST_AT_MOST = 50  # people of each kind listed in the preview; the counts are whole
 PROBLEMS_AT_MOST = 500  # problems listed; the count is whole
+PREVIEW_COUNTS = {"results", "matched", "by_number", "by_name", "new", "ambiguous", "problems_count", "blocking"}
 PROGRESS_EVERY_SECONDS = 0.25  # the page polls every second: more writes than this show nothing more
 
 
@@ -259,6 +260,7 @@ def import_run_check(run_id: int) -> None:
         done=0 if blocking else preview["results"],
         updated_at=timezone.now(),
         finished_at=timezone.now() if blocking else None,
+        **({"data": b""} if blocking else {}),  # refused: the bytes can never be imported (docs/import.md)
     )
 
 
@@ -292,9 +294,13 @@ def import_run_apply(run_id: int) -> None:
                 "new": summary.new,
                 "rated": summary.rated,
             },
+            # Imported, the file's people and results are in the database: the run keeps the file's name,
+            # size and hash, not the preview's names, so erasing a person finds nothing here.
+            "preview": {key: value for key, value in run.preview.items() if key in PREVIEW_COUNTS},
         }
     finally:
         progress.close()
+    # Done or failed, the run keeps no bytes: imported, or to be uploaded again.
     ImportRun.objects.filter(pk=run.pk, status=ImportRun.Status.RUNNING).update(
-        **outcome, updated_at=timezone.now(), finished_at=timezone.now()
+        **outcome, data=b"", updated_at=timezone.now(), finished_at=timezone.now()
     )

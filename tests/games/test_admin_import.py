@@ -130,6 +130,10 @@ def test_a_slaps_csv_goes_upload_preview_confirm_stored(web, importer, django_ca
     run.refresh_from_db()
     assert (run.status, run.done, run.total) == ("done", 3, 3)
     assert run.summary == {"results": 3, "matched": 2, "new": 1, "rated": 3}
+    # Imported, the run keeps what identifies the file, not its bytes nor the names it previewed.
+    assert (bytes(run.data), run.size, len(run.sha256)) == (b"", len(data), 64)
+    assert "Cleo" not in str(run.preview)
+    assert run.preview["results"] == 3
     assert Match.objects.filter(game__slug="slaps").count() == 3
     assert set(Match.objects.values_list("referee", flat=True)) == {importer.pk}
     assert AuditEntry.objects.filter(actor=importer).count() == 3
@@ -244,6 +248,7 @@ def test_a_hostile_file_is_refused_on_the_preview_page_and_stores_nothing(
 
     run.refresh_from_db()
     assert run.status == "refused", run.preview
+    assert bytes(run.data) == b""  # never importable: not kept
     page = web.get(run_page(run)).content.decode()
     assert 'class="errornote"' in page
     assert "Nothing was stored" in page
