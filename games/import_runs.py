@@ -265,7 +265,14 @@ def import_run_check(run_id: int) -> None:
 
 
 def import_run_apply(run_id: int) -> None:
-    """Store the confirmed run's results (all or nothing) and rate the game; the outcome kept on the run."""
+    """Store the confirmed run's results (all or nothing) and rate the game; the outcome kept on the run.
+
+    The run becomes done in the import's own transaction, after its last
+    progress write: the results and "done" commit together, so a worker that
+    dies at any point leaves either both or neither (a run left importing has
+    stored nothing, and its file may be uploaded again). A failure is written
+    after the rollback.
+    """
     moved = ImportRun.objects.filter(pk=run_id, status=ImportRun.Status.QUEUED).update(
         status=ImportRun.Status.RUNNING, done=0, updated_at=timezone.now()
     )
@@ -273,34 +280,43 @@ def import_run_apply(run_id: int) -> None:
         return  # delivered twice, or not confirmed
     run = ImportRun.objects.select_related("game", "league", "referee").get(pk=run_id)
     progress = ProgressWriter(run.pk)
-    outcome: dict = {"status": ImportRun.Status.FAILED}
+    error = ""
     try:
         plan = _plan_of(run)
-        summary = import_apply(
-            plan=plan, game=run.game, referee=run.referee, league=run.league, dry_run=False, progress=progress
-        )
+        with transaction.atomic():
+            summary = import_apply(
+                plan=plan, game=run.game, referee=run.referee, league=run.league, dry_run=False, progress=progress
+            )
+            progress.close()  # its last write is committed: nothing else touches the row from beside
+            ImportRun.objects.filter(pk=run.pk, status=ImportRun.Status.RUNNING).update(
+                status=ImportRun.Status.DONE,
+                done=summary.results,
+                summary={
+                    "results": summary.results,
+                    "matched": summary.matched,
+                    "new": summary.new,
+                    "rated": summary.rated,
+                },
+                # Imported, the file's people and results are in the database: the run keeps the file's
+                # name, size and hash, not its bytes nor the preview's names (erasing a person finds them there).
+                preview={key: value for key, value in run.preview.items() if key in PREVIEW_COUNTS},
+                data=b"",
+                updated_at=timezone.now(),
+                finished_at=timezone.now(),
+            )
     except ImportRefused as refused:
-        outcome["error"] = "\n".join(f"{problem.where}: {problem.message}" for problem in refused.problems[:50])
-    except Exception as error:
+        error = "\n".join(f"{problem.where}: {problem.message}" for problem in refused.problems[:50])
+    except Exception as failure:
         logger.exception("Import run %s failed.", run.pk)
-        outcome["error"] = f"The import failed on the server ({type(error).__name__})."
-    else:
-        outcome = {
-            "status": ImportRun.Status.DONE,
-            "done": summary.results,
-            "summary": {
-                "results": summary.results,
-                "matched": summary.matched,
-                "new": summary.new,
-                "rated": summary.rated,
-            },
-            # Imported, the file's people and results are in the database: the run keeps the file's name,
-            # size and hash, not the preview's names, so erasing a person finds nothing here.
-            "preview": {key: value for key, value in run.preview.items() if key in PREVIEW_COUNTS},
-        }
+        error = f"The import failed on the server ({type(failure).__name__})."
     finally:
         progress.close()
-    # Done or failed, the run keeps no bytes: imported, or to be uploaded again.
-    ImportRun.objects.filter(pk=run.pk, status=ImportRun.Status.RUNNING).update(
-        **outcome, data=b"", updated_at=timezone.now(), finished_at=timezone.now()
-    )
+    if error:
+        # Failed, nothing was stored; the run keeps no bytes: the file is to be uploaded again.
+        ImportRun.objects.filter(pk=run.pk, status=ImportRun.Status.RUNNING).update(
+            status=ImportRun.Status.FAILED,
+            error=error,
+            data=b"",
+            updated_at=timezone.now(),
+            finished_at=timezone.now(),
+        )
