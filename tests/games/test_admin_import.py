@@ -473,3 +473,27 @@ def test_the_command_redraws_one_progress_bar_on_a_terminal(tmp_path, importer):
     assert bars[50] == f"  [{'#' * 10}{' ' * 10}] 125/250 50%"
     assert bars[-1].startswith(f"  [{'#' * 20}] 250/250 100%\n")
     assert "Imported 250 results" in bars[-1]
+
+
+def test_a_run_in_progress_polls_and_odd_addresses_are_refused(web, importer):
+    run = ImportRun.objects.create(
+        user=importer,
+        game=Game.objects.get(slug="slaps"),
+        format="csv",
+        filename="h.csv",
+        size=1,
+        sha256="a" * 64,
+        data=b"x",
+        status=ImportRun.Status.RUNNING,
+        done=7,
+        total=40,
+    )
+    status = reverse("admin:games_importrun_status", args=[run.pk])
+
+    block = web.get(status).content.decode()
+    assert f'hx-get="{status}" hx-trigger="every 1s" hx-swap="outerHTML"' in block
+    assert '<progress id="import-progress" max="40" value="7">' in block
+    assert "<html" not in block  # the block alone, swapped into the page
+    assert web.get(f"/admin/games/importrun/{run.pk}x/change/").status_code == 404
+    assert web.get("/admin/games/importrun/999999/status/").status_code == 404
+    assert web.get(reverse("admin:games_importrun_confirm", args=[run.pk])).status_code == 405
