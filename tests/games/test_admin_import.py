@@ -497,3 +497,6 @@ def test_a_run_in_progress_polls_and_odd_addresses_are_refused(web, importer):
     assert web.get(f"/admin/games/importrun/{run.pk}x/change/").status_code == 404
     assert web.get("/admin/games/importrun/999999/status/").status_code == 404
     assert web.get(reverse("admin:games_importrun_confirm", args=[run.pk])).status_code == 405
+    listing = web.get(reverse("admin:games_importrun_changelist"))
+    assert listing.status_code == 200
+    assert "h.csv" in listing.content.decode()
