@@ -57,9 +57,9 @@ class ProgressWriter:
     """``progress(done, total)`` for ``import_apply``: the run's counts, written on a connection of its own.
 
     A connection in autocommit beside the import's: the UPDATE commits at
-    once, whatever the import's transaction does later. Nothing in the
-    import's transaction touches the run's row (its status is written before
-    and after, on the default connection), so the two never wait for each
+    once, whatever the import's transaction does later. The import's
+    transaction touches the run's row only after the writer is closed (the
+    run becomes done with its results), so the two never wait for each
     other; a lock timeout is the guard all the same. Writes are at most one
     per ``PROGRESS_EVERY_SECONDS``, and always the last one. A failed write
     stops the reporting, never the import.
