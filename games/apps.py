@@ -10,7 +10,10 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self):
-        from games import checks  # noqa: F401 - registers the stored games' check
+        from games import (
+            checks,  # noqa: F401 - registers the stored games' check
+            tasks,  # noqa: F401 - registers the tasks ``import_runs`` looks up by name
+        )
         from leagues.kinds import kind_register
         from ratings.engines import REGISTRY
 

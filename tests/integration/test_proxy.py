@@ -354,3 +354,21 @@ def test_the_proxy_refuses_a_body_over_its_cap_and_redirects_plain_http(proxied)
         assert read_status(sock) == 301
     log = (nginx.prefix / "access.log").read_text()
     assert log.count('"POST /api/players/ HTTP/1.1" 413') == 2
+
+
+def test_the_proxy_lets_an_admin_import_file_through_to_the_application(proxied):
+    """Admin's import takes a file up to CARDRANK_IMPORT_MAX_BYTES (20 MiB), far over the 2 MiB cap: its one
+    upload address has its own, a little above, so the application (not nginx) answers such a body."""
+    _, nginx, _token = proxied
+    path = "/admin/games/importrun/add/"
+    head, body = request_bytes("POST", path, body=b"x" * (3 * 1024 * 1024))
+    with connect(nginx.https_port, tls=True, timeout=30) as sock:
+        sock.sendall(head + body)
+        status = read_status(sock)
+    assert status == 403  # Django's: no CSRF token, no session; the body was read through
+    head, _ = request_bytes("POST", path, body=b"x" * (22 * 1024 * 1024))
+    with connect(nginx.https_port, tls=True, timeout=10) as sock:
+        sock.sendall(head)
+        assert read_status(sock) == 413  # over even the upload's cap: refused unread
+    log = (nginx.prefix / "access.log").read_text()
+    assert f'"POST {path} HTTP/1.1" 403' in log

@@ -20,6 +20,7 @@ from leagues.models import Game, League
 
 EXTENSIONS = {".csv": "csv", ".json": "json", ".pbn": "pbn", ".xml": "usebio"}
 PROGRESS_EVERY = 500
+BAR_WIDTH = 20
 LIST_AT_MOST = 50  # new players named in the preview; a history of thousands lists the first
 
 
@@ -89,9 +90,21 @@ class Command(BaseCommand):
             label = "problem" if problem.blocking else "note"
             self.stdout.write(f"  {label}: {problem.where}: {problem.message}")
 
+        tty = self.stdout.isatty()
+        shown_percent = -1
+
         def progress(done, total):
-            if done % PROGRESS_EVERY == 0 or done == total:
-                self.stdout.write(f"  [{'#' * (20 * done // total):<20}] {done}/{total}")
+            # On a terminal, one bar redrawn in place at each percent; in a log, a line every PROGRESS_EVERY.
+            nonlocal shown_percent
+            bar = f"  [{'#' * (BAR_WIDTH * done // total):<{BAR_WIDTH}}] {done}/{total}"
+            if tty:
+                percent = 100 * done // total
+                if percent != shown_percent or done == total:
+                    shown_percent = percent
+                    self.stdout.write(f"\r{bar} {percent}%", ending="\n" if done == total else "")
+                    self.stdout.flush()
+            elif done % PROGRESS_EVERY == 0 or done == total:
+                self.stdout.write(bar)
 
         try:
             summary = import_apply(

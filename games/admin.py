@@ -1,0 +1,210 @@
+"""Importing a results file in admin: upload -> preview (nothing written) -> confirm -> progress (docs/import.md).
+
+``ImportRun`` is the admin's model for it. Its "add" page is the upload
+(game, file, format, league, time zone, referee); a run's page shows the
+preview as the check makes it, the confirmation button to the run's own
+user, then the import's progress and outcome, polled with htmx while a
+worker is at it. Games link here from their admin pages ("Import results").
+Only staff with ``games.import_results`` (a superuser has it) may upload,
+see runs and confirm, and only their own runs.
+"""
+
+from zoneinfo import available_timezones
+
+from django import forms
+from django.conf import settings
+from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.views.decorators.http import require_POST
+
+from games.import_runs import RunOptions, format_for, import_run_confirm, import_run_create
+from games.importing import import_formats
+from games.models import ImportRun
+from leagues.models import Game, League
+
+PERMISSION = "games.import_results"
+FORMATS = [
+    ("", "From the file's extension (.csv, .json, .pbn, .xml)"),
+    ("csv", "CSV (the game's columns)"),
+    ("json", "JSON (a Cardrank dump)"),
+    ("pbn", "PBN (a bridge scoring program's)"),
+    ("usebio", "USEBIO 1.2 XML (a bridge scoring program's)"),
+]
+
+
+def referees_for(user):
+    """The accounts an import may record as its results' referee: those who may enter results, and oneself."""
+    submit = Permission.objects.filter(codename="submit_result", content_type__app_label="matches")
+    return (
+        get_user_model()
+        .objects.filter(is_active=True)
+        .filter(
+            Q(pk=user.pk) | Q(is_superuser=True) | Q(groups__permissions__in=submit) | Q(user_permissions__in=submit)
+        )
+        .distinct()
+        .order_by("username")
+    )
+
+
+class ImportUploadForm(forms.Form):
+    game = forms.ModelChoiceField(Game.objects.order_by("name"))
+    file = forms.FileField(
+        help_text=f"At most {settings.CARDRANK_IMPORT_MAX_BYTES:,} bytes, UTF-8 (PBN: its declared encoding)."
+    )
+    format = forms.ChoiceField(choices=FORMATS, required=False)
+    league = forms.ModelChoiceField(
+        League.objects.select_related("game").order_by("game__name", "tier"),
+        required=False,
+        help_text="File every result under this league of the game (default: the file's, else the entry league).",
+    )
+    timezone = forms.ChoiceField(
+        required=False,
+        label="Time zone",
+        help_text="The zone of times the file gives without one; without it such a time is refused.",
+    )
+    referee = forms.ModelChoiceField(
+        queryset=None, help_text="The account recorded as the results' referee and in their audit entries."
+    )
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["referee"].queryset = referees_for(user)
+        self.fields["timezone"].choices = [("", "None: every time has its zone")] + [
+            (zone, zone) for zone in sorted(available_timezones())
+        ]
+        self.fields["league"].label_from_instance = lambda league: f"{league.game.name}: {league.name}"
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        limit = settings.CARDRANK_IMPORT_MAX_BYTES
+        if upload.size > limit:
+            raise forms.ValidationError(
+                f"The file is {upload.size:,} bytes; imports take at most {limit:,} (CARDRANK_IMPORT_MAX_BYTES)."
+            )
+        return upload
+
+    def clean(self):
+        cleaned = super().clean()
+        game, upload, league = cleaned.get("game"), cleaned.get("file"), cleaned.get("league")
+        if game is None:
+            return cleaned
+        if league is not None and league.game_id != game.pk:
+            self.add_error("league", f"{league.name} is not a league of {game.name}.")
+        if upload is not None:
+            format = cleaned.get("format") or format_for(upload.name)
+            formats = list(import_formats(game))
+            if format is None:
+                self.add_error("format", f"Choose the file's format: {game.name} reads {', '.join(formats)}.")
+            elif format not in formats:
+                self.add_error(
+                    "format", f"{game.name} results cannot be read as {format}: it reads {', '.join(formats)}."
+                )
+            cleaned["format"] = format
+        return cleaned
+
+
+@admin.register(ImportRun)
+class ImportRunAdmin(admin.ModelAdmin):
+    list_display = ["created_at", "filename", "game", "status", "done", "total", "user"]
+    list_filter = ["status", "game"]
+    list_select_related = ["game", "user"]
+    search_fields = ["filename", "sha256"]
+    date_hierarchy = "created_at"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer("data")
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.has_perm(PERMISSION)
+
+    def has_add_permission(self, request):
+        return request.user.has_perm(PERMISSION)
+
+    def has_change_permission(self, request, obj=None):
+        return False  # a run changes only through its steps
+
+    def has_module_permission(self, request):
+        return request.user.has_perm(PERMISSION)
+
+    def get_urls(self):
+        view = self.admin_site.admin_view
+        own = [
+            path("<int:pk>/status/", view(self.status_view), name="games_importrun_status"),
+            path("<int:pk>/confirm/", view(require_POST(self.confirm_view)), name="games_importrun_confirm"),
+        ]
+        return own + super().get_urls()
+
+    def _context(self, request, **extra):
+        return {**self.admin_site.each_context(request), "opts": self.model._meta, **extra}
+
+    def add_view(self, request, form_url="", extra_context=None):
+        """Step 1, the upload: the run is created and its check queued; its page shows the preview."""
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        if request.method == "POST":
+            form = ImportUploadForm(request.POST, request.FILES, user=request.user)
+            if form.is_valid():
+                data = form.cleaned_data
+                options = RunOptions(
+                    game=data["game"],
+                    format=data["format"],
+                    league=data["league"],
+                    zone=data["timezone"],
+                    referee=data["referee"],
+                )
+                try:
+                    run = import_run_create(
+                        user=request.user, filename=data["file"].name, data=data["file"].read(), options=options
+                    )
+                except ValueError as error:
+                    form.add_error("file", str(error))
+                else:
+                    return redirect(reverse("admin:games_importrun_change", args=[run.pk]))
+        else:
+            initial = {"referee": request.user.pk}
+            if request.GET.get("game", "").isdigit():  # the game whose admin page linked here
+                initial["game"] = int(request.GET["game"])
+            form = ImportUploadForm(initial=initial, user=request.user)
+        context = self._context(request, title="Import results", form=form)
+        return render(request, "admin/games/importrun/upload.html", context, status=400 if form.errors else 200)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        """Steps 2 and 3: the run's preview, its confirmation, its progress and outcome."""
+        run = self._run(request, object_id)
+        return render(request, "admin/games/importrun/run.html", self._context(request, title=str(run), run=run))
+
+    def status_view(self, request, pk):
+        """The run's block alone, which the page polls (htmx, every second) while the run is in progress."""
+        run = self._run(request, pk)
+        return render(request, "admin/games/importrun/_run.html", self._context(request, run=run))
+
+    def confirm_view(self, request, pk):
+        """Step 3: queue the import of the file the user previewed (its hash), once; theirs only."""
+        run = self._run(request, pk)
+        if run.user_id != request.user.pk:
+            raise PermissionDenied("Only the user who uploaded this file may confirm its import.")
+        if import_run_confirm(run_id=run.pk, user=request.user, sha256=request.POST.get("sha256", "")):
+            self.message_user(request, f"Importing {run.filename}: the page follows its progress.", messages.SUCCESS)
+        else:
+            self.message_user(
+                request,
+                "Nothing was queued: this run is not waiting for a confirmation of this file "
+                "(already confirmed, refused, or the file differs from the one previewed).",
+                messages.ERROR,
+            )
+        return redirect(reverse("admin:games_importrun_change", args=[run.pk]))
+
+    def _run(self, request, pk) -> ImportRun:
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        if not str(pk).isdigit():
+            raise Http404
+        return get_object_or_404(
+            ImportRun.objects.select_related("game", "league", "referee", "user").defer("data"), pk=pk
+        )

@@ -1,0 +1,322 @@
+"""Admin's import of a results file, in three steps: upload, preview (nothing written), confirm (all or nothing).
+
+``import_run_create`` keeps the uploaded file on an ``ImportRun`` with its
+SHA-256 and queues ``import_run_check``: the same reading, people matching
+and dry run as ``manage.py import_results --dry-run``, kept as the run's
+``preview``. ``import_run_confirm`` lets the run's own user confirm the hash
+they previewed, once, and queues ``import_run_apply``, which stores every
+result through ``games.importing.import_apply`` (the one write path, one
+transaction) or nothing.
+
+Progress: both steps report results done of total through ``ProgressWriter``,
+which writes the run's row on a connection of its own, in autocommit, so
+the page polling the run sees it while the import's transaction is open,
+and a rollback of the import leaves it standing. On a database where a
+second connection would wait for the first (SQLite, ``make run`` with its
+eager tasks) nothing is written until the step ends.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from dataclasses import dataclass
+from zoneinfo import ZoneInfo
+
+from celery import current_app
+from django.conf import settings
+from django.db import DatabaseError, connection, connections, transaction
+from django.utils import timezone
+
+from games.importing import ImportRefused, import_apply, import_people_match, import_plan_read
+from games.imports import Problem
+from games.models import ImportRun
+from leagues.models import Game, League
+
+logger = logging.getLogger(__name__)
+
+EXTENSIONS = {".csv": "csv", ".json": "json", ".pbn": "pbn", ".xml": "usebio"}
+LIST_AT_MOST = 50  # people of each kind listed in the preview; the counts are whole
+PROBLEMS_AT_MOST = 500  # problems listed; the count is whole
+PREVIEW_COUNTS = {"results", "matched", "by_number", "by_name", "new", "ambiguous", "problems_count", "blocking"}
+PROGRESS_EVERY_SECONDS = 0.25  # the page polls every second: more writes than this show nothing more
+
+
+def format_for(filename: str) -> str | None:
+    """The format a file's extension names (as the command reads it), or None."""
+    suffix = "." + filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
+    return EXTENSIONS.get(suffix)
+
+
+def file_hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class ProgressWriter:
+    """``progress(done, total)`` for ``import_apply``: the run's counts, written on a connection of its own.
+
+    A connection in autocommit beside the import's: the UPDATE commits at
+    once, whatever the import's transaction does later. The import's
+    transaction touches the run's row only after the writer is closed (the
+    run becomes done with its results), so the two never wait for each
+    other; a lock timeout is the guard all the same. Writes are at most one
+    per ``PROGRESS_EVERY_SECONDS``, and always the last one. A failed write
+    stops the reporting, never the import.
+    """
+
+    def __init__(self, run_id: int):
+        self.run_id = run_id
+        self.last = 0.0
+        self.side = None
+        self.broken = connection.vendor != "postgresql"
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.broken:
+            return
+        now = time.monotonic()
+        if done != total and done != 1 and now - self.last < PROGRESS_EVERY_SECONDS:
+            return
+        self.last = now
+        try:
+            if self.side is None:
+                self.side = connections.create_connection(connection.alias)
+                with self.side.cursor() as cursor:
+                    cursor.execute("SET lock_timeout = '2s'")
+            with self.side.cursor() as cursor:
+                cursor.execute(
+                    "UPDATE games_importrun SET done = %s, total = %s, updated_at = %s WHERE id = %s",
+                    [done, total, timezone.now(), self.run_id],
+                )
+        except DatabaseError:
+            logger.warning("Import run %s: its progress could not be written; the import goes on.", self.run_id)
+            self.broken = True
+
+    def close(self) -> None:
+        if self.side is not None:
+            self.side.close()
+            self.side = None
+
+
+@dataclass
+class RunOptions:
+    game: Game
+    format: str
+    league: League | None
+    zone: str
+    referee: object
+
+
+def _task(name: str):
+    """The Celery task ``games.tasks.<name>`` by name: the tasks call these services, so they do not import it
+    (as ``ratings.services._task``)."""
+    return current_app.tasks[f"games.tasks.{name}"]
+
+
+def _queue(name: str, run_id: int) -> None:
+    """Queue a step of the run; if the queue cannot be reached, the run fails saying so (nothing was stored)."""
+    try:
+        _task(name).delay(run_id)
+    except Exception:
+        logger.exception("Import run %s: %s could not be queued.", run_id, name)
+        ImportRun.objects.filter(pk=run_id).update(
+            status=ImportRun.Status.FAILED,
+            error="The task queue could not be reached: nothing was stored. Upload the file again.",
+            updated_at=timezone.now(),
+            finished_at=timezone.now(),
+        )
+
+
+def import_run_create(*, user, filename: str, data: bytes, options: RunOptions) -> ImportRun:
+    """Keep the file on a new run (status checking) and queue its check once the run is committed.
+
+    ``ValueError`` for a file over ``CARDRANK_IMPORT_MAX_BYTES``: it is not kept.
+    """
+    limit = settings.CARDRANK_IMPORT_MAX_BYTES
+    if len(data) > limit:
+        raise ValueError(
+            f"The file is {len(data):,} bytes; imports take at most {limit:,} (CARDRANK_IMPORT_MAX_BYTES)."
+        )
+    run = ImportRun.objects.create(
+        user=user,
+        game=options.game,
+        league=options.league,
+        referee=options.referee,
+        format=options.format,
+        zone=options.zone,
+        filename=filename[:255],
+        size=len(data),
+        sha256=file_hash(data),
+        data=data,
+    )
+    transaction.on_commit(lambda: _queue("import_run_check", run.pk))
+    return run
+
+
+def import_run_confirm(*, run_id: int, user, sha256: str) -> bool:
+    """Queue the import of the run ``user`` previewed with this hash; False (nothing queued) otherwise.
+
+    Only the run's own user, only a run previewed without blocking
+    problems, only the hash the preview showed, and only once: the status
+    moves from previewed to queued in one UPDATE, so a second confirmation
+    (a double click, another tab) finds nothing to move.
+    """
+    moved = ImportRun.objects.filter(
+        pk=run_id, user=user, user__isnull=False, status=ImportRun.Status.PREVIEWED, sha256=sha256
+    ).update(status=ImportRun.Status.QUEUED, done=0, updated_at=timezone.now())
+    if not moved:
+        return False
+    transaction.on_commit(lambda: _queue("import_run_apply", run_id))
+    return True
+
+
+def _plan_of(run: ImportRun):
+    """The run's file read into a plan, its bytes first checked against the hash the preview showed."""
+    data = bytes(run.data)
+    if file_hash(data) != run.sha256:
+        raise ImportRefused([Problem("file", "The stored file is not the one previewed (its hash differs).")])
+    zone = ZoneInfo(run.zone) if run.zone else None
+    try:
+        return import_plan_read(game=run.game, format=run.format, data=data, zone=zone)
+    except ValueError as error:
+        raise ImportRefused([Problem("file", str(error))]) from None
+
+
+def _problem_rows(problems: list[Problem]) -> list[dict]:
+    return [
+        {"where": problem.where, "message": problem.message, "blocking": problem.blocking}
+        for problem in problems[:PROBLEMS_AT_MOST]
+    ]
+
+
+def import_run_check(run_id: int) -> None:
+    """Make the run's preview: what ``import_results --dry-run`` shows, kept on the run. Stores nothing else."""
+    run = ImportRun.objects.select_related("game", "league", "referee").filter(pk=run_id).first()
+    if run is None or run.status != ImportRun.Status.CHECKING:
+        return  # a task delivered twice: the first did it
+    problems: list[Problem] = []
+    preview: dict = {"results": 0}
+    progress = ProgressWriter(run.pk)
+    try:
+        plan = _plan_of(run)
+        matching = import_people_match(plan)
+        problems = [*plan.problems, *matching.problems]
+        by_number = [
+            (ref, player)
+            for ref, player in matching.matched.items()
+            if ref.federation_id and player.federation_id == ref.federation_id
+        ]
+        numbered = {player.pk for _ref, player in by_number}  # a player the file also names without the number
+        by_name = [(ref, player) for ref, player in matching.matched.items() if player.pk not in numbered]
+        new = matching.new_people
+        preview = {
+            "results": len(plan.results),
+            "matched": len({player.pk for player in matching.matched.values()}),
+            "by_number": len({player.pk for _ref, player in by_number}),
+            "by_name": len({player.pk for _ref, player in by_name}),
+            "new": len(new),
+            "ambiguous": len(matching.ambiguous),
+            "matched_people": [
+                {"name": ref.name, "federation_id": ref.federation_id, "player": player.pk, "how": how}
+                for how, pairs in (("number", by_number), ("name", by_name))
+                for ref, player in pairs[:LIST_AT_MOST]
+            ],
+            "new_people": [{"name": ref.name, "federation_id": ref.federation_id} for ref in new[:LIST_AT_MOST]],
+            "ambiguous_people": [
+                {
+                    "name": ref.name,
+                    "federation_id": ref.federation_id,
+                    "candidates": [
+                        {"id": player.pk, "name": player.name, "federation_id": player.federation_id}
+                        for player in players
+                    ],
+                }
+                for ref, players in list(matching.ambiguous.items())[:LIST_AT_MOST]
+            ],
+        }
+        if not plan.results and not plan.blocking:
+            problems.append(Problem("file", "The file has no results to import."))
+        if not [problem for problem in problems if problem.blocking]:
+            ImportRun.objects.filter(pk=run.pk).update(total=len(plan.results), done=0)
+            # The command's dry run: every result stored through the one write path, then rolled back.
+            import_apply(
+                plan=plan, game=run.game, referee=run.referee, league=run.league, dry_run=True, progress=progress
+            )
+    except ImportRefused as refused:
+        problems += [problem for problem in refused.problems if problem not in problems]
+    except Exception:
+        logger.exception("Import run %s: the check failed.", run.pk)
+        problems.append(Problem("file", "The file could not be checked (an error on the server); nothing was stored."))
+    finally:
+        progress.close()
+    blocking = [problem for problem in problems if problem.blocking]
+    preview["problems"] = _problem_rows(problems)
+    preview["problems_count"] = len(problems)
+    preview["blocking"] = len(blocking)
+    ImportRun.objects.filter(pk=run.pk, status=ImportRun.Status.CHECKING).update(
+        status=ImportRun.Status.REFUSED if blocking else ImportRun.Status.PREVIEWED,
+        preview=preview,
+        total=preview["results"],
+        done=0 if blocking else preview["results"],
+        updated_at=timezone.now(),
+        finished_at=timezone.now() if blocking else None,
+        **({"data": b""} if blocking else {}),  # refused: the bytes can never be imported (docs/import.md)
+    )
+
+
+def import_run_apply(run_id: int) -> None:
+    """Store the confirmed run's results (all or nothing) and rate the game; the outcome kept on the run.
+
+    The run becomes done in the import's own transaction, after its last
+    progress write: the results and "done" commit together, so a worker that
+    dies at any point leaves either both or neither (a run left importing has
+    stored nothing, and its file may be uploaded again). A failure is written
+    after the rollback.
+    """
+    moved = ImportRun.objects.filter(pk=run_id, status=ImportRun.Status.QUEUED).update(
+        status=ImportRun.Status.RUNNING, done=0, updated_at=timezone.now()
+    )
+    if not moved:
+        return  # delivered twice, or not confirmed
+    run = ImportRun.objects.select_related("game", "league", "referee").get(pk=run_id)
+    progress = ProgressWriter(run.pk)
+    error = ""
+    try:
+        plan = _plan_of(run)
+        with transaction.atomic():
+            summary = import_apply(
+                plan=plan, game=run.game, referee=run.referee, league=run.league, dry_run=False, progress=progress
+            )
+            progress.close()  # its last write is committed: nothing else touches the row from beside
+            ImportRun.objects.filter(pk=run.pk, status=ImportRun.Status.RUNNING).update(
+                status=ImportRun.Status.DONE,
+                done=summary.results,
+                summary={
+                    "results": summary.results,
+                    "matched": summary.matched,
+                    "new": summary.new,
+                    "rated": summary.rated,
+                },
+                # Imported, the file's people and results are in the database: the run keeps the file's
+                # name, size and hash, not its bytes nor the preview's names (erasing a person finds them there).
+                preview={key: value for key, value in run.preview.items() if key in PREVIEW_COUNTS},
+                data=b"",
+                updated_at=timezone.now(),
+                finished_at=timezone.now(),
+            )
+    except ImportRefused as refused:
+        error = "\n".join(f"{problem.where}: {problem.message}" for problem in refused.problems[:50])
+    except Exception as failure:
+        logger.exception("Import run %s failed.", run.pk)
+        error = f"The import failed on the server ({type(failure).__name__})."
+    finally:
+        progress.close()
+    if error:
+        # Failed, nothing was stored; the run keeps no bytes: the file is to be uploaded again.
+        ImportRun.objects.filter(pk=run.pk, status=ImportRun.Status.RUNNING).update(
+            status=ImportRun.Status.FAILED,
+            error=error,
+            data=b"",
+            updated_at=timezone.now(),
+            finished_at=timezone.now(),
+        )
