@@ -1,0 +1,37 @@
+// The bridge evening's entry page (templates/games/bridge/entry.html), on form[data-entry]:
+// Enter moves to the next cell and never submits (cells marked data-entry-skip, the pair numbers a
+// movement prefilled, are passed over; Tab still reaches them), and changing the evening's setup
+// (movement, tables, boards, what is entered) redraws the travellers through the "Set up" button.
+(function () {
+  "use strict";
+
+  function cells(form, current) {
+    return Array.prototype.filter.call(form.querySelectorAll("input, select"), function (element) {
+      if (element === current) return true;
+      return element.type !== "hidden" && !element.disabled && !element.hasAttribute("data-entry-skip") &&
+        element.offsetParent !== null;
+    });
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Enter" || event.isComposing) return;
+    var target = event.target;
+    var form = target.closest ? target.closest("form[data-entry]") : null;
+    if (!form || target.tagName === "TEXTAREA" || target.tagName === "BUTTON" || target.type === "submit") return;
+    event.preventDefault();
+    var list = cells(form, target);
+    var next = list[list.indexOf(target) + 1];
+    if (next) {
+      next.focus();
+      if (next.select) next.select();
+    }
+  });
+
+  document.addEventListener("change", function (event) {
+    var element = event.target;
+    if (!element.matches || !element.matches("form[data-entry] [data-refresh]")) return;
+    var form = element.closest("form");
+    var button = form.querySelector('button[name="action"][value="refresh"]');
+    if (button) form.requestSubmit(button);
+  });
+})();
