@@ -151,7 +151,7 @@ def traveller_score(*, contract: str, declarer: str, result: str, board: int) ->
     """A traveller's contract, declarer and result as NS's score, or (None, what is wrong)."""
     parsed = contract_parse(contract)
     if parsed is None:
-        return None, f'"{contract.strip()}" is not a contract (e.g. 4S, 3NTX, 6♥XX, Pass)'
+        return None, f"\u201c{contract.strip()}\u201d is not a contract (e.g. 4S, 3NTX, 6\u2665XX, Pass)"
     if parsed.passed_out:
         return 0, ""
     who = (declarer or "").strip().upper()
@@ -159,5 +159,8 @@ def traveller_score(*, contract: str, declarer: str, result: str, board: int) ->
         return None, "the declarer is N, E, S or W"
     tricks = tricks_parse(result, parsed)
     if tricks is None:
-        return None, f'"{(result or "").strip()}" is not a result of {parsed} (e.g. =, +1, -2, or the tricks taken)'
+        return (
+            None,
+            f"\u201c{(result or '').strip()}\u201d is not a result of {parsed} (e.g. =, +1, -2, or the tricks taken)",
+        )
     return ns_score(parsed, who, tricks, board=board), ""

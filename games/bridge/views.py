@@ -189,6 +189,14 @@ def evening_body(form: BridgeForm, game: Game) -> Reading:
             else:
                 seen[value] = label
         players[key] = chosen
+    known = {
+        str(pk)
+        for pk in Player.objects.filter(pk__in=[int(v) for v in seen if parse_id(v)]).values_list("pk", flat=True)
+    }
+    for key, label in form.pair_keys():
+        for n, value in enumerate(form.pairs.get(key, ["", ""]), start=1):
+            if value in seen and value not in known:
+                cells.setdefault(f"pair-{key}-{n}", f"{label}, player {n}: no player has the id {value}.")
     boards, filled, places = [], [], {}
     for board, rows in form.rows.items():
         tables, at = [], {}
