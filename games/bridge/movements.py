@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-MOVEMENTS = {"mitchell": "Mitchell", "howell": "Howell", "free": "Free (type the pair numbers)"}
+MOVEMENTS = {"mitchell": "Mitchell", "howell": "Howell", "free": "Free"}
 
 
 @dataclass(frozen=True)
