@@ -366,6 +366,9 @@ def _form_context(game: Game, form: BridgeForm, *, cells=None, errors=None, save
                 "rows": [
                     {
                         "table": t,
+                        # a row the movement leaves empty (an even Mitchell's board is played at one table
+                        # fewer): Enter passes it over, Tab still reaches it
+                        "spare": form.movement != "free" and not row["ns"] and not row["ew"],
                         "cells": [
                             {
                                 "field": name,

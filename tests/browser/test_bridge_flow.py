@@ -58,17 +58,21 @@ def choose_player(count, name, player):
     count.press("Enter")
 
 
-def test_referee_enters_a_mitchell_evening_by_pair_numbers(page):
-    reference_data_ensure()
-    players = PlayerFactory.create_batch(12)
-    RefereeFactory(username="bridge-ref")
-
+def sign_in(page):
     page.goto("/accounts/login/?next=/results/bridge/")
     page.get_by_label("Username").fill("bridge-ref")
     page.get_by_label("Password").fill("correct horse battery")
     page.get_by_role("button", name="Sign in").click()
     page.wait_for_url("**/results/bridge/")
     page.evaluate("() => { window.__stillHere = true; }")
+
+
+def test_referee_enters_a_mitchell_evening_by_pair_numbers(page):
+    reference_data_ensure()
+    players = PlayerFactory.create_batch(12)
+    RefereeFactory(username="bridge-ref")
+
+    sign_in(page)
     count = Counter(page)
 
     # The evening is the page's default: Mitchell, 3 tables, 6 boards, NS scores.
@@ -138,3 +142,37 @@ def test_referee_enters_a_mitchell_evening_by_pair_numbers(page):
 
     page.goto(match.get_absolute_url())
     assert page.locator("table.pair-ranking tbody tr").count() == 6
+
+
+def test_the_setup_redraws_once_left_and_a_new_board_keeps_the_focus(page):
+    reference_data_ensure()
+    RefereeFactory(username="bridge-ref")
+    sign_in(page)
+    page.get_by_label("Movement").select_option("howell")
+    page.get_by_label("Tables").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.type("2")
+    page.keyboard.press("Enter")
+    assert page.evaluate(FOCUSED) == "boards"
+    page.keyboard.press("Control+a")
+    page.keyboard.type("4")
+    page.keyboard.press("Enter")
+    page.wait_for_function(SETTLED)
+    assert page.locator("fieldset.traveller").count() == 6  # still in the evening's fields: no redraw yet
+    page.get_by_label("NS pair 1, player 1").click()  # leaving them redraws: a 2-table Howell, 4 boards
+    page.wait_for_function("() => document.querySelectorAll('fieldset.traveller').length === 4")
+    page.wait_for_function(SETTLED)
+    assert page.get_by_label("Pair 4, player 2").is_visible()  # a Howell numbers its pairs 1-4
+    # Round 1 of the circle: pair 4 (fixed) NS against pair 1 at table 1, pair 2 against pair 3 at table 2.
+    assert [page.locator(f"#b1-t{t}-{side}").input_value() for t in (1, 2) for side in ("ns", "ew")] == [
+        "4", "1", "2", "3",
+    ]  # fmt: skip
+    page.get_by_role("button", name="Add board").click()
+    page.wait_for_function("() => document.querySelectorAll('fieldset.traveller').length === 5")
+    page.wait_for_function(SETTLED)
+    assert page.evaluate(FOCUSED) == "b5-t1-score"
+    page.keyboard.type("420")
+    page.keyboard.press("Enter")
+    assert page.evaluate(FOCUSED) == "b5-t2-score"
+    assert page.evaluate("() => window.__stillHere") is True
+    assert not Match.objects.exists()
