@@ -226,3 +226,24 @@ def test_the_session_page_ranks_the_pairs_by_imps(referee, twelve, django_captur
     assert re.findall(r"<td>(\d+=?)</td>", ranking) == ["1=", "1=", "3=", "3=", "5=", "5="]
     totals = re.findall(r'<td class="num">(\d+)</td><td class="num">([+\-\d]+)</td>', ranking)
     assert totals == [("1", "+16"), ("1", "+16"), ("1", "0"), ("1", "0"), ("1", "-16"), ("1", "-16")]
+
+
+def test_a_team_match_in_imps_gives_table_one_the_imps_and_table_two_its_pairs(twelve):
+    a, b, c, d, e, f, g, h = (str(pk) for pk in twelve[:8])
+    form = {
+        "movement": "mitchell", "tables": "2", "boards": "1", "scoring": "imps", "setup": "mitchell-2-1",
+        "played_at": "2026-11-01T19:00", "rated": "true",
+        "pair-ns1-1": a, "pair-ns1-2": b, "pair-ew1-1": c, "pair-ew1-2": d,
+        "pair-ns2-1": e, "pair-ns2-2": f, "pair-ew2-1": g, "pair-ew2-2": h,
+        "b1-t1-ns": "1", "b1-t1-ew": "1", "b1-t1-score": "7.5", "b1-t2-ns": "2", "b1-t2-ew": "2",
+    }  # fmt: skip
+    reading = evening_body(BridgeForm.from_post(form), GAME)
+    assert reading.cells == {}
+    assert reading.body["boards"] == [
+        {"number": 1, "tables": [{"ns": [a, b], "ew": [c, d], "ns_imps": "7.5"}, {"ns": [e, f], "ew": [g, h]}]}
+    ]
+    one = BridgeForm.from_post({**form, "tables": "1", "setup": "mitchell-1-1"})
+    assert one.scoring == "imps"
+    assert evening_body(one, GAME).body["boards"] == [
+        {"number": 1, "tables": [{"ns": [a, b], "ew": [c, d], "ns_imps": "7.5"}]}
+    ]
