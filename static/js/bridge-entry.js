@@ -15,10 +15,12 @@
   }
 
   document.addEventListener("keydown", function (event) {
-    if (event.key !== "Enter" || event.isComposing) return;
+    if (event.key !== "Enter" || event.isComposing || event.defaultPrevented) return;
     var target = event.target;
     var form = target.closest ? target.closest("form[data-entry]") : null;
     if (!form || target.tagName === "TEXTAREA" || target.tagName === "BUTTON" || target.type === "submit") return;
+    // A picker's open list of suggestions takes its own Enter (choosing the one highlighted).
+    if (target.getAttribute("role") === "combobox" && target.getAttribute("aria-expanded") === "true") return;
     event.preventDefault();
     var list = cells(form, target);
     var next = list[list.indexOf(target) + 1];

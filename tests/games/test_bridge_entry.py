@@ -247,3 +247,19 @@ def test_a_team_match_in_imps_gives_table_one_the_imps_and_table_two_its_pairs(t
     assert evening_body(one, GAME).body["boards"] == [
         {"number": 1, "tables": [{"ns": [a, b], "ew": [c, d], "ns_imps": "7.5"}]}
     ]
+
+
+def test_the_preview_reads_contracts_with_the_boards_vulnerability(referee, twelve):
+    rows = {
+        (7, 1): {"ns": "1", "ew": "1", "contract": "4S", "by": "N", "result": "="},  # board 7 all vul: 620
+        (7, 2): {"ns": "2", "ew": "2", "contract": "4S", "by": "S", "result": "-1"},  # vul down 1: -100
+        (7, 3): {"ns": "3", "ew": "3", "contract": "5Cx", "by": "E", "result": "-2"},  # EW vul, x down 2: +500
+    }
+    form = three_tables(twelve, rows, boards=7, entry="contract") | {"action": "check", "board": "7"}
+    html = post(referee, form)
+    # 620 v -100: 720 = 12 IMPs; 620 v 500: 120 = 3; -100 v 500: 600 = 12.
+    # Table 1: +12 +3 = +15; table 2: -12 -12 = -24; table 3: -3 +12 = +9.
+    assert "Board 7: 1\u20131 +15, 2\u20132 \u221224, 3\u20133 +9" in html
+    assert "Table 1 against table 2: NS at table 1 +12 IMPs (win)" in html
+    bad = post(referee, form | {"b7-t2-result": "+9"})
+    assert "\u201c+9\u201d is not a result of 4S" in bad
