@@ -217,14 +217,13 @@ def evening_body(form: BridgeForm, game: Game) -> Reading:
                 elif key not in players:
                     cells[f"b{board}-t{t}-{side}"] = f"{where}: {side.upper()} pair {number} has no players yet."
                 elif key in at:
-                    cells[f"b{board}-t{t}-{side}"] = (
-                        f"{where}: pair {number} already plays board {board} at table {at[key]}."
-                    )
+                    pair = f"{side.upper()} pair {number}" if form.mitchell else f"pair {number}"
+                    cells[f"b{board}-t{t}-{side}"] = f"{where}: {pair} already plays board {board} at table {at[key]}."
                 else:
                     at[key] = t
                     pair_of[side] = key
             score, cell, problem = _row_score(form, board, rows[0] if form.scoring == "imps" else row)
-            if problem:
+            if problem and (form.scoring != "imps" or t == 1):  # a team match's IMPs are row 1's
                 cells[f"b{board}-t{t}-{cell}"] = f"{where}: {problem}."
             if len(pair_of) < 2 or problem:
                 continue

@@ -133,7 +133,7 @@ HOSTILE = {
     "the same pair twice at a board": (
         {"b1-t3-ns": "1"},
         "b1-t3-ns",
-        "Board 1, table 3: pair 1 already plays board 1 at table 1.",
+        "Board 1, table 3: NS pair 1 already plays board 1 at table 1.",
     ),
     "a player in two pairs": (
         {"pair-ew2-1": "__a__"},
