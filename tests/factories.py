@@ -88,6 +88,22 @@ def slaps_match(*, winner: Player, loser: Player, played_at=None, rated=True, re
     return match
 
 
+def bridge_evening_form(ids, scores, **extra) -> dict:
+    """The bridge entry page's form for a two-table Mitchell evening: NS pair 1 (a, b) against EW pair 1
+    (c, d) at table 1, NS pair 2 (e, f) against EW pair 2 (g, h) at table 2, one board per score pair."""
+    a, b, c, d, e, f, g, h = ids
+    form = {
+        "movement": "mitchell", "tables": "2", "boards": str(len(scores)), "entry": "score", "scoring": "scores",
+        "setup": f"mitchell-2-{len(scores)}", "played_at": "2026-11-01T19:00", "rated": "true",
+        "pair-ns1-1": a, "pair-ns1-2": b, "pair-ew1-1": c, "pair-ew1-2": d,
+        "pair-ns2-1": e, "pair-ns2-2": f, "pair-ew2-1": g, "pair-ew2-2": h,
+    }  # fmt: skip
+    for number, (first, second) in enumerate(scores, start=1):
+        form |= {f"b{number}-t1-ns": "1", f"b{number}-t1-ew": "1", f"b{number}-t1-score": str(first)}
+        form |= {f"b{number}-t2-ns": "2", f"b{number}-t2-ew": "2", f"b{number}-t2-score": str(second)}
+    return form | extra
+
+
 def bridge_session_body(ids, played_at, scores, league=None) -> dict:
     """An API body for a two-table bridge session: pairs (a,b)-(c,d) and (e,f)-(g,h), one board per score pair."""
     a, b, c, d, e, f, g, h = ids

@@ -105,7 +105,7 @@ def _preferans_form(w):
 PAGES = {
     "slaps entry": ("/results/slaps/", _slaps_form),
     "preferans entry": ("/results/preferans/", _preferans_form),
-    "bridge entry": ("/results/bridge/", lambda w: {"tables": "1", "rows": "1", "played_at": "2026-11-01T18:00"}),
+    "bridge entry": ("/results/bridge/", lambda w: {"tables": "1", "boards": "1", "played_at": "2026-11-01T18:00"}),
     "add player": ("/results/players/", lambda w: {"name": "Zed"}),
 }
 PAGE_MATRIX = {"anonymous": 302, "player": 403, "referee": "ok", "admin": "ok"}

@@ -64,7 +64,7 @@ def test_entry_pages_that_answer_a_partial_vary_on_hx_request(production, slaps)
         ("/results/players/", {"name": ""}),
         ("/results/preferans/", {"action": "add_row"}),
         ("/results/preferans/", {"action": "refresh"}),
-        ("/results/bridge/", {"action": "add_row"}),
+        ("/results/bridge/", {"action": "add_board"}),
         ("/results/bridge/", {"action": "refresh", "tables": "3"}),
         ("/results/confirm/", {"match": "999999"}),
     ]

@@ -8,6 +8,7 @@ from games.bridge.importing import parse_pbn, parse_usebio
 from games.bridge.loading import bridge_inputs
 from games.bridge.records import player_bridge_records
 from games.bridge.results import bridge_boards_store, bridge_clean, bridge_input_body, bridge_stored_body
+from games.bridge.session import session_pair_ranking
 
 
 class BridgeKind(BaseKind):
@@ -72,6 +73,9 @@ class BridgeKind(BaseKind):
 
     def entry_label(self, game):
         return f"Record {game.name.lower()}"
+
+    def match_page_context(self, match):
+        return {"pair_ranking": session_pair_ranking(match)}
 
     # --- import/export ---------------------------------------------------------------------
 

@@ -3,7 +3,8 @@
 // - Enter in a field moves the focus to the next field and never submits: only the submit
 //   button does (Enter on a button still presses it). A picker with its list open takes Enter
 //   for itself (picker.js, which runs first).
-// - After htmx re-draws the form: the first field in error (aria-invalid) gets the focus; else,
+// - Fields marked data-entry-skip are passed over by Enter (Tab still reaches them).
+// - After htmx re-draws the form (unless it is data-entry="server-focus": its HTML says, by autofocus): the first field in error (aria-invalid) gets the focus; else,
 //   when a row was added ([data-row]), the first field of the new row; else the field that had it.
 // - Saving fewer rows than the form declares (data-declared) is asked by the server, which answers
 //   with a confirmation step (testable without JavaScript); its button gets the focus.
@@ -19,7 +20,10 @@
   }
 
   function focusNext(form, from) {
-    const all = Array.from(form.querySelectorAll(FOCUSABLE)).filter(visible);
+    // Cells marked data-entry-skip (a bridge movement's prefilled pair numbers) are passed over; Tab reaches them.
+    const all = Array.from(form.querySelectorAll(FOCUSABLE)).filter(
+      (element) => element === from || (visible(element) && !element.hasAttribute("data-entry-skip")),
+    );
     let index = all.indexOf(from);
     // Radios of one group are one stop, as Tab makes them.
     while (index + 1 < all.length && from.type === "radio" && all[index + 1].name === from.name) index += 1;
@@ -46,6 +50,8 @@
   document.body.addEventListener("htmx:beforeSwap", (event) => {
     const target = event.detail.target;
     if (!target || !target.querySelector || !target.querySelector("form[data-entry]")) return;
+    // A form whose server names the field to focus (autofocus in the swapped HTML) keeps that choice.
+    if (target.querySelector("form[data-entry=server-focus]")) return;
     const active = document.activeElement;
     before = {
       rows: target.querySelectorAll("[data-row]").length,

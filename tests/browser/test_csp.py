@@ -172,9 +172,9 @@ def test_every_kind_of_page_runs_under_the_policy(production, page, site):
     page.wait_for_function(f"() => document.querySelectorAll('table.deals tbody tr').length === {rows + 1}")
     page.wait_for_function(SETTLED)
     visit(page, "/results/bridge/")
-    rows = page.locator("table.boards tbody tr").count()
+    boards = page.locator("fieldset.traveller").count()
     page.get_by_role("button", name="Add board").click()
-    page.wait_for_function(f"() => document.querySelectorAll('table.boards tbody tr').length === {rows + 1}")
+    page.wait_for_function(f"() => document.querySelectorAll('fieldset.traveller').length === {boards + 1}")
     page.wait_for_function(SETTLED)
     visit(page, "/results/confirm/")
 

@@ -10,7 +10,7 @@ from django.utils import timezone
 from leagues.models import Game
 from matches.models import Board, BoardTable, Match
 from ratings.models import RatingChange
-from tests.factories import PlayerFactory
+from tests.factories import PlayerFactory, bridge_evening_form
 from tests.oracle_db import assert_ledger_is_the_oracles
 
 pytestmark = pytest.mark.django_db
@@ -154,22 +154,20 @@ def test_bridge_records_take_three_queries_whatever_the_history(
 def test_entry_page_previews_imps_and_saves(referee, eight, django_capture_on_commit_callbacks):
     browser = Client()
     browser.force_login(referee)
-    a, b, c, d, e, f, g, h = eight
-    data = {
-        "tables": "2", "scoring": "scores", "rows": "2", "played_at": "2026-11-01T19:00", "rated": "true",
-        "league": "bridge-amateur",
-        "ns-1-1": a, "ns-1-2": b, "ew-1-1": c, "ew-1-2": d, "ns-2-1": e, "ns-2-2": f, "ew-2-1": g, "ew-2-2": h,
-        "board-1-number": "1", "board-1-1": "420", "board-1-2": "-50",
-        "board-2-number": "2", "board-2-1": "", "board-2-2": "",
-    }  # fmt: skip
-    preview = browser.post("/results/bridge/", {**data, "action": "check"}, HTTP_HX_REQUEST="true").content.decode()
-    assert 'id="preview-1" class="board-preview" hx-swap-oob="true">T1\u2013T2: +10' in preview
+    data = bridge_evening_form(eight, [(420, -50), ("", "")], league="bridge-amateur")
+    preview = browser.post("/results/bridge/", {**data, "action": "check", "board": "1"}, HTTP_HX_REQUEST="true")
+    # 420 against -50: 470 apart, 10 IMPs to NS pair 1 (WBF scale 430-490)
+    assert "Board 1: 1\u20131 +10, 2\u20132 \u221210" in preview.content.decode()
+    asked = browser.post("/results/bridge/", data, HTTP_HX_REQUEST="true").content.decode()
+    assert "You declared 2 boards and filled 1" in asked
+    assert not Match.objects.exists()
     with django_capture_on_commit_callbacks(execute=True):
-        saved = browser.post("/results/bridge/", data, HTTP_HX_REQUEST="true").content.decode()
-    assert 'id="saved"' in saved
-    assert Match.objects.get().boards.count() == 1  # the blank row is skipped
-    bad = browser.post("/results/bridge/", {**data, "ns-1-2": a}, HTTP_HX_REQUEST="true").content.decode()
+        saved = browser.post("/results/bridge/", {**data, "action": "save_short"}, HTTP_HX_REQUEST="true")
+    assert 'id="saved"' in saved.content.decode()
+    assert Match.objects.get().boards.count() == 1  # the blank board is skipped
+    bad = browser.post("/results/bridge/", {**data, "pair-ns1-2": eight[0]}, HTTP_HX_REQUEST="true").content.decode()
     assert 'id="error-boards"' in bad
+    assert "NS pair 1 needs two different players." in bad
     assert Match.objects.count() == 1
 
 
@@ -178,17 +176,13 @@ def test_scores_as_text_are_read_alike_by_the_api_and_the_entry_pages_preview(re
     a, b, c, d, e, f, g, h = eight
     browser = Client()
     browser.force_login(referee)
-    form = {
-        "tables": "2", "scoring": "scores", "rows": "1", "played_at": "2026-11-01T19:00", "rated": "true",
-        "ns-1-1": a, "ns-1-2": b, "ew-1-1": c, "ew-1-2": d, "ns-2-1": e, "ns-2-2": f, "ew-2-1": g, "ew-2-2": h,
-        "board-1-number": "1", "board-1-2": "-50", "action": "check",
-    }  # fmt: skip
+    form = bridge_evening_form(eight, [("", -50)], action="check", board="1")
     for text, stored in [(" 420 ", 420), ("-0", 0), ("--420", None), ("20000", None), ("425", None)]:
         body = session(eight, boards=[board(table((a, b), (c, d), ns_score=text), table((e, f), (g, h), ns_score=-50))])
         response = referee_client.post("/api/matches/", body, format="json")
-        preview = browser.post("/results/bridge/", {**form, "board-1-1": text}, HTTP_HX_REQUEST="true")
+        preview = browser.post("/results/bridge/", {**form, "b1-t1-score": text}, HTTP_HX_REQUEST="true")
         assert preview.status_code == 200, text
-        marked_bad = 'class="board-preview zero-sum-bad"' in preview.content.decode()
+        marked_bad = 'class="zero-sum-bad"' in preview.content.decode()
         if stored is None:
             assert response.status_code == 400, (text, response.content)
             assert "whole multiple of 10" in str(response.json()["boards"])

@@ -26,7 +26,7 @@ from matches.models import AuditEntry, Match
 from matches.services import match_submit
 from ratings.models import PlayerRating, RatingChange
 from tests.conftest import api_for
-from tests.factories import AdminFactory, PlayerFactory, RefereeFactory
+from tests.factories import AdminFactory, PlayerFactory, RefereeFactory, bridge_evening_form
 
 pytestmark = pytest.mark.django_db
 
@@ -155,11 +155,7 @@ def preferans_page(client, first, second):
 
 def bridge_page(client, players):
     a, b, c, d, e, f, g, h = (player.pk for player in players)
-    form = {
-        "tables": "2", "scoring": "scores", "rows": "1", "played_at": "2026-11-01T19:00", "rated": "true",
-        "ns-1-1": a, "ns-1-2": b, "ew-1-1": c, "ew-1-2": d, "ns-2-1": e, "ns-2-2": f, "ew-2-1": g, "ew-2-2": h,
-        "board-1-number": "1", "board-1-1": "420", "board-1-2": "-50",
-    }  # fmt: skip
+    form = bridge_evening_form([a, b, c, d, e, f, g, h], [(420, -50)])
     return client.post("/results/bridge/", form, HTTP_HX_REQUEST="true")
 
 

@@ -26,7 +26,7 @@ from leagues.models import Game, League
 from matches.models import Match
 from ratings.models import PlayerRating
 from tests.conftest import api_for
-from tests.factories import PlayerFactory
+from tests.factories import PlayerFactory, bridge_evening_form
 from tests.matches.rows import rows_changed, rows_snapshot
 from tests.oracle_db import assert_ledger_is_the_oracles
 
@@ -134,12 +134,7 @@ def test_pros_may_file_under_either_league_and_a_mixed_result_goes_to_the_amateu
 
 def test_the_entry_page_refuses_a_league_its_players_are_not_in(production, reference_data, referee):
     a, b, c, d, e, f, g, h = (player.pk for player in PlayerFactory.create_batch(8))
-    form = {
-        "tables": "2", "scoring": "scores", "rows": "1", "played_at": "2026-11-01T19:00", "rated": "true",
-        "league": "bridge-pro",
-        "ns-1-1": a, "ns-1-2": b, "ew-1-1": c, "ew-1-2": d, "ns-2-1": e, "ns-2-2": f, "ew-2-1": g, "ew-2-2": h,
-        "board-1-number": "1", "board-1-1": "420", "board-1-2": "-50",
-    }  # fmt: skip
+    form = bridge_evening_form([a, b, c, d, e, f, g, h], [(420, -50)], league="bridge-pro")
     page = Client()
     page.force_login(referee)
     before = rows_snapshot()
