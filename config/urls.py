@@ -24,6 +24,7 @@ api = [
     path("players/<int:pk>/", rating_league_apis.PlayerDetailApi.as_view(), name="api-player"),
     path("players/<int:pk>/history/", rating_league_apis.PlayerHistoryApi.as_view(), name="api-player-history"),
     path("matches/", match_apis.MatchCreateApi.as_view(), name="api-matches"),
+    path("matches/batch/", match_apis.MatchBatchApi.as_view(), name="api-matches-batch"),
     path("matches/<int:pk>/", match_apis.MatchDetailApi.as_view(), name="api-match"),
     path("matches/<int:pk>/void/", match_apis.MatchVoidApi.as_view(), name="api-match-void"),
     path("matches/<int:pk>/correct/", match_apis.MatchCorrectApi.as_view(), name="api-match-correct"),

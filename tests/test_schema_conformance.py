@@ -74,6 +74,7 @@ OPERATIONS = {
     "GET /api/players/{id}/": "anonymous",
     "GET /api/players/{id}/history/": "anonymous",
     "POST /api/matches/": "referee",
+    "POST /api/matches/batch/": "referee",
     "GET /api/matches/{id}/": "anonymous",
     "POST /api/matches/{id}/void/": "admin",
     "POST /api/matches/{id}/correct/": "admin",
