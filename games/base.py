@@ -168,3 +168,10 @@ class BaseKind(GameKind):
         """The CSV's rows (cells by ``csv_columns`` name) of result bodies whose players are ``PlayerRef``s,
         made as ``bodies`` is read: the export streams them (``games.exporting``)."""
         raise NotImplementedError(f"{self!r} has no CSV.")
+
+    def history_opponents(self, match: Match, player_id: int, unit: int) -> list[str]:
+        """Whom ``player_id`` played in ``unit`` of ``match`` (one ledger row), by name: the ``opponents``
+        column of a player's history CSV (``ratings.exports``). The match comes with its seats (players
+        and bots) and its parts read (``matches.selectors.match_detail_queryset``). A game of seats:
+        every other seat."""
+        return [seat.occupant.name for seat in match.seats.all() if seat.player_id != player_id]

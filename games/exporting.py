@@ -36,6 +36,9 @@ from matches.models import Match
 from matches.selectors import match_as_body
 
 CHUNK = 500  # results read per query (with their parts) and people looked up per query
+# The days a filter takes: wide enough for any club's history, and clear of the calendar's ends, where a
+# day's start in the club's zone would not convert to UTC.
+FIRST_DAY, LAST_DAY = date(1900, 1, 1), date(2999, 12, 31)
 
 
 @dataclass(frozen=True)
@@ -70,9 +73,14 @@ def export_filter(
     for name, value in (("from", date_from), ("to", date_to)):
         if value:
             try:
-                days[name] = date.fromisoformat(value)
+                day = date.fromisoformat(value)
             except ValueError:
                 errors[name] = [f"{value[:30]!r} is not a date such as 2026-03-31."]
+                continue
+            if not FIRST_DAY <= day <= LAST_DAY:
+                errors[name] = [f"A day from {FIRST_DAY} to {LAST_DAY}."]
+                continue
+            days[name] = day
     if "from" in days and "to" in days and days["from"] > days["to"]:
         errors["to"] = [f"{days['to']} is before from ({days['from']})."]
     if errors:
