@@ -156,3 +156,21 @@ def test_the_json_dump_is_the_staffs(anon_client, league_history, tmp_path):
     assert len(dump["results"]) == 2
     assert sorted(player["federation_id"] for player in dump["players"]) == ["", "00123", "0042"]
     assert {league["slug"] for league in dump["leagues"]} == {"slaps-amateur", "slaps-pro"}
+
+
+def test_the_pages_link_their_downloads(client, league_history):
+    ann = league_history[0]
+    page = client.get("/leagues/slaps-amateur/").content.decode()
+    assert 'href="/api/leagues/slaps-amateur/leaderboard.csv" download' in page
+    assert 'href="/api/games/slaps/results.csv?league=slaps-amateur" download' in page
+    assert "results.json" not in page  # the dump is the staff's
+    profile = client.get(f"/players/{ann.pk}/").content.decode()
+    assert f'href="/api/players/{ann.pk}/history.csv" download' in profile
+    client.force_login(AdminFactory())
+    staff_page = client.get("/leagues/slaps-amateur/").content.decode()
+    assert 'href="/api/games/slaps/results.json" download' in staff_page
+    dump = client.get("/api/games/slaps/results.json")  # the signed-in staff's session is enough
+    assert dump.status_code == 200
+    bridge = client.get("/leagues/bridge-amateur/").content.decode()
+    assert "results.csv" not in bridge  # bridge results have no CSV; its table has
+    assert "leaderboard.csv" in bridge
