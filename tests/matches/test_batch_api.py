@@ -195,3 +195,12 @@ def test_only_referees_submit_batches(anon_client, reference_data):
     assert post(anon_client, data).status_code == 401
     assert post(api_for(UserFactory()), data).status_code == 403
     assert nothing_stored()
+
+
+def test_admin_shows_a_batched_match_without_listing_every_match(referee_client, client, admin_user):
+    ann, bob = PlayerFactory.create_batch(2)
+    answer = post(referee_client, {"matches": [slaps(ann, bob, hours=3), slaps(ann, bob, hours=2)]}).json()
+    client.force_login(admin_user)
+    page = client.get(f"/admin/matches/match/{answer['matches'][1]['id']}/change/")
+    assert page.status_code == 200
+    assert 'name="batch_head"' not in page.content.decode()  # read-only: no select of every match
