@@ -174,3 +174,29 @@ def test_the_pages_link_their_downloads(client, league_history):
     bridge = client.get("/leagues/bridge-amateur/").content.decode()
     assert "results.csv" not in bridge  # bridge results have no CSV; its table has
     assert "leaderboard.csv" in bridge
+
+
+@pytest.mark.parametrize("matches", [4, 40])
+def test_a_download_costs_the_same_queries_however_long(
+    anon_client, referee, django_capture_on_commit_callbacks, django_assert_max_num_queries, matches
+):
+    """Queries per chunk of rows, not per row: 4 results or 40 cost the same."""
+    players = [PlayerFactory(name=f"Q {n}") for n in range(4)]
+    bodies = [
+        {
+            "game": "slaps",
+            "played_at": (START + timedelta(hours=n)).isoformat(),
+            "players": [players[n % 4].pk, players[(n + 1) % 4].pk],
+            "winner": players[n % 4].pk,
+        }
+        for n in range(matches)
+    ]
+    with django_capture_on_commit_callbacks(execute=True):
+        for body in bodies:
+            match_submit(referee=referee, data=body)
+    with django_assert_max_num_queries(6):
+        assert len(rows_of(anon_client.get(f"/api/players/{players[0].pk}/history.csv"))) == matches // 2
+    with django_assert_max_num_queries(5):
+        assert len(rows_of(anon_client.get("/api/games/slaps/results.csv"))) == matches
+    with django_assert_max_num_queries(2):
+        assert len(rows_of(anon_client.get("/api/leagues/slaps-amateur/leaderboard.csv"))) == 4
