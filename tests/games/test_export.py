@@ -21,7 +21,8 @@ from leagues.models import Game, League, Player
 from matches.models import Match
 from matches.services import match_submit
 from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
-from tests.factories import PlayerFactory, bridge_session_body
+from tests.conftest import api_for
+from tests.factories import AdminFactory, PlayerFactory, bridge_session_body
 
 pytestmark = pytest.mark.django_db
 
@@ -220,3 +221,20 @@ def test_a_large_export_is_written_in_pieces(referee, django_capture_on_commit_c
     keys = [line.split(",")[0] for line in "".join(pieces).splitlines()[1:]]
     assert keys == [str(n) for n in range(1, CHUNK + 4)]
     assert League.objects.filter(game__slug="preferans").exists()
+
+
+def test_a_downloaded_csv_imports_into_an_empty_database(tmp_path, referee, django_capture_on_commit_callbacks):
+    """The site's download (a byte order mark, the staff's numbers) is a file the importer reads."""
+    game = Game.objects.get(slug="preferans")
+    enter(referee, preferans_history(people(5)), django_capture_on_commit_callbacks)
+    before = ratings_of(game)
+    response = api_for(AdminFactory()).get("/api/games/preferans/results.csv")
+    downloaded = tmp_path / "preferans.csv"
+    downloaded.write_bytes(b"".join(response.streaming_content))
+    assert downloaded.read_bytes().startswith(b"\xef\xbb\xbf")
+
+    wipe_everything_but_the_games()
+    call_command(
+        "import_results", str(downloaded), "--game", "preferans", "--referee", referee.username, stdout=StringIO()
+    )
+    assert ratings_of(game) == before
