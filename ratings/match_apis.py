@@ -325,7 +325,8 @@ BATCH_ERRORS_SCHEMA = {
     "type": "object",
     "description": 'Bad input; nothing was stored. Refused items: {"errors": {"INDEX": {"field": ["message"]}}}, '
     "each item's index (from 0, as text) with its errors as POST /api/matches/ gives them; a body that is not "
-    'an object with a list of 1 to 500 items: {"matches": ["message"]} (or {"detail": ...}, as for any body).',
+    f'an object with a list of 1 to {BATCH_MAX} items: {{"matches": ["message"]}} (or {{"detail": ...}}, as for '
+    "any body).",
     "properties": {
         "errors": {
             "type": "object",
