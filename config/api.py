@@ -13,21 +13,25 @@ Vocabulary of the published schema (``/api/schema/``):
   client generated from the schema knows every status it can get and its body.
 """
 
+import re
+
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.views import defaults
 from django_ratelimit.core import get_usage
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema_field
-from rest_framework import exceptions, permissions, serializers, status, throttling
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema_field
+from rest_framework import exceptions, permissions, renderers, serializers, status, throttling
+from rest_framework.response import Response
+from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from config.clientip import client_ip
 from config.jsonbody import JSON_MAX_DEPTH, JSONBodyParser
-from config.permissions import user_can_submit, user_can_void
+from config.permissions import user_can_submit, user_can_void, user_sees_club_data
 
 
 def body_too_large_message() -> str:
@@ -61,6 +65,13 @@ class IsReferee(permissions.BasePermission):
 
     def has_permission(self, request, view):
         return user_can_submit(request.user)
+
+
+class IsClubStaff(permissions.BasePermission):
+    message = "Only the club's staff can download this: it holds federation numbers."
+
+    def has_permission(self, request, view):
+        return user_sees_club_data(request.user)
 
 
 class IsMatchAdmin(permissions.BasePermission):
@@ -237,6 +248,7 @@ class RatingNumberField(serializers.Field):
 
 
 API_PREFIX = "/api/"
+SLUG = re.compile(r"[-a-zA-Z0-9_]{1,100}")
 
 
 def api_page_not_found(request, exception=None):
@@ -301,3 +313,55 @@ def query_params_once(request) -> dict[str, str]:
     if errors:
         raise exceptions.ValidationError(errors)
     return request.query_params.dict()
+
+
+class CSVRenderer(renderers.BaseRenderer):
+    """Lets a client that asks for ``text/csv`` reach a download (content negotiation would answer 406);
+    the download's view answers the file itself (``DownloadApi``), never through this renderer."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        return renderers.JSONRenderer().render(data)
+
+
+class DownloadApi(APIView):
+    """A file download under /api/: the view returns a streamed file; every refusal is JSON, as elsewhere
+    under /api/, whatever the client asked for (``Accept: text/csv`` included).
+
+    Its route takes any path segment (``<str:...>``, see ``config.urls``): ``slug_of`` and ``id_of`` turn
+    one that cannot name anything into a 404.
+    """
+
+    renderer_classes = [renderers.JSONRenderer, CSVRenderer]
+
+    @staticmethod
+    def slug_of(value: str) -> str:
+        if not SLUG.fullmatch(value):
+            raise Http404
+        return value
+
+    @staticmethod
+    def id_of(value: str) -> int:
+        if not (value.isascii() and value.isdigit() and len(value) <= 18):
+            raise Http404
+        return int(value)
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        if isinstance(response, Response):  # a refusal: DRF renders it, as JSON
+            request.accepted_renderer = renderers.JSONRenderer()
+            request.accepted_media_type = request.accepted_renderer.media_type
+        return super().finalize_response(request, response, *args, **kwargs)
+
+
+#: A download's path names its format: DRF's ``?format=`` override is not documented on it.
+NO_FORMAT_PARAMETER = OpenApiParameter("format", exclude=True)
+
+
+def download_responses(media_type: str, description: str, *errors: int) -> dict:
+    """The documented answers of a download: the file (a string of ``media_type``) and JSON refusals."""
+    body = {"type": "string"} if media_type != "application/json" else {"type": "object"}
+    refusals = {(code, "application/json"): answer for code, answer in error_responses(*errors).items()}
+    return {(200, media_type): OpenApiResponse(body, description=description), **refusals}

@@ -13,3 +13,9 @@ def user_can_submit(user) -> bool:
 
 def user_can_void(user) -> bool:
     return bool(user and user.is_authenticated and user.is_active and user.has_perm("matches.void_match"))
+
+
+def user_sees_club_data(user) -> bool:
+    """Federation and club numbers, and the JSON dump of a game that carries them: the club's staff
+    (``is_staff``, who reach admin), not the public reading the site (docs/import.md, "Who may download what")."""
+    return bool(user and user.is_authenticated and user.is_active and user.is_staff)

@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from config import api as api_plumbing
 from games import entry as games_entry
+from games import export_apis as games_export_apis
 from games import pickers as games_pickers
 from games.preferans import calculator as preferans_calculator
 from games.slaps import calculator as slaps_calculator
@@ -20,11 +21,24 @@ from ratings import views as rating_views
 api = [
     path("games/", league_apis.GameListApi.as_view(), name="api-games"),
     path("leagues/", league_apis.LeagueListApi.as_view(), name="api-leagues"),
+    # The downloads' paths end in a file name, not a slash: any segment reaches the view (a JSON 404 for
+    # a bad one), where a stricter converter would leave Django's slash-appending redirect to answer it.
+    path("games/<str:slug>/results.csv", games_export_apis.GameResultsCsvApi.as_view(), name="api-game-results-csv"),
+    path("games/<str:slug>/results.json", games_export_apis.GameDumpApi.as_view(), name="api-game-results-json"),
     path("leagues/<slug:slug>/leaderboard/", rating_league_apis.LeaderboardApi.as_view(), name="api-leaderboard"),
+    path(
+        "leagues/<str:slug>/leaderboard.csv",
+        rating_league_apis.LeaderboardCsvApi.as_view(),
+        name="api-leaderboard-csv",
+    ),
     path("players/", league_apis.PlayerCreateApi.as_view(), name="api-players"),
     path("players/<int:pk>/", rating_league_apis.PlayerDetailApi.as_view(), name="api-player"),
     path("players/<int:pk>/history/", rating_league_apis.PlayerHistoryApi.as_view(), name="api-player-history"),
+    path(
+        "players/<str:pk>/history.csv", rating_league_apis.PlayerHistoryCsvApi.as_view(), name="api-player-history-csv"
+    ),
     path("matches/", match_apis.MatchCreateApi.as_view(), name="api-matches"),
+    path("matches/batch/", match_apis.MatchBatchApi.as_view(), name="api-matches-batch"),
     path("matches/<int:pk>/", match_apis.MatchDetailApi.as_view(), name="api-match"),
     path("matches/<int:pk>/void/", match_apis.MatchVoidApi.as_view(), name="api-match-void"),
     path("matches/<int:pk>/correct/", match_apis.MatchCorrectApi.as_view(), name="api-match-correct"),

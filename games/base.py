@@ -16,13 +16,14 @@ Sections, one per layer that calls them:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import tzinfo
 from typing import Any, ClassVar
 
 from django.http import HttpResponse
 from rest_framework import serializers
 
+from games.csvio import csv_text
 from games.fields import AnswerField
 from games.imports import ImportPlan
 from leagues.kinds import GameKind
@@ -145,9 +146,9 @@ class BaseKind(GameKind):
         """A CSV file of results as an ``ImportPlan`` (times without a zone read in ``zone``, or refused)."""
         raise NotImplementedError(f"{self!r} has no CSV.")
 
-    def csv_write(self, bodies: list[dict[str, Any]]) -> str:
-        """The CSV ``csv_read`` reads, of result bodies whose players are ``PlayerRef``s."""
-        raise NotImplementedError(f"{self!r} has no CSV.")
+    def csv_write(self, bodies: Iterable[dict[str, Any]]) -> str:
+        """The CSV ``csv_read`` reads, of result bodies whose players are ``PlayerRef``s (``csv_cells``)."""
+        return csv_text(self.csv_columns, self.csv_cells(bodies))
 
     def import_readers(self) -> dict[str, Callable[..., ImportPlan]]:
         """The game's own file formats, by name: ``reader(data, *, game, zone) -> ImportPlan``
@@ -162,3 +163,15 @@ class BaseKind(GameKind):
         """``body`` with each player in it (an id, a ``PlayerRef``) replaced by ``swap(player)``: the export
         names people, an import gives their ids. A game of seats only lists them in ``players``."""
         return {**body, "players": [swap(player) for player in body["players"]]}
+
+    def csv_cells(self, bodies: Iterable[dict[str, Any]]) -> Iterator[dict[str, object]]:
+        """The CSV's rows (cells by ``csv_columns`` name) of result bodies whose players are ``PlayerRef``s,
+        made as ``bodies`` is read: the export streams them (``games.exporting``)."""
+        raise NotImplementedError(f"{self!r} has no CSV.")
+
+    def history_opponents(self, match: Match, player_id: int, unit: int) -> list[str]:
+        """Whom ``player_id`` played in ``unit`` of ``match`` (one ledger row), by name: the ``opponents``
+        column of a player's history CSV (``ratings.exports``). The match comes with its seats (players
+        and bots) and its parts read (``matches.selectors.match_detail_queryset``). A game of seats:
+        every other seat."""
+        return [seat.occupant.name for seat in match.seats.all() if seat.player_id != player_id]

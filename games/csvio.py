@@ -12,15 +12,16 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 
+from config.csvout import FORMULA_STARTS, csv_lines
 from games.imports import PlayerRef, Problem
 
-#: A text cell starting with one of these is run as a formula by spreadsheets (CSV injection, OWASP):
-#: written with a leading apostrophe, which a reader strips again.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# A text cell starting with one of FORMULA_STARTS is run as a formula by spreadsheets (CSV injection,
+# OWASP): written with a leading apostrophe (config.csvout, for every CSV the site writes), which a reader
+# strips again.
 TRUE = {"", "1", "true", "yes", "y", "rated"}
 FALSE = {"0", "false", "no", "n", "friendly"}
 
@@ -97,21 +98,9 @@ def csv_rows(data: bytes, *, columns: tuple[str, ...], required: tuple[str, ...]
     return rows, problems
 
 
-def csv_text(columns: tuple[str, ...], rows: Iterator[dict[str, object]]) -> str:
-    """The CSV of these rows under ``columns`` (text cells escaped from formulas)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(columns)
-    for row in rows:
-        writer.writerow([_escape(row.get(column, "")) for column in columns])
-    return out.getvalue()
-
-
-def _escape(value: object) -> str:
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return str(value)
-    text = "" if value is None else str(value)
-    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+def csv_text(columns: tuple[str, ...], rows: Iterable[dict[str, object]]) -> str:
+    """The CSV of these rows under ``columns`` (text cells escaped from formulas, ``config.csvout``)."""
+    return "".join(csv_lines(columns, rows))
 
 
 def _unescape(cell: str) -> str:

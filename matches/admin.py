@@ -61,7 +61,18 @@ class MatchAdmin(admin.ModelAdmin):
     list_select_related = ["game", "referee"]
     inlines = [SeatInline, AuditInline]
     change_form_template = "admin/matches/match/change_form.html"
-    readonly_fields = ["game", "played_at", "rated", "status", "referee", "created_at", "voided_at", "voided_by"]
+    # batch_head too: editable, it would be a select listing every match of the site.
+    readonly_fields = [
+        "game",
+        "played_at",
+        "rated",
+        "status",
+        "referee",
+        "created_at",
+        "voided_at",
+        "voided_by",
+        "batch_head",
+    ]
     actions = ["void_matches"]
 
     def has_add_permission(self, request):

@@ -70,6 +70,15 @@ class Match(models.Model):
         help_text="SHA-256 of the result the keyed request stored (its body as stored, canonical JSON): "
         "the same key with a body that would store anything else is refused (422).",
     )
+    batch_head = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="batch_members",
+        help_text="Stored by one batch request (POST /api/matches/batch/): the batch's first match, which "
+        "carries the batch's Idempotency-Key; empty for the first match itself and for a single submission.",
+    )
     awaiting_confirmation = models.BooleanField(
         default=False, help_text="Entered in a two-step league: not rated until a second referee confirms it."
     )

@@ -34,6 +34,9 @@ from matches.versions import results_version_bump
 from ratings.intake import ratings_intake
 
 IDEMPOTENCY_KEY_MAX = 64
+#: Results in one batch request at most (``match_submit_batch``): a 24-board evening's sessions or a
+#: tournament's day fit many times over; a request that would hold the write lock for minutes does not.
+BATCH_MAX = 500
 
 
 class IdempotencyKeyReused(ValidationError):
@@ -72,8 +75,7 @@ def match_submit_idempotent(*, referee, data: Mapping[str, Any], key: str | None
     """
     if key is None:
         return match_submit(referee=referee, data=data), True
-    if not (0 < len(key) <= IDEMPOTENCY_KEY_MAX and key.isascii() and key.isprintable()):
-        raise ValidationError({"Idempotency-Key": [f"1 to {IDEMPOTENCY_KEY_MAX} printable ASCII characters."]})
+    _key_checked(key)
     if not user_can_submit(referee):
         raise PermissionDenied("Only referees can submit results.")
     cleaned = match_clean(data=data)
@@ -94,6 +96,118 @@ def match_submit_idempotent(*, referee, data: Mapping[str, Any], key: str | None
         return _idempotent_replay(existing, key=key, fingerprint=fingerprint), False
     match.refresh_from_db(fields=["status"])  # after this outer commit, which may have rated it (eager Celery)
     return match, True
+
+
+def _key_checked(key: str | None) -> None:
+    if key is not None and not (0 < len(key) <= IDEMPOTENCY_KEY_MAX and key.isascii() and key.isprintable()):
+        raise ValidationError({"Idempotency-Key": [f"1 to {IDEMPOTENCY_KEY_MAX} printable ASCII characters."]})
+
+
+class BatchRefused(Exception):
+    """A batch stores nothing: ``errors`` maps each refused item's index (as text, from 0) to its field
+    errors, as a single submission's 400 gives them for its body."""
+
+    def __init__(self, errors: dict[str, dict[str, list[str]]]):
+        super().__init__(f"{len(errors)} result(s) refused")
+        self.errors = errors
+
+
+def _field_errors(error: ValidationError) -> dict[str, list[str]]:
+    return error.message_dict if hasattr(error, "error_dict") else {"non_field_errors": error.messages}
+
+
+def match_submit_batch(*, referee, items: Any, key: str | None = None) -> tuple[list[Match], bool]:
+    """Store many results in one transaction, all or none: returns (matches in the items' order, created).
+
+    Each item is a body as ``match_submit`` takes it and goes the same way
+    (``match_clean``, then ``_match_store``: parts, audit entry, results
+    version); any refused item raises ``BatchRefused`` with every item's
+    errors by index, and nothing is stored. ``items`` is checked to be a list
+    of 1 to ``BATCH_MAX`` before any item is read. The results are rated
+    once the transaction commits, with one rating task per game rather than
+    one per result (a game's run rates every result due, in ledger order).
+
+    ``key`` (an ``Idempotency-Key``) covers the whole batch as it covers one
+    submission: the first match carries it with the fingerprint of every
+    item's validated body, in order, and the others point to it
+    (``batch_head``). A retry with the same items returns the stored matches
+    (created False); the same key with other items, or a key a single
+    submission used, raises ``IdempotencyKeyReused``. Keys share one index
+    with single submissions, so two racing requests meet there.
+    """
+    if not user_can_submit(referee):
+        raise PermissionDenied("Only referees can submit results.")
+    _key_checked(key)
+    if not isinstance(items, list):
+        raise ValidationError({"matches": ["A list of result bodies, as POST /api/matches/ takes each."]})
+    if not items:
+        raise ValidationError({"matches": ["At least one result."]})
+    if len(items) > BATCH_MAX:
+        raise ValidationError({"matches": [f"At most {BATCH_MAX} results in one request; this one has {len(items)}."]})
+    cleaned: list[MatchInput] = []
+    errors: dict[str, dict[str, list[str]]] = {}
+    for index, item in enumerate(items):
+        try:
+            cleaned.append(match_clean(data=item))
+        except ValidationError as error:
+            errors[str(index)] = _field_errors(error)
+    if errors:
+        raise BatchRefused(errors)
+    fingerprint = None
+    if key is not None:
+        fingerprint = match_body_fingerprint({"batch": [match_input_as_body(one) for one in cleaned]})
+        existing = Match.objects.filter(referee=referee, idempotency_key=key).first()
+        if existing is not None:
+            return _batch_replay(existing, key=key, fingerprint=fingerprint), False
+    try:
+        matches = _batch_store(referee=referee, items=items, cleaned=cleaned, key=key, fingerprint=fingerprint)
+    except IntegrityError:
+        existing = Match.objects.filter(referee=referee, idempotency_key=key).first() if key else None
+        if existing is None:
+            raise
+        return _batch_replay(existing, key=key, fingerprint=fingerprint), False
+    return matches, True
+
+
+def _batch_store(*, referee, items: list, cleaned: list[MatchInput], key, fingerprint) -> list[Match]:
+    matches: list[Match] = []
+    errors: dict[str, dict[str, list[str]]] = {}
+    with transaction.atomic():
+        for index, (item, one) in enumerate(zip(items, cleaned, strict=True)):
+            head = matches[0] if matches else None
+            try:
+                with transaction.atomic():  # a savepoint: the other items' errors are still read
+                    match = _match_store(
+                        referee=referee,
+                        data=item,
+                        cleaned=one,
+                        idempotency_key=None if head else key,
+                        fingerprint=None if head else fingerprint,
+                        queue_rating=False,
+                        batch_head=head,
+                    )
+            except ValidationError as error:
+                errors[str(index)] = _field_errors(error)
+                continue
+            matches.append(match)
+        if errors:
+            raise BatchRefused(errors)  # leaving the transaction: nothing stored
+        first_rated: dict[int, int] = {}
+        for match in matches:
+            if match.rated:
+                first_rated.setdefault(match.game_id, match.pk)
+        for match_id in first_rated.values():
+            # One task per game: its run rates every result of the game that is due, in ledger order.
+            ratings_intake().rate_after_commit(match_id=match_id)
+    statuses = dict(Match.objects.filter(pk__in=[m.pk for m in matches]).values_list("pk", "status"))
+    for match in matches:
+        match.status = statuses[match.pk]  # after the commit, which may have rated them (eager Celery)
+    return matches
+
+
+def _batch_replay(existing: Match, *, key: str, fingerprint: str) -> list[Match]:
+    _idempotent_replay(existing, key=key, fingerprint=fingerprint)
+    return [existing, *existing.batch_members.order_by("id")]
 
 
 def match_submit(*, referee, data: Mapping[str, Any]) -> Match:
@@ -125,6 +239,7 @@ def _match_store(
     idempotency_key: str | None = None,
     fingerprint: str | None = None,
     queue_rating: bool = True,
+    batch_head: Match | None = None,
 ) -> Match:
     due_at = match_due_at(game=cleaned.game, league=cleaned.league, played_at=cleaned.played_at)
     awaiting_confirmation = match_needs_confirmation(cleaned=cleaned)
@@ -138,6 +253,7 @@ def _match_store(
             referee=referee,
             idempotency_key=idempotency_key,
             idempotency_fingerprint=fingerprint,
+            batch_head=batch_head,
             league=cleaned.league,
             due_at=due_at.astimezone(UTC) if due_at else None,
             awaiting_confirmation=awaiting_confirmation,

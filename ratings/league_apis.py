@@ -22,11 +22,23 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
-from config.api import ANY_REQUEST_ERRORS, AnswerSerializer, RatingNumberField, error_responses, query_params_once
+from config.api import (
+    ANY_REQUEST_ERRORS,
+    NO_FORMAT_PARAMETER,
+    AnswerSerializer,
+    DownloadApi,
+    RatingNumberField,
+    download_responses,
+    error_responses,
+    query_params_once,
+)
+from config.csvout import download, with_bom
+from config.permissions import user_sees_club_data
 from leagues.apis import PlayerDetailSerializer
 from leagues.models import Game, League, Player
 from ratings import selectors
 from ratings.caching import cached, rating_version_of_state
+from ratings.exports import history_csv_pieces, leaderboard_csv_pieces
 from ratings.selectors import Sort, rating_decimals, rating_number
 
 
@@ -221,3 +233,69 @@ class PlayerHistoryApi(APIView):
                 }
             )
         return Response(self.OutputSerializer(rows, many=True).data)
+
+
+def _history_game(request) -> Game | None:
+    slug = query_params_once(request).get("game")
+    if not slug:
+        return None
+    game = Game.objects.filter(slug=slug[:100]).first()
+    if game is None:
+        raise ValidationError({"game": [f"Unknown game {slug[:50]!r}."]})
+    return game
+
+
+class LeaderboardCsvApi(DownloadApi):
+    """A league's whole table as CSV, as its page shows it; federation numbers for the club's staff only."""
+
+    @extend_schema(
+        operation_id="leagues_leaderboard_csv",
+        parameters=[
+            OpenApiParameter("sort", str, enum=list(Sort.CHOICES), description="current (default) or peak"),
+            NO_FORMAT_PARAMETER,
+        ],
+        responses=download_responses(
+            "text/csv",
+            "rank,player_id,player,federation_id,rating,peak_rating,rated_matches,provisional: every player of "
+            "the league, best first (UTF-8 with a byte order mark). federation_id is empty unless the "
+            "client is the club's staff.",
+            400,
+            404,
+            *ANY_REQUEST_ERRORS,
+        ),
+    )
+    def get(self, request, slug):
+        league = get_object_or_404(League.objects.select_related("game"), slug=self.slug_of(slug))
+        sort = query_params_once(request).get("sort") or Sort.CURRENT
+        if sort not in Sort.CHOICES:
+            raise ValidationError({"sort": ["Must be 'current' or 'peak'."]})
+        pieces = leaderboard_csv_pieces(league=league, sort=sort, with_ids=user_sees_club_data(request.user))
+        return download(with_bom(pieces), filename=f"{league.slug}-leaderboard.csv")
+
+
+class PlayerHistoryCsvApi(DownloadApi):
+    """A player's rating history as CSV: one row per rating change, oldest first."""
+
+    @extend_schema(
+        operation_id="players_history_csv",
+        parameters=[
+            OpenApiParameter("id", int, OpenApiParameter.PATH, description="The player's id."),
+            OpenApiParameter("game", str, description="A game's slug; all games when absent."),
+            NO_FORMAT_PARAMETER,
+        ],
+        responses=download_responses(
+            "text/csv",
+            "played_at,game,league,match,unit,opponents,rating_before,rating_after,delta: one row per rating "
+            "change, oldest first (UTF-8 with a byte order mark).",
+            400,
+            404,
+            *ANY_REQUEST_ERRORS,
+        ),
+    )
+    def get(self, request, pk):
+        player = get_object_or_404(Player, pk=self.id_of(pk))
+        game = _history_game(request)
+        suffix = f"-{game.slug}" if game else ""
+        return download(
+            with_bom(history_csv_pieces(player=player, game=game)), filename=f"player-{player.pk}-history{suffix}.csv"
+        )

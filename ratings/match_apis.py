@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from contextlib import contextmanager
 from datetime import UTC
 
+from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
@@ -51,13 +52,22 @@ from leagues.kinds import KINDS
 from matches.confirmation import match_confirm
 from matches.models import Match
 from matches.services import (
+    BATCH_MAX,
     IDEMPOTENCY_KEY_MAX,
+    BatchRefused,
     IdempotencyKeyReused,
     match_correct,
+    match_submit_batch,
     match_submit_idempotent,
     match_void,
 )
-from ratings.selectors import match_detail_rated, match_detail_rated_of, rating_decimals, rating_number
+from ratings.selectors import (
+    match_detail_rated,
+    match_detail_rated_of,
+    match_detail_rated_queryset,
+    rating_decimals,
+    rating_number,
+)
 
 
 def _utc_time(**kwargs) -> serializers.DateTimeField:
@@ -292,6 +302,94 @@ class MatchCreateApi(APIView):
             return Response(error.message_dict, status=status.HTTP_422_UNPROCESSABLE_ENTITY)
         response_status = status.HTTP_201_CREATED if created else status.HTTP_200_OK
         return Response(self.OutputSerializer(match_detail_rated_of(match)).data, status=response_status)
+
+
+@extend_schema_serializer(component_name="MatchBatchSubmit")
+class MatchBatchInputSerializer(serializers.Serializer):
+    """Many result bodies in one request (documents the body; ``matches.services.match_submit_batch`` checks it)."""
+
+    matches = MatchInputSerializer(
+        many=True,
+        min_length=1,
+        max_length=BATCH_MAX,
+        help_text=f"1 to {BATCH_MAX} result bodies, each as POST /api/matches/ takes it.",
+    )
+
+
+@extend_schema_serializer(component_name="MatchBatchOut")
+class MatchBatchOutputSerializer(AnswerSerializer):
+    matches = MatchOutputSerializer(many=True, help_text="The stored matches, in the order of the request's items.")
+
+
+BATCH_ERRORS_SCHEMA = {
+    "type": "object",
+    "description": 'Bad input; nothing was stored. Refused items: {"errors": {"INDEX": {"field": ["message"]}}}, '
+    "each item's index (from 0, as text) with its errors as POST /api/matches/ gives them; a body that is not "
+    f'an object with a list of 1 to {BATCH_MAX} items: {{"matches": ["message"]}} (or {{"detail": ...}}, as for '
+    "any body).",
+    "properties": {
+        "errors": {
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "additionalProperties": {"type": "array", "items": {"type": "string"}},
+            },
+        },
+        "detail": {"type": "string"},
+    },
+    "additionalProperties": {"type": "array", "items": {"type": "string"}},
+}
+
+
+class MatchBatchApi(APIView):
+    """Store many results in one request (referees): all or none, each as POST /api/matches/ would store it."""
+
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "writes"
+    permission_classes = [IsReferee]
+    parser_classes = JSON_ONLY
+    InputSerializer = MatchBatchInputSerializer
+    OutputSerializer = MatchBatchOutputSerializer
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={
+            201: OpenApiResponse(OutputSerializer, description="Every result stored, in the items' order."),
+            200: OpenApiResponse(
+                OutputSerializer,
+                description="A retry with the same Idempotency-Key and items: the matches stored the first time.",
+            ),
+            **error_responses(413, 415, *WRITE_ERRORS),
+            400: OpenApiResponse(BATCH_ERRORS_SCHEMA, description=BATCH_ERRORS_SCHEMA["description"]),
+            422: OpenApiResponse(IDEMPOTENCY_REUSED_SCHEMA, description=IDEMPOTENCY_REUSED_SCHEMA["description"]),
+        },
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                {"type": "string", "minLength": 1, "maxLength": IDEMPOTENCY_KEY_MAX, "pattern": "^[ -~]+$"},
+                OpenApiParameter.HEADER,
+                description="Optional; covers the whole batch as POST /api/matches/'s covers one result: a retry "
+                "with the same key and items returns the stored matches (200), the same key with other items "
+                "(or a key already used for one result) is refused (422); either way nothing more is stored.",
+            )
+        ],
+    )
+    def post(self, request):
+        data = request.data
+        if not isinstance(data, dict):
+            raise ValidationError({"non_field_errors": ['A JSON object: {"matches": [...]}.']})
+        try:
+            matches, created = match_submit_batch(
+                referee=request.user, items=data.get("matches"), key=request.headers.get("Idempotency-Key")
+            )
+        except BatchRefused as error:
+            return Response({"errors": error.errors}, status=status.HTTP_400_BAD_REQUEST)
+        except IdempotencyKeyReused as error:
+            return Response(error.message_dict, status=status.HTTP_422_UNPROCESSABLE_ENTITY)
+        stored = match_detail_rated_queryset().in_bulk([match.pk for match in matches])
+        answer = {"matches": [stored[match.pk] for match in matches]}
+        response_status = status.HTTP_201_CREATED if created else status.HTTP_200_OK
+        return Response(self.OutputSerializer(answer).data, status=response_status)
 
 
 @contextmanager

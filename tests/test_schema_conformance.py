@@ -68,12 +68,17 @@ CHECKS = [
 # Every documented operation, with the role it needs; a write is also tried by roles it refuses.
 OPERATIONS = {
     "GET /api/games/": "anonymous",
+    "GET /api/games/{slug}/results.csv": "anonymous",
+    "GET /api/games/{slug}/results.json": "admin",
     "GET /api/leagues/": "anonymous",
     "GET /api/leagues/{slug}/leaderboard/": "anonymous",
+    "GET /api/leagues/{slug}/leaderboard.csv": "anonymous",
     "POST /api/players/": "referee",
     "GET /api/players/{id}/": "anonymous",
     "GET /api/players/{id}/history/": "anonymous",
+    "GET /api/players/{id}/history.csv": "anonymous",
     "POST /api/matches/": "referee",
+    "POST /api/matches/batch/": "referee",
     "GET /api/matches/{id}/": "anonymous",
     "POST /api/matches/{id}/void/": "admin",
     "POST /api/matches/{id}/correct/": "admin",
@@ -219,6 +224,8 @@ def _path_values(operation, world) -> st.SearchStrategy:
     if "id" in names:
         existing = world["players"] if "/players/" in operation.path else world["matches"]
         return st.sampled_from(existing).map(lambda value: {"id": value})
+    if "slug" in names and "/games/" in operation.path:
+        return st.sampled_from(["slaps", "preferans", "bridge"]).map(lambda value: {"slug": value})
     if "slug" in names:
         return st.sampled_from(world["leagues"]).map(lambda value: {"slug": value})
     return st.just(None)

@@ -6,7 +6,7 @@ from games.base import BaseKind
 from games.bridge import api, views
 from games.bridge.importing import parse_pbn, parse_usebio
 from games.bridge.loading import bridge_inputs
-from games.bridge.records import player_bridge_records
+from games.bridge.records import bridge_board_opponents, player_bridge_records
 from games.bridge.results import bridge_boards_store, bridge_clean, bridge_input_body, bridge_stored_body
 from games.bridge.session import session_pair_ranking
 
@@ -93,3 +93,6 @@ class BridgeKind(BaseKind):
             for board in body["boards"]
         ]
         return {**body, "boards": boards}
+
+    def history_opponents(self, match, player_id, unit):
+        return bridge_board_opponents(match, player_id, unit)

@@ -85,3 +85,18 @@ def player_bridge_records(*, player: Player) -> tuple[list[PairRecord], list[Pai
         return (-record.deals, record.name)
 
     return sorted(partners.values(), key=order), sorted(opponents.values(), key=order)
+
+
+def bridge_board_opponents(match, player_id: int, unit: int) -> list[str]:
+    """The pairs ``player_id`` met on the match's board number ``unit`` (from 0, in order of play), by name:
+    one pair a table the player sat at (the player's history CSV). Reads the prefetched boards and tables."""
+    boards = list(match.boards.all())
+    if not 0 <= unit < len(boards):
+        return []
+    names = []
+    for table in boards[unit].tables.all():
+        if player_id in (table.ns_1_id, table.ns_2_id):
+            names.append(f"{table.ew_1.name} & {table.ew_2.name}")
+        elif player_id in (table.ew_1_id, table.ew_2_id):
+            names.append(f"{table.ns_1.name} & {table.ns_2.name}")
+    return names

@@ -11,11 +11,12 @@ difficulty, e.g. ``bot:normal``); a table of three leaves seat 4 and
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from datetime import tzinfo
 from decimal import Decimal
 from typing import Any
 
-from games.csvio import Row, RowError, cell_person, cell_rated, cell_time, csv_rows, csv_text, person_cells
+from games.csvio import Row, RowError, cell_person, cell_rated, cell_time, csv_rows, person_cells
 from games.imports import ImportPlan, PlayerRef, Problem
 from games.preferans.results import PREFERANS_SEATS, WHIST_LIMIT
 from leagues.models import Game
@@ -115,28 +116,25 @@ def _deal(row: Row, seats: int) -> list[str]:
     return given
 
 
-def preferans_csv_write(bodies: list[dict[str, Any]]) -> str:
-    """The CSV the reader reads, of result bodies whose players are ``PlayerRef``s: a row per deal."""
-
-    def rows():
-        for number, body in enumerate(bodies, start=1):
-            cells: dict[str, object] = {
-                "game": number,
-                "played_at": body["played_at"],
-                "rated": "true" if body.get("rated", True) else "false",
-                "league": body.get("league", ""),
-            }
-            for n, seat in enumerate(body["seats"], start=1):
-                person = seat.get("player")
-                cells.update(
-                    person_cells(f"seat_{n}", person)
-                    if isinstance(person, PlayerRef)
-                    else {f"seat_{n}": f"{BOT}{seat['bot']}"}
-                )
-            for deal in body["deals"]:
-                yield {**cells, **{f"whists_{n}": _number(value) for n, value in enumerate(deal, start=1)}}
-
-    return csv_text(PREFERANS_COLUMNS, rows())
+def preferans_csv_cells(bodies: Iterable[dict[str, Any]]) -> Iterator[dict[str, object]]:
+    """The rows the reader reads, cells by column, of result bodies whose players are ``PlayerRef``s: a row
+    per deal, each game's rows keyed by its number in ``bodies`` (from 1)."""
+    for number, body in enumerate(bodies, start=1):
+        cells: dict[str, object] = {
+            "game": number,
+            "played_at": body["played_at"],
+            "rated": "true" if body.get("rated", True) else "false",
+            "league": body.get("league", ""),
+        }
+        for n, seat in enumerate(body["seats"], start=1):
+            person = seat.get("player")
+            cells.update(
+                person_cells(f"seat_{n}", person)
+                if isinstance(person, PlayerRef)
+                else {f"seat_{n}": f"{BOT}{seat['bot']}"}
+            )
+        for deal in body["deals"]:
+            yield {**cells, **{f"whists_{n}": _number(value) for n, value in enumerate(deal, start=1)}}
 
 
 def _number(value: Any) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games.base import BaseKind
 from games.preferans import api, views
-from games.preferans.csv import PREFERANS_COLUMNS, preferans_body_players, preferans_csv_read, preferans_csv_write
+from games.preferans.csv import PREFERANS_COLUMNS, preferans_body_players, preferans_csv_cells, preferans_csv_read
 from games.preferans.loading import preferans_inputs
 from games.preferans.results import (
     preferans_clean,
@@ -76,8 +76,8 @@ class PreferansKind(BaseKind):
     def csv_read(self, data, *, game, zone):
         return preferans_csv_read(data, game=game, zone=zone)
 
-    def csv_write(self, bodies):
-        return preferans_csv_write(bodies)
+    def csv_cells(self, bodies):
+        return preferans_csv_cells(bodies)
 
     def body_players(self, body, swap):
         return preferans_body_players(body, swap)

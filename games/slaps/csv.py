@@ -10,10 +10,11 @@ league).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from datetime import tzinfo
 from typing import Any
 
-from games.csvio import Row, RowError, cell_person, cell_rated, cell_time, csv_rows, csv_text, person_cells
+from games.csvio import Row, RowError, cell_person, cell_rated, cell_time, csv_rows, person_cells
 from games.imports import ImportPlan, PlayerRef, Problem
 from leagues.models import Game
 
@@ -56,13 +57,12 @@ def _body(row: Row, game: Game, zone: tzinfo | None) -> dict[str, Any]:
     return body
 
 
-def slaps_csv_write(bodies: list[dict[str, Any]]) -> str:
-    """The CSV the reader reads, of result bodies whose players are ``PlayerRef``s."""
-
-    def row(body: dict[str, Any]) -> dict[str, object]:
+def slaps_csv_cells(bodies: Iterable[dict[str, Any]]) -> Iterator[dict[str, object]]:
+    """The rows the reader reads, cells by column, of result bodies whose players are ``PlayerRef``s."""
+    for body in bodies:
         a, b = body["players"]
         winner: PlayerRef = body["winner"]
-        return {
+        yield {
             "played_at": body["played_at"],
             **person_cells("player_a", a),
             **person_cells("player_b", b),
@@ -70,8 +70,6 @@ def slaps_csv_write(bodies: list[dict[str, Any]]) -> str:
             "rated": "true" if body.get("rated", True) else "false",
             "league": body.get("league", ""),
         }
-
-    return csv_text(SLAPS_COLUMNS, (row(body) for body in bodies))
 
 
 def slaps_body_players(body: dict[str, Any], swap) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games.base import BaseKind
 from games.slaps import api, views
-from games.slaps.csv import SLAPS_COLUMNS, slaps_body_players, slaps_csv_read, slaps_csv_write
+from games.slaps.csv import SLAPS_COLUMNS, slaps_body_players, slaps_csv_cells, slaps_csv_read
 from games.slaps.loading import slaps_engine_input
 from games.slaps.results import slaps_clean, slaps_input_body, slaps_stored_body
 
@@ -60,8 +60,8 @@ class SlapsKind(BaseKind):
     def csv_read(self, data, *, game, zone):
         return slaps_csv_read(data, game=game, zone=zone)
 
-    def csv_write(self, bodies):
-        return slaps_csv_write(bodies)
+    def csv_cells(self, bodies):
+        return slaps_csv_cells(bodies)
 
     def body_players(self, body, swap):
         return slaps_body_players(body, swap)
