@@ -27,7 +27,7 @@ from matches.bodies import match_body_fingerprint, match_input_as_body
 from matches.cleaning import match_clean
 from matches.confirmation import match_needs_confirmation
 from matches.inputs import MatchInput
-from matches.models import AuditEntry, Match
+from matches.models import AuditEntry, Match, Seat
 from matches.parts import match_store_result
 from matches.selectors import match_as_body, match_detail
 from matches.versions import results_version_bump
@@ -250,6 +250,51 @@ def match_correct(*, match_id: int, by, data: Mapping[str, Any]) -> Match:
         intake.rate_after_commit(match_id=match.pk)
         results_version_bump(game_ids=[match.game_id])
     return match
+
+
+def match_players_move(*, drop_id: int, keep_id: int) -> dict[int, tuple[datetime, int]]:
+    """Seat ``keep_id`` wherever ``drop_id`` sat, in every match of every game, void ones included, and
+    name them in the matches' parts (the game's kind moves those): half of merging two players.
+
+    Refuses (``ValidationError``, nothing changed) when one match seats both: one person cannot have
+    played against, or beside, themselves. Returns each affected game's first match, (played_at, id),
+    from which its ratings must be replayed. The caller (``ratings.people.players_merge``) holds the
+    games' rating locks and the two players' rows, and replays.
+    """
+    seats = Seat.objects.filter(player_id=drop_id)
+    shared = sorted(
+        Seat.objects.filter(player_id=keep_id, match_id__in=seats.values("match_id")).values_list("match_id", flat=True)
+    )
+    if shared:
+        listed = ", ".join(f"#{match_id}" for match_id in shared[:20]) + (" …" if len(shared) > 20 else "")
+        raise ValidationError(
+            {
+                "players": [
+                    f"Both players sit in {len(shared)} match(es) ({listed}): they are two people, or those results "
+                    "are wrong. Correct or void them first; nothing was merged."
+                ]
+            }
+        )
+    matches = list(
+        Match.objects.filter(seats__player_id=drop_id)
+        .order_by("played_at", "id")
+        .values_list("game_id", "played_at", "id")
+    )
+    first: dict[int, tuple[datetime, int]] = {}
+    by_game: dict[int, list[int]] = {}
+    for game_id, played_at, match_id in matches:
+        first.setdefault(game_id, (played_at, match_id))
+        by_game.setdefault(game_id, []).append(match_id)
+    games = list(Game.objects.filter(pk__in=by_game))
+    for game in games:
+        if kind_of(game) is None:  # its parts are unknown here: moving only the seats would split a result
+            raise ValidationError({"players": [f"The game {game.slug} has no registered kind; nothing was merged."]})
+    seats.update(player_id=keep_id)
+    for game in games:
+        kind_of(game).parts_player_move(by_game[game.pk], drop_id=drop_id, keep_id=keep_id)
+    if by_game:
+        results_version_bump(game_ids=sorted(by_game))
+    return first
 
 
 def match_due_at(*, game: Game, league: League | None, played_at: datetime) -> datetime | None:
