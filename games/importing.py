@@ -29,6 +29,7 @@ from games.imports import ImportPlan, PlayerRef, Problem
 from leagues.models import Game, League, Player
 from leagues.services import player_create
 from matches.services import match_record
+from matches.versions import results_version_bump
 from ratings.services import ratings_process_game
 
 DUMP_FORMAT = "cardrank-results"
@@ -174,7 +175,7 @@ def import_apply(
                 if league is not None:
                     data["league"] = league.slug
                 try:
-                    match_record(referee=referee, data=data, queue_rating=False)
+                    match_record(referee=referee, data=data, queue_rating=False, in_batch=True)
                 except ValidationError as error:
                     where = plan.sources[index] if index < len(plan.sources) else f"result {index + 1}"
                     raise ImportRefused([Problem(where, _messages(error))]) from error
@@ -182,6 +183,7 @@ def import_apply(
                     progress(index + 1, len(plan.results))
             if dry_run:
                 raise _DryRun
+            results_version_bump(game_ids=[game.pk])  # once for the batch, last (match_record's in_batch)
             summary.rated = ratings_process_game(game_id=game.pk)
     except _DryRun:
         pass

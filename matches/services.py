@@ -103,7 +103,7 @@ def match_submit(*, referee, data: Mapping[str, Any]) -> Match:
     return match_record(referee=referee, data=data)
 
 
-def match_record(*, referee, data: Mapping[str, Any], queue_rating: bool = True) -> Match:
+def match_record(*, referee, data: Mapping[str, Any], queue_rating: bool = True, in_batch: bool = False) -> Match:
     """``match_submit`` for a caller with no request to check: an operator's command (``demo_data``).
 
     The same validation, stored parts, audit entry and results version; only
@@ -113,8 +113,21 @@ def match_record(*, referee, data: Mapping[str, Any], queue_rating: bool = True)
     leaves the rating task out, for a caller that stores many results and
     then rates their game itself (``ratings_process_game``) in the same
     transaction; a rated result it leaves unrated is the sweeper's.
+
+    ``in_batch=True`` (with ``queue_rating=False``) is for such a caller whose
+    transaction is all or nothing (``games.importing.import_apply``): the same
+    validation and rows, without the three round trips a lone result needs and
+    a batch does not: no savepoint of its own (any error ends the caller's
+    transaction anyway), no results version per result (the caller bumps its
+    game's once, last, before it commits: ``matches.versions``), and no status
+    read back (nothing can rate the result before the caller commits).
+    Measured in ``manage.py benchmark`` (docs/performance.md).
     """
-    return _match_store(referee=referee, data=data, cleaned=match_clean(data=data), queue_rating=queue_rating)
+    if in_batch and queue_rating:
+        raise ValueError("A batch rates its results itself: in_batch needs queue_rating=False.")
+    return _match_store(
+        referee=referee, data=data, cleaned=match_clean(data=data), queue_rating=queue_rating, in_batch=in_batch
+    )
 
 
 def _match_store(
@@ -125,10 +138,11 @@ def _match_store(
     idempotency_key: str | None = None,
     fingerprint: str | None = None,
     queue_rating: bool = True,
+    in_batch: bool = False,
 ) -> Match:
     due_at = match_due_at(game=cleaned.game, league=cleaned.league, played_at=cleaned.played_at)
     awaiting_confirmation = match_needs_confirmation(cleaned=cleaned)
-    with transaction.atomic():
+    with transaction.atomic(savepoint=not in_batch):
         match = Match.objects.create(
             game=cleaned.game,
             # In UTC, as the database gives them back: the reply is built from this object.
@@ -148,8 +162,10 @@ def _match_store(
         )
         if cleaned.rated and queue_rating:
             ratings_intake().rate_after_commit(match_id=match.pk)
-        results_version_bump(game_ids=[match.game_id])
-    match.refresh_from_db(fields=["status"])
+        if not in_batch:
+            results_version_bump(game_ids=[match.game_id])
+    if not in_batch:
+        match.refresh_from_db(fields=["status"])  # the outer commit, if this was it, may have rated it (eager Celery)
     return match
 
 

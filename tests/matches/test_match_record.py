@@ -58,3 +58,36 @@ def test_bad_input_is_refused_as_on_every_path_and_stores_nothing(reference_data
     assert not Match.objects.exists()
     assert not AuditEntry.objects.exists()
     assert not ResultsVersion.objects.exists()
+
+
+def test_a_batch_stores_the_same_rows_and_leaves_the_version_to_its_caller(
+    reference_data, django_capture_on_commit_callbacks
+):
+    a, b = PlayerFactory(), PlayerFactory()
+    with pytest.raises(ValueError, match="queue_rating=False"):
+        match_record(referee=UserFactory(), data=body(a, b), in_batch=True)
+    assert not Match.objects.exists()
+    with django_capture_on_commit_callbacks() as queued:
+        first = match_record(referee=UserFactory(), data=body(a, b), queue_rating=False, in_batch=True)
+        second = match_record(referee=UserFactory(), data=body(b, a), queue_rating=False, in_batch=True)
+    assert queued == []
+    assert [first.status, second.status] == [Match.Status.SUBMITTED] * 2
+    assert AuditEntry.objects.filter(match__in=[first, second], action=AuditEntry.Action.SUBMITTED).count() == 2
+    assert not ResultsVersion.objects.exists()  # the caller bumps once, last (games.importing.import_apply)
+    with pytest.raises(ValidationError):
+        match_record(referee=UserFactory(), data=body(a, a), queue_rating=False, in_batch=True)
+    assert Match.objects.count() == 2
+
+
+def test_an_import_raises_its_games_results_version_once(reference_data, tmp_path):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    UserFactory(username="referee")
+    rows = [f"2026-03-0{day}T18:00:00Z,Ann,Bob,a" for day in range(1, 6)]
+    path = tmp_path / "season.csv"
+    path.write_text("played_at,player_a,player_b,winner\n" + "\n".join(rows) + "\n")
+    call_command("import_results", str(path), "--game", "slaps", stdout=StringIO())
+    assert Match.objects.count() == 5
+    assert ResultsVersion.objects.get(game__slug="slaps").version == 1
