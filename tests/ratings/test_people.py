@@ -160,6 +160,43 @@ def test_merging_bridge_pairs_keeps_partners_in_order_and_is_the_oracles(referee
     assert _oracle_diff(bridge, combined) == []
 
 
+def test_a_merged_preferans_history_with_bots_is_the_oracles(referee, admin_user, reference_data):
+    preferans = Game.objects.get(slug="preferans")
+    ann, bob, cid = PlayerFactory(name="Ann"), PlayerFactory(name="Bob"), PlayerFactory(name="Cid")
+    ann_again = PlayerFactory(name="Ann (club card)")
+    tables = [[ann, bob, "normal"], [ann_again, cid, bob], [cid, ann, "hard", bob], [ann_again, "easy", cid]]
+    bodies = []
+    for index, seated in enumerate(tables * 3):
+        seats = [{"bot": who} if isinstance(who, str) else {"player": who.pk} for who in seated]
+        n = len(seats)
+        deals = [[(2 * n - 2) * (1 if i == k else 0) - 2 * (0 if i == k else 1) for i in range(n)] for k in range(n)]
+        body = {"game": "preferans", "played_at": (T0 + timedelta(hours=index)).isoformat()}
+        bodies.append({**body, "seats": seats, "deals": deals})
+    matches = _store(referee, bodies)
+
+    players_merge(keep=ann, drop=ann_again, by=admin_user)
+
+    bots = {bot.slug: (bot.rating, bot.max_rating) for bot in Bot.objects.filter(game=preferans)}
+    amateur = League.objects.get(game=preferans, tier="amateur").slug
+    combined = []
+    for match, body in zip(matches, bodies, strict=True):
+        seats = [{"player": ann.pk} if seat.get("player") == ann_again.pk else seat for seat in body["seats"]]
+        combined.append(
+            oracle_result_from_body(match_id=match.pk, body={**body, "seats": seats}, bots=bots, default_league=amateur)
+        )
+    outcome = oracle_replay(oracle_game_spec(game=preferans), combined, now=datetime.now(UTC))
+    assert ledger_diff(game=preferans, outcome=outcome) == []
+    assert PlayerRating.objects.get(player=ann, game=preferans).rated_matches > 0
+
+
+def test_a_player_with_no_results_merges_without_a_replay(slaps, admin_user):
+    ann, card = PlayerFactory(name="Ann"), PlayerFactory(name="Ann", federation_id="0007")
+    players_merge(keep=ann, drop=card, by=admin_user)
+    ann.refresh_from_db()
+    assert ann.federation_id == "0007"
+    assert AuditEntry.objects.get(action=AuditEntry.Action.MERGED).data["games"] == []
+
+
 def test_the_merge_is_audited_with_both_ids_and_names(slaps, referee, admin_user):
     ann, bob = PlayerFactory(name="Ann", federation_id=""), PlayerFactory(name="Bob")
     ann_again = PlayerFactory(name="Ann S.", federation_id="00417")
