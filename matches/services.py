@@ -24,7 +24,7 @@ from config.permissions import user_can_submit, user_can_void
 from leagues.kinds import kind_of
 from leagues.models import Game, League
 from matches.bodies import match_body_fingerprint, match_input_as_body
-from matches.cleaning import match_clean
+from matches.cleaning import ResultBatch, match_clean
 from matches.confirmation import match_needs_confirmation
 from matches.inputs import MatchInput
 from matches.models import AuditEntry, Match, Seat
@@ -103,7 +103,9 @@ def match_submit(*, referee, data: Mapping[str, Any]) -> Match:
     return match_record(referee=referee, data=data)
 
 
-def match_record(*, referee, data: Mapping[str, Any], queue_rating: bool = True, in_batch: bool = False) -> Match:
+def match_record(
+    *, referee, data: Mapping[str, Any], queue_rating: bool = True, batch: ResultBatch | None = None
+) -> Match:
     """``match_submit`` for a caller with no request to check: an operator's command (``demo_data``).
 
     The same validation, stored parts, audit entry and results version; only
@@ -114,19 +116,22 @@ def match_record(*, referee, data: Mapping[str, Any], queue_rating: bool = True,
     then rates their game itself (``ratings_process_game``) in the same
     transaction; a rated result it leaves unrated is the sweeper's.
 
-    ``in_batch=True`` (with ``queue_rating=False``) is for such a caller whose
-    transaction is all or nothing (``games.importing.import_apply``): the same
-    validation and rows, without the three round trips a lone result needs and
-    a batch does not: no savepoint of its own (any error ends the caller's
-    transaction anyway), no results version per result (the caller bumps its
-    game's once, last, before it commits: ``matches.versions``), and no status
-    read back (nothing can rate the result before the caller commits).
-    Measured in ``manage.py benchmark`` (docs/performance.md).
+    A ``batch`` (``matches.cleaning.ResultBatch``, with ``queue_rating=False``)
+    is for such a caller whose transaction is all or nothing
+    (``games.importing.import_apply``): the same validation and rows, without
+    the round trips a lone result needs and a batch does not. Its game and
+    leagues are read once for the batch; no savepoint per result (any error
+    ends the caller's transaction anyway); no results version per result (the
+    caller bumps its game's once, last, before it commits:
+    ``matches.versions``); no status read back (nothing can rate the result
+    before the caller commits). Measured in ``manage.py benchmark``
+    (docs/performance.md).
     """
-    if in_batch and queue_rating:
-        raise ValueError("A batch rates its results itself: in_batch needs queue_rating=False.")
+    if batch is not None and queue_rating:
+        raise ValueError("A batch rates its results itself: a batch needs queue_rating=False.")
+    cleaned = match_clean(data=data, batch=batch)
     return _match_store(
-        referee=referee, data=data, cleaned=match_clean(data=data), queue_rating=queue_rating, in_batch=in_batch
+        referee=referee, data=data, cleaned=cleaned, queue_rating=queue_rating, in_batch=batch is not None
     )
 
 
