@@ -57,6 +57,11 @@ class BaseKind(GameKind):
         """Store the parts beside the seats (``parts``), holding them on ``match`` as ``match_detail``
         loads them (``matches.parts.hold``). A game of seats only stores nothing."""
 
+    def parts_player_move(self, match_ids: list[int], *, drop_id: int, keep_id: int) -> None:
+        """Name ``keep_id`` wherever the parts of these matches name ``drop_id`` (two players merged,
+        ``matches.services.match_players_move``, which moves the seats and has checked that no match
+        has both). A game of seats only names players nowhere else: nothing to move."""
+
     # --- rating input (ratings) ------------------------------------------------------------
 
     #: The URL name of the game's calculator page (what one result would do to a rating); "" for none.

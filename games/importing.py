@@ -28,7 +28,9 @@ from django.db.models.functions import Lower
 from games.imports import ImportPlan, PlayerRef, Problem
 from leagues.models import Game, League, Player
 from leagues.services import player_create
+from matches.cleaning import ResultBatch
 from matches.services import match_record
+from matches.versions import results_version_bump
 from ratings.services import ratings_process_game
 
 DUMP_FORMAT = "cardrank-results"
@@ -169,12 +171,13 @@ def import_apply(
     try:
         with transaction.atomic():
             ids = _people_store(matching)
+            batch = ResultBatch()
             for index, body in enumerate(plan.results):
                 data = {**game.kind.body_players(body, lambda ref: ids[ref]), "game": game.slug}
                 if league is not None:
                     data["league"] = league.slug
                 try:
-                    match_record(referee=referee, data=data, queue_rating=False)
+                    match_record(referee=referee, data=data, queue_rating=False, batch=batch)
                 except ValidationError as error:
                     where = plan.sources[index] if index < len(plan.sources) else f"result {index + 1}"
                     raise ImportRefused([Problem(where, _messages(error))]) from error
@@ -182,6 +185,7 @@ def import_apply(
                     progress(index + 1, len(plan.results))
             if dry_run:
                 raise _DryRun
+            results_version_bump(game_ids=[game.pk])  # once for the batch, last (match_record's batch)
             summary.rated = ratings_process_game(game_id=game.pk)
     except _DryRun:
         pass

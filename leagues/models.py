@@ -163,6 +163,12 @@ class Player(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    erased_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="When the person's details were erased on their request (ratings.people.player_erase).",
+    )
 
     class Meta:
         ordering = ["name", "id"]

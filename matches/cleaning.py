@@ -20,6 +20,7 @@ ratings through their one door (``ratings.intake``).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -36,14 +37,29 @@ from ratings.intake import player_leagues_in_game
 FUTURE_TOLERANCE = timedelta(minutes=10)
 
 
-def _clean_game(value: Any, errors: Errors) -> Game | None:
+@dataclass
+class ResultBatch:
+    """Many results stored in one all-or-nothing transaction (an import: ``matches.services.match_record``'s
+    ``batch``). What they all read alike is read once for the batch, not once a result: the games by slug
+    and each game's leagues, as they were when the batch first asked (the batch's own view of them)."""
+
+    games: dict[str, Game | None] = field(default_factory=dict)
+    leagues: dict[int, tuple[League, ...]] = field(default_factory=dict)
+
+
+def _clean_game(value: Any, errors: Errors, batch: ResultBatch | None = None) -> Game | None:
     if value in (None, ""):
         errors.add("game", "This field is required.")
         return None
     if not isinstance(value, str):
         errors.add("game", 'Give the game\'s slug, e.g. "slaps".')
         return None
-    game = Game.objects.filter(slug=value).first() if is_slug(value) else None
+    if batch is not None and value in batch.games:
+        game = batch.games[value]
+    else:
+        game = Game.objects.filter(slug=value).first() if is_slug(value) else None
+        if batch is not None:
+            batch.games[value] = game
     if game is None:
         slugs = ", ".join(Game.objects.order_by("slug").values_list("slug", flat=True))
         errors.add("game", f"Unknown game {value[:50]!r}. Known games: {slugs}.")
@@ -162,18 +178,24 @@ def _check_league_players(
     errors.add("league", message)
 
 
-def match_clean(*, data: Mapping[str, Any], unnamed_league: League | _EntryLeague | None = ENTRY_LEAGUE) -> MatchInput:
+def match_clean(
+    *,
+    data: Mapping[str, Any],
+    unnamed_league: League | _EntryLeague | None = ENTRY_LEAGUE,
+    batch: ResultBatch | None = None,
+) -> MatchInput:
     """Validate a result body; raise ValidationError({field: [messages]}) or return typed input.
 
     A body without ``league`` is filed under ``unnamed_league``: the game's
     entry (amateur) league for a new result, the league a corrected match is
     filed under for a correction. Either way the league must admit every
-    player (``_check_league_players``).
+    player (``_check_league_players``). A result of a ``batch`` reads its
+    game and leagues once for the batch; every check is the same.
     """
     if not isinstance(data, Mapping):
         raise ValidationError({"non_field_errors": ["Send a JSON object."]})
     errors = Errors()
-    game = _clean_game(data.get("game"), errors)
+    game = _clean_game(data.get("game"), errors, batch)
     played_at = _clean_played_at(data.get("played_at"), errors)
     rated = _clean_rated(data.get("rated"), errors)
     result = GameInput()
@@ -184,7 +206,14 @@ def match_clean(*, data: Mapping[str, Any], unnamed_league: League | _EntryLeagu
         else:
             result = kind.clean(data, errors, game)
     # One query for the game's leagues: the one named, the default, and their two-step settings.
-    leagues = tuple(League.objects.filter(game=game).order_by("slug")) if game is not None else ()
+    if game is None:
+        leagues = ()
+    elif batch is not None and game.pk in batch.leagues:
+        leagues = batch.leagues[game.pk]
+    else:
+        leagues = tuple(League.objects.filter(game=game).order_by("slug"))
+        if batch is not None:
+            batch.leagues[game.pk] = leagues
     league = _clean_league(data.get("league"), leagues, game, errors)
     if errors:
         raise ValidationError(dict(errors))

@@ -267,26 +267,49 @@ class BoardTable(models.Model):
 
 
 class AuditEntry(models.Model):
-    """Who submitted, corrected, confirmed or voided which result, and when. Append-only."""
+    """Who submitted, corrected, confirmed or voided which result, and when; who merged two players or
+    erased one (``ratings.people``). Append-only: the one exception is erasing a person, which takes
+    their name out of the merge entries that named them (the log must not keep what was erased)."""
 
     class Action(models.TextChoices):
         SUBMITTED = "submitted", "Submitted"
         CORRECTED = "corrected", "Corrected"
         CONFIRMED = "confirmed", "Confirmed"
         VOIDED = "voided", "Voided"
+        MERGED = "merged", "Players merged"
+        ERASED = "erased", "Player erased"
 
     at = models.DateTimeField(auto_now_add=True, db_index=True)
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
     action = models.CharField(max_length=10, choices=Action.choices)
-    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="audit_entries")
-    data = models.JSONField(default=dict, help_text="The result as submitted, or before and after a correction.")
+    match = models.ForeignKey(
+        Match,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="audit_entries",
+        help_text="The result the entry is about; none for an entry about people (a merge, an erasure).",
+    )
+    data = models.JSONField(
+        default=dict,
+        help_text="The result as submitted, or before and after a correction; the players merged or erased.",
+    )
 
     class Meta:
         ordering = ["-at", "-id"]
         verbose_name_plural = "audit entries"
+        constraints = [
+            # A result's entry names its match; an entry about people names none.
+            models.CheckConstraint(
+                condition=Q(action__in=["merged", "erased"], match__isnull=True)
+                | (~Q(action__in=["merged", "erased"]) & Q(match__isnull=False)),
+                name="audit_entry_match_unless_people",
+            ),
+        ]
 
     def __str__(self) -> str:
-        return f"{self.get_action_display()} match {self.match_id} by {self.actor} at {self.at:%Y-%m-%d %H:%M}"
+        about = f"match {self.match_id}" if self.match_id else "players"
+        return f"{self.get_action_display()} {about} by {self.actor} at {self.at:%Y-%m-%d %H:%M}"
 
     def save(self, *args, **kwargs):
         if self.pk is not None and not self._state.adding:

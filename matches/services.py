@@ -24,10 +24,10 @@ from config.permissions import user_can_submit, user_can_void
 from leagues.kinds import kind_of
 from leagues.models import Game, League
 from matches.bodies import match_body_fingerprint, match_input_as_body
-from matches.cleaning import match_clean
+from matches.cleaning import ResultBatch, match_clean
 from matches.confirmation import match_needs_confirmation
 from matches.inputs import MatchInput
-from matches.models import AuditEntry, Match
+from matches.models import AuditEntry, Match, Seat
 from matches.parts import match_store_result
 from matches.selectors import match_as_body, match_detail
 from matches.versions import results_version_bump
@@ -217,7 +217,9 @@ def match_submit(*, referee, data: Mapping[str, Any]) -> Match:
     return match_record(referee=referee, data=data)
 
 
-def match_record(*, referee, data: Mapping[str, Any], queue_rating: bool = True) -> Match:
+def match_record(
+    *, referee, data: Mapping[str, Any], queue_rating: bool = True, batch: ResultBatch | None = None
+) -> Match:
     """``match_submit`` for a caller with no request to check: an operator's command (``demo_data``).
 
     The same validation, stored parts, audit entry and results version; only
@@ -227,8 +229,24 @@ def match_record(*, referee, data: Mapping[str, Any], queue_rating: bool = True)
     leaves the rating task out, for a caller that stores many results and
     then rates their game itself (``ratings_process_game``) in the same
     transaction; a rated result it leaves unrated is the sweeper's.
+
+    A ``batch`` (``matches.cleaning.ResultBatch``, with ``queue_rating=False``)
+    is for such a caller whose transaction is all or nothing
+    (``games.importing.import_apply``): the same validation and rows, without
+    the round trips a lone result needs and a batch does not. Its game and
+    leagues are read once for the batch; no savepoint per result (any error
+    ends the caller's transaction anyway); no results version per result (the
+    caller bumps its game's once, last, before it commits:
+    ``matches.versions``); no status read back (nothing can rate the result
+    before the caller commits). Measured in ``manage.py benchmark``
+    (docs/performance.md).
     """
-    return _match_store(referee=referee, data=data, cleaned=match_clean(data=data), queue_rating=queue_rating)
+    if batch is not None and queue_rating:
+        raise ValueError("A batch rates its results itself: a batch needs queue_rating=False.")
+    cleaned = match_clean(data=data, batch=batch)
+    return _match_store(
+        referee=referee, data=data, cleaned=cleaned, queue_rating=queue_rating, in_batch=batch is not None
+    )
 
 
 def _match_store(
@@ -240,10 +258,11 @@ def _match_store(
     fingerprint: str | None = None,
     queue_rating: bool = True,
     batch_head: Match | None = None,
+    in_batch: bool = False,
 ) -> Match:
     due_at = match_due_at(game=cleaned.game, league=cleaned.league, played_at=cleaned.played_at)
     awaiting_confirmation = match_needs_confirmation(cleaned=cleaned)
-    with transaction.atomic():
+    with transaction.atomic(savepoint=not in_batch):
         match = Match.objects.create(
             game=cleaned.game,
             # In UTC, as the database gives them back: the reply is built from this object.
@@ -264,8 +283,10 @@ def _match_store(
         )
         if cleaned.rated and queue_rating:
             ratings_intake().rate_after_commit(match_id=match.pk)
-        results_version_bump(game_ids=[match.game_id])
-    match.refresh_from_db(fields=["status"])
+        if not in_batch:
+            results_version_bump(game_ids=[match.game_id])
+    if not in_batch:
+        match.refresh_from_db(fields=["status"])  # the outer commit, if this was it, may have rated it (eager Celery)
     return match
 
 
@@ -366,6 +387,51 @@ def match_correct(*, match_id: int, by, data: Mapping[str, Any]) -> Match:
         intake.rate_after_commit(match_id=match.pk)
         results_version_bump(game_ids=[match.game_id])
     return match
+
+
+def match_players_move(*, drop_id: int, keep_id: int) -> dict[int, tuple[datetime, int]]:
+    """Seat ``keep_id`` wherever ``drop_id`` sat, in every match of every game, void ones included, and
+    name them in the matches' parts (the game's kind moves those): half of merging two players.
+
+    Refuses (``ValidationError``, nothing changed) when one match seats both: one person cannot have
+    played against, or beside, themselves. Returns each affected game's first match, (played_at, id),
+    from which its ratings must be replayed. The caller (``ratings.people.players_merge``) holds the
+    games' rating locks and the two players' rows, and replays.
+    """
+    seats = Seat.objects.filter(player_id=drop_id)
+    shared = sorted(
+        Seat.objects.filter(player_id=keep_id, match_id__in=seats.values("match_id")).values_list("match_id", flat=True)
+    )
+    if shared:
+        listed = ", ".join(f"#{match_id}" for match_id in shared[:20]) + (" …" if len(shared) > 20 else "")
+        raise ValidationError(
+            {
+                "players": [
+                    f"Both players sit in {len(shared)} match(es) ({listed}): they are two people, or those results "
+                    "are wrong. Correct or void them first; nothing was merged."
+                ]
+            }
+        )
+    matches = list(
+        Match.objects.filter(seats__player_id=drop_id)
+        .order_by("played_at", "id")
+        .values_list("game_id", "played_at", "id")
+    )
+    first: dict[int, tuple[datetime, int]] = {}
+    by_game: dict[int, list[int]] = {}
+    for game_id, played_at, match_id in matches:
+        first.setdefault(game_id, (played_at, match_id))
+        by_game.setdefault(game_id, []).append(match_id)
+    games = list(Game.objects.filter(pk__in=by_game))
+    for game in games:
+        if kind_of(game) is None:  # its parts are unknown here: moving only the seats would split a result
+            raise ValidationError({"players": [f"The game {game.slug} has no registered kind; nothing was merged."]})
+    seats.update(player_id=keep_id)
+    for game in games:
+        kind_of(game).parts_player_move(by_game[game.pk], drop_id=drop_id, keep_id=keep_id)
+    if by_game:
+        results_version_bump(game_ids=sorted(by_game))
+    return first
 
 
 def match_due_at(*, game: Game, league: League | None, played_at: datetime) -> datetime | None:

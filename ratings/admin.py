@@ -10,19 +10,24 @@ ratings nor matches.
 from dataclasses import asdict
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models import Count
+from django.template.response import TemplateResponse
 from django.utils.html import format_html_join
 
 from config.admin import ReadOnlyAdmin
 from config.jsonbody import JSONFormField
 from leagues.models import Game, League, Player
 from leagues.services import player_federation_id_clean, player_name_clean
+from matches.models import Seat
 from matches.services import league_due_dates_refresh
 from ratings.engines import REGISTRY, parameter_ranges
 from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
 from ratings.parameters import rating_parameters_validate
+from ratings.people import player_erase, players_merge
 from ratings.services import ratings_request_full_replay
 
 
@@ -192,8 +197,74 @@ class PlayerAdminForm(forms.ModelForm):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
+    """Players: rename, federation number (validated as the API does), merge two, erase one (``ratings.people``)."""
+
     form = PlayerAdminForm
-    list_display = ["name", "federation_id", "user", "created_at"]
+    list_display = ["name", "federation_id", "user", "created_at", "erased_at"]
     search_fields = ["name", "=federation_id"]
     raw_id_fields = ["user"]
+    readonly_fields = ["erased_at"]
     inlines = [PlayerRatingInline]
+    actions = ["merge_players", "erase_players"]
+
+    def has_merge_permission(self, request):
+        # Merging changes one player and deletes the other: both rights (an action's own list needs only one).
+        return self.has_change_permission(request) and self.has_delete_permission(request)
+
+    @admin.action(description="Merge two selected players (one person entered twice)", permissions=["merge"])
+    def merge_players(self, request, queryset):
+        players = list(queryset.order_by("pk")[:3])
+        if len(players) != 2:
+            self.message_user(request, "Select exactly two players to merge.", messages.ERROR)
+            return None
+        errors = []
+        if request.POST.get("confirm") == "merge":
+            keep_id = request.POST.get("keep")
+            chosen = [player for player in players if str(player.pk) == keep_id]
+            if not chosen:
+                errors = ["Choose the player to keep."]
+            else:
+                keep = chosen[0]
+                drop = players[1] if keep is players[0] else players[0]
+                dropped_name = drop.name
+                try:
+                    players_merge(keep=keep, drop=drop, by=request.user)
+                except ValidationError as error:
+                    errors = [message for messages_ in error.message_dict.values() for message in messages_]
+                else:
+                    self.message_user(
+                        request,
+                        f"{dropped_name} was merged into {keep.name}; their games' ratings were replayed.",
+                        messages.SUCCESS,
+                    )
+                    return None
+        counts = dict(
+            Seat.objects.filter(player__in=players).values_list("player_id").annotate(n=Count("id")).order_by()
+        )
+        games = {
+            player.pk: list(PlayerRating.objects.filter(player=player).select_related("game").order_by("game__name"))
+            for player in players
+        }
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Merge two players",
+            "opts": self.model._meta,
+            "players": [(player, counts.get(player.pk, 0), games[player.pk]) for player in players],
+            "errors": errors,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/leagues/player/merge.html", context, status=400 if errors else 200)
+
+    @admin.action(
+        description="Erase selected players (privacy request: results and ratings stay)", permissions=["change"]
+    )
+    def erase_players(self, request, queryset):
+        erased = 0
+        for player in queryset.filter(erased_at__isnull=True):
+            player_erase(player=player, by=request.user)
+            erased += 1
+        self.message_user(
+            request,
+            f"Erased {erased} player(s): their names and numbers are gone, their results stay.",
+            messages.SUCCESS,
+        )

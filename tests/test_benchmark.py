@@ -18,7 +18,10 @@ from tests.conftest import REPO
 
 @pytest.mark.django_db(transaction=True)
 def test_benchmark_prints_a_table_and_a_json_object_and_cleans_up(reference_data, capsys):
-    call_command("benchmark", "--updates", "2000", "--deals", "400", "--players", "50", "--skip-services")
+    call_command(
+        "benchmark", "--updates", "2000", "--deals", "400", "--players", "50", "--import-results", "60",
+        "--skip-services",
+    )  # fmt: skip
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines[0].startswith("Benchmark (quick)")
     result = json.loads(lines[-1])
@@ -28,6 +31,16 @@ def test_benchmark_prints_a_table_and_a_json_object_and_cleans_up(reference_data
     assert result["replay"]["rows_per_s"] > 0
     assert not Game.objects.filter(slug="benchmark-preferans").exists()
     assert not Player.objects.filter(name__startswith="bench ").exists()
+    imported = result["import"]
+    assert imported["slaps_csv"]["results"] == 60
+    assert imported["slaps_csv"]["ledger_rows"] == 120
+    assert imported["bridge_pbn"]["results"] == 1  # one session
+    assert imported["bridge_pbn"]["new_players"] == 88  # 44 pairs
+    assert imported["bridge_pbn"]["ledger_rows"] == 30 * 88  # every player on every board
+    assert all(row["ratio_to_replay"] > 0 for row in imported.values())
+    assert any(line.startswith("import bridge PBN: 1 results") for line in lines)
+    assert not Game.objects.filter(slug__startswith="benchmark-import").exists()
+    assert not Player.objects.filter(name__startswith="bench-import").exists()
 
 
 @pytest.mark.django_db(transaction=True)

@@ -7,7 +7,13 @@ from games.bridge import api, views
 from games.bridge.importing import parse_pbn, parse_usebio
 from games.bridge.loading import bridge_inputs
 from games.bridge.records import bridge_board_opponents, player_bridge_records
-from games.bridge.results import bridge_boards_store, bridge_clean, bridge_input_body, bridge_stored_body
+from games.bridge.results import (
+    bridge_boards_store,
+    bridge_clean,
+    bridge_input_body,
+    bridge_stored_body,
+    bridge_tables_player_move,
+)
 from games.bridge.session import session_pair_ranking
 
 
@@ -30,6 +36,9 @@ class BridgeKind(BaseKind):
 
     def store_parts(self, match, cleaned):
         bridge_boards_store(match, cleaned)
+
+    def parts_player_move(self, match_ids, *, drop_id, keep_id):
+        bridge_tables_player_move(match_ids, drop_id=drop_id, keep_id=keep_id)
 
     # --- rating input (ratings) ------------------------------------------------------------
 

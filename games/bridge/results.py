@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from django.db.models import Q
+
 from leagues.models import Player
 from matches.inputs import Errors, GameInput, MatchInput, SeatInput, parse_cents, parse_id, players_by_id
 from matches.models import Board, BoardTable, Match
@@ -269,6 +271,25 @@ def bridge_boards_store(match: Match, cleaned: MatchInput) -> None:
         hold(board, "tables", sorted(tables, key=lambda table: table.table))
         boards.append(board)
     hold(match, "boards", sorted(boards, key=lambda board: board.position))
+
+
+def bridge_tables_player_move(match_ids: list[int], *, drop_id: int, keep_id: int) -> None:
+    """Put ``keep_id`` in ``drop_id``'s place at every table of these sessions, each pair kept lowest id first.
+
+    The caller (a merge) has checked that no session seats both, so no table can end with one player twice.
+    """
+    tables = list(
+        BoardTable.objects.filter(board__match_id__in=match_ids).filter(
+            Q(ns_1=drop_id) | Q(ns_2=drop_id) | Q(ew_1=drop_id) | Q(ew_2=drop_id)
+        )
+    )
+    for table in tables:
+        ns = sorted(keep_id if p == drop_id else p for p in (table.ns_1_id, table.ns_2_id))
+        ew = sorted(keep_id if p == drop_id else p for p in (table.ew_1_id, table.ew_2_id))
+        table.ns_1_id, table.ns_2_id = ns
+        table.ew_1_id, table.ew_2_id = ew
+    # One statement: PostgreSQL checks the partners' order (a row constraint) on each row as it is written.
+    BoardTable.objects.bulk_update(tables, ["ns_1", "ns_2", "ew_1", "ew_2"], batch_size=1000)
 
 
 @dataclass(frozen=True)

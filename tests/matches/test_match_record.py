@@ -4,8 +4,11 @@ from datetime import timedelta
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from matches.cleaning import ResultBatch
 from matches.models import AuditEntry, Match, ResultsVersion
 from matches.services import match_record, match_submit
 from tests.factories import PlayerFactory, UserFactory
@@ -58,3 +61,41 @@ def test_bad_input_is_refused_as_on_every_path_and_stores_nothing(reference_data
     assert not Match.objects.exists()
     assert not AuditEntry.objects.exists()
     assert not ResultsVersion.objects.exists()
+
+
+def test_a_batch_stores_the_same_rows_and_leaves_the_version_to_its_caller(
+    reference_data, django_capture_on_commit_callbacks
+):
+    a, b = PlayerFactory(), PlayerFactory()
+    batch = ResultBatch()
+    with pytest.raises(ValueError, match="queue_rating=False"):
+        match_record(referee=UserFactory(), data=body(a, b), batch=batch)
+    assert not Match.objects.exists()
+    referee = UserFactory()
+    with django_capture_on_commit_callbacks() as queued:
+        first = match_record(referee=referee, data=body(a, b), queue_rating=False, batch=batch)
+        with CaptureQueriesContext(connection) as second_queries:
+            second = match_record(referee=referee, data=body(b, a), queue_rating=False, batch=batch)
+    assert queued == []
+    # The game and its leagues were read for the first: the players, then the match, its seats, its audit entry.
+    assert len(second_queries) == 4, [query["sql"][:80] for query in second_queries]
+    assert [first.status, second.status] == [Match.Status.SUBMITTED] * 2
+    assert AuditEntry.objects.filter(match__in=[first, second], action=AuditEntry.Action.SUBMITTED).count() == 2
+    assert not ResultsVersion.objects.exists()  # the caller bumps once, last (games.importing.import_apply)
+    with pytest.raises(ValidationError):
+        match_record(referee=UserFactory(), data=body(a, a), queue_rating=False, batch=batch)
+    assert Match.objects.count() == 2
+
+
+def test_an_import_raises_its_games_results_version_once(reference_data, tmp_path):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    UserFactory(username="referee")
+    rows = [f"2026-03-0{day}T18:00:00Z,Ann,Bob,a" for day in range(1, 6)]
+    path = tmp_path / "season.csv"
+    path.write_text("played_at,player_a,player_b,winner\n" + "\n".join(rows) + "\n")
+    call_command("import_results", str(path), "--game", "slaps", stdout=StringIO())
+    assert Match.objects.count() == 5
+    assert ResultsVersion.objects.get(game__slug="slaps").version == 1

@@ -1,14 +1,17 @@
 """``manage.py benchmark``: measured speed, printed as a table and one JSON object.
 
     --quick (default)  engine streams of 200,000 updates; a replay of 100,000 deals; 100
-                       results' latency; 10 s of sustained load; pages over 10,000 players
+                       results' latency; 10 s of sustained load; pages over 10,000 players;
+                       imports of 10,000 Slaps results (CSV) and a 30-board 22-table PBN session
     --full             2,000,000 updates; 1,000,000 deals (about 4M ledger rows); 500
-                       results; 60 s; pages over 100,000 players
+                       results; 60 s; pages over 100,000 players; 100,000 Slaps results imported
     --json             only the JSON object (last line either way)
     --only pages       only the pages under load: leaderboards, a profile, the entry pages
                        and the player search (no engines, replay, submission latency or
                        sustained load)
     --only submissions only the submission latency and the sustained load
+    --only import      only the imports (``benchmarks/importing.py``), each with its ratio to a
+                       replay of the results it stored
 
 Every timing comes with a ratio to a baseline measured in the same run
 (absolute times drift on shared machines). Run it on PostgreSQL: the replay
@@ -43,6 +46,7 @@ SIZES = {
         "board_players": 10_000,
         "profile_units": 5_000,
         "page_seconds": 3,
+        "import_results": 10_000,
     },
     "full": {
         "updates": 2_000_000,
@@ -53,6 +57,7 @@ SIZES = {
         "board_players": 100_000,
         "profile_units": 5_000,
         "page_seconds": 10,
+        "import_results": 100_000,
     },
 }
 
@@ -71,15 +76,17 @@ class Command(BaseCommand):
         parser.add_argument(
             "--board-players", type=int, help="Override the number of players on the measured leaderboard."
         )
+        parser.add_argument("--import-results", type=int, help="Override the number of Slaps results imported.")
         parser.add_argument(
             "--only",
-            choices=["pages", "submissions"],
+            choices=["pages", "submissions", "import"],
             help=(
                 "Measure only this section (pages: leaderboards, a profile, the entry pages and the player "
-                "search; submissions: latency and sustained)."
+                "search; submissions: latency and sustained; import: a Slaps CSV and a bridge PBN session imported)."
             ),
         )
         parser.add_argument("--skip-replay", action="store_true", help="Leave out the replay section.")
+        parser.add_argument("--skip-import", action="store_true", help="Leave out the import section.")
         parser.add_argument("--skip-services", action="store_true", help="Leave out gunicorn/worker measures.")
         parser.add_argument(
             "--web-workers", type=int, default=3, help="gunicorn workers (default 3: best measured on 2 cores)."
@@ -99,10 +106,16 @@ class Command(BaseCommand):
 
     def handle(self, *args, full=False, json=False, updates=None, deals=None, players=None, **options):
         size = dict(SIZES["full" if full else "quick"])
-        overrides = {"updates": updates, "deals": deals, "players": players, "board_players": options["board_players"]}
+        overrides = {
+            "updates": updates,
+            "deals": deals,
+            "players": players,
+            "board_players": options["board_players"],
+            "import_results": options["import_results"],
+        }
         size.update({k: v for k, v in overrides.items() if v})
         only = options["only"]
-        engine_speed, full_replay, service_benchmarks = _harness()
+        engine_speed, full_replay, service_benchmarks, import_speed = _harness()
         started = time.perf_counter()
         result = {
             "mode": "full" if full else "quick",
@@ -113,7 +126,11 @@ class Command(BaseCommand):
             result["engines"] = engine_speed(updates=size["updates"])
         if not options["skip_replay"] and not only:
             result["replay"] = full_replay(deals=size["deals"], players=size["players"], keep=options["keep"])
-        if not options["skip_services"]:
+        if not options["skip_import"] and only in (None, "import"):
+            result["import"] = import_speed(
+                results=size["import_results"], players=size["players"], keep=options["keep"]
+            )
+        if not options["skip_services"] and only != "import":
             result["services"] = service_benchmarks(
                 broker_url=options["broker"],
                 web_workers=options["web_workers"],
@@ -165,6 +182,15 @@ class Command(BaseCommand):
                 )
         if "skipped" in services:
             self.stdout.write(f"services: {services['skipped']}")
+        for key, label in (("slaps_csv", "Slaps CSV"), ("bridge_pbn", "bridge PBN")):
+            row = (result.get("import") or {}).get(key)
+            if row:
+                self.stdout.write(
+                    f"import {label}: {row['results']:,} results, {row['ledger_rows']:,} ledger rows in "
+                    f"{row['import_s']} s (read {row['read_s']}, store {row['store_s']}, rate {row['rate_s']}; "
+                    f"{row['store_ms_per_result']} ms stored per result): {row['ratio_to_replay']}x the replay "
+                    f"of the same results ({row['replay_s']} s)"
+                )
         replay = result.get("replay")
         if replay:
             self.stdout.write(
@@ -176,9 +202,10 @@ class Command(BaseCommand):
 
 
 def _harness():
-    """The harness's three entry points, imported now: ``benchmarks/`` lives in a source checkout only."""
+    """The harness's four entry points, imported now: ``benchmarks/`` lives in a source checkout only."""
     try:
         from benchmarks.engine import engine_speed
+        from benchmarks.importing import import_speed
         from benchmarks.replay import full_replay
         from benchmarks.service import service_benchmarks
     except ModuleNotFoundError as error:
@@ -189,7 +216,7 @@ def _harness():
             "checkout, which an installed package leaves out. Run `python manage.py benchmark` from the top "
             "of a checkout of the repository."
         ) from error
-    return engine_speed, full_replay, service_benchmarks
+    return engine_speed, full_replay, service_benchmarks, import_speed
 
 
 def _cpus() -> int:

@@ -1,0 +1,162 @@
+"""Import speed: a club's Slaps history from CSV, and a bridge evening from a scoring program's PBN file.
+
+Each goes the way ``manage.py import_results`` goes (``games.importing``):
+the file read into a plan, the people matched and created, every result
+stored through the one write path (``match_record``) in one transaction,
+and the game rated once at the end. The ratio is to a full replay of the same
+stored results (``ratings_replay_all``), measured right after in the same
+run: what an import costs beyond rating what it brought.
+
+Synthetic data lives in games of their own ("benchmark-import-slaps",
+"benchmark-import-bridge") and players named "bench-import …", and is
+deleted afterwards unless asked to keep it.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from datetime import UTC, datetime, timedelta
+
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
+
+from benchmarks.replay import _vacuum
+from games.importing import import_apply, import_plan_read
+from leagues.models import Game, League, Player
+from matches.models import AuditEntry, Board, BoardTable, Match, Seat
+from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
+from ratings.services import ratings_replay_all
+
+PREFIX = "bench-import"
+REFEREE = "benchmark-import"
+START = datetime(2020, 1, 6, 18, 0, tzinfo=UTC)
+
+
+def _game(slug: str, name: str, system: str) -> Game:
+    leftover = Game.objects.filter(slug=slug).first()
+    if leftover is not None:
+        _cleanup(leftover)  # an interrupted run (or --keep) left it: start from nothing
+    game = Game.objects.create(slug=slug, name=name, rating_system=system)
+    League.objects.create(game=game, tier="amateur", slug=f"{slug}-amateur", name=f"{name} amateur",
+                          promotion_threshold=1800)  # fmt: skip
+    League.objects.create(game=game, tier="pro", slug=f"{slug}-pro", name=f"{name} pro", rating_floor=1800)
+    return game
+
+
+def _cleanup(game: Game) -> None:
+    """Delete a benchmark game and all it holds, the audit log's guard lifted for its entries alone."""
+    with transaction.atomic():
+        for model in (RatingChange, Promotion, PlayerRating):
+            model.objects.filter(game=game)._raw_delete(connection.alias)
+        RatingState.objects.filter(game=game).delete()
+        matches = Match.objects.filter(game=game)
+        audit = AuditEntry.objects.filter(match__in=matches)
+        with connection.cursor() as cursor:
+            guarded = connection.vendor == "postgresql"
+            if guarded:
+                cursor.execute("ALTER TABLE matches_auditentry DISABLE TRIGGER matches_auditentry_append_only")
+            audit._raw_delete(connection.alias)
+            if guarded:
+                cursor.execute("ALTER TABLE matches_auditentry ENABLE TRIGGER matches_auditentry_append_only")
+        BoardTable.objects.filter(board__match__in=matches)._raw_delete(connection.alias)
+        Board.objects.filter(match__in=matches)._raw_delete(connection.alias)
+        Seat.objects.filter(match__in=matches)._raw_delete(connection.alias)
+        matches._raw_delete(connection.alias)
+        League.objects.filter(game=game).delete()
+        game.delete()
+        Player.objects.filter(name__startswith=PREFIX)._raw_delete(connection.alias)
+
+
+def slaps_csv(*, results: int, players: int, seed: int = 14) -> bytes:
+    """A season of Slaps results as the club's spreadsheet gives them (docs/import.md's columns)."""
+    rng = random.Random(seed)
+    lines = ["played_at,player_a,player_a_id,player_b,player_b_id,winner"]
+    for index in range(results):
+        a, b = rng.sample(range(players), 2)
+        at = START + timedelta(minutes=10 * index)
+        lines.append(f"{at.isoformat()},{PREFIX} {a:06d},,{PREFIX} {b:06d},,{'a' if rng.random() < 0.5 else 'b'}")
+    return ("\n".join(lines) + "\n").encode()
+
+
+def bridge_pbn(*, boards: int, tables: int, seed: int = 30) -> bytes:
+    """One evening of ``boards`` boards at ``tables`` tables as a scoring program writes it: NS pairs 1..N
+    stay at their tables, EW pairs N+1..2N move one table a round (every board played at every table)."""
+    rng = random.Random(seed)
+    scores = [-1430, -800, -650, -620, -420, -200, -150, -100, -50, 50, 90, 110, 140, 170, 400, 420, 450, 620, 680]
+    names = ['[TotalScoreTable "PairId\\2R;Names\\40L"]']
+    for pair in range(1, 2 * tables + 1):
+        names.append(f'{pair} "{PREFIX} {2 * pair - 1:04d} - {PREFIX} {2 * pair:04d}"')
+    out = ["% PBN 2.1", "% bench-import: a synthetic session", ""]
+    for board in range(1, boards + 1):
+        out += ['[Event "Benchmark pairs"]', '[Date "2024.03.05"]', f'[Board "{board}"]']
+        if board == 1:
+            out += names
+        out.append('[ScoreTable "PairId_NS\\2R;PairId_EW\\2R;Score_NS\\6R;Score_EW\\6R"]')
+        for table in range(1, tables + 1):
+            ew = tables + 1 + (table - 1 + board) % tables
+            score = rng.choice(scores)
+            out.append(f'{table} {ew} "{score}" -' if score > 0 else f'{table} {ew} - "{-score}"')
+        out.append("")
+    return "\n".join(out).encode()
+
+
+def _import_and_replay(game: Game, *, format: str, data: bytes) -> dict:
+    referee, _ = get_user_model().objects.get_or_create(username=REFEREE)
+    started = time.perf_counter()
+    plan = import_plan_read(game=game, format=format, data=data, zone=UTC)
+    assert not plan.blocking, plan.blocking[:3]
+    read = time.perf_counter() - started
+    stored_at: list[float] = []
+
+    def progress(done: int, total: int) -> None:
+        if done == total:
+            stored_at.append(time.perf_counter())
+
+    started = time.perf_counter()
+    summary = import_apply(plan=plan, game=game, referee=referee, progress=progress)
+    imported = time.perf_counter() - started
+    store = stored_at[0] - started
+    rows = RatingChange.objects.filter(game=game).count()
+    started = time.perf_counter()
+    ratings_replay_all(game_id=game.pk)
+    replay = time.perf_counter() - started
+    assert RatingChange.objects.filter(game=game).count() == rows
+    return {
+        "results": summary.results,
+        "new_players": summary.new,
+        "ledger_rows": rows,
+        "read_s": round(read, 2),
+        "store_s": round(store, 2),
+        "rate_s": round(imported - store, 2),
+        "import_s": round(read + imported, 2),
+        "replay_s": round(replay, 2),
+        "ratio_to_replay": round((read + imported) / replay, 1),
+        "store_ms_per_result": round(1000 * store / max(summary.results, 1), 2),
+    }
+
+
+def import_speed(*, results: int, players: int, boards: int = 30, tables: int = 22, keep: bool = False) -> dict:
+    """The two imports, each with its ratio to the replay of what it stored."""
+    out = {}
+    for key, (slug, name, system, format, data) in {
+        "slaps_csv": (
+            "benchmark-import-slaps", "Benchmark import Slaps", "elo", "csv",
+            slaps_csv(results=results, players=players),
+        ),
+        "bridge_pbn": (
+            "benchmark-import-bridge", "Benchmark import Bridge", "bridge", "pbn",
+            bridge_pbn(boards=boards, tables=tables),
+        ),
+    }.items():  # fmt: skip
+        game = _game(slug, name, system)
+        try:
+            out[key] = _import_and_replay(game, format=format, data=data)
+        finally:
+            if not keep:
+                _cleanup(game)
+    out["slaps_csv"]["players"] = players
+    out["bridge_pbn"].update(boards=boards, tables=tables)
+    if not keep:
+        _vacuum()
+    return out

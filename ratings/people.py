@@ -1,0 +1,183 @@
+"""People: merging two records of one person, and erasing a person on their request.
+
+Both change who a result names, so they sit here, above the results (whose
+seats and parts ``matches.services.match_players_move`` moves) and beside the
+ledger they replay. Admin calls them (``ratings.admin``); each writes one
+audit entry (``matches.models.AuditEntry``, no match).
+
+Merging (``players_merge``): a club that imported its history, or entered
+the same person twice, ends with two players who are one person. Every seat
+and every place in a result's parts moves to the player kept, the other is
+deleted, and each affected game's ratings are replayed, now, from the first
+result the deleted player played: afterwards the ledger is the one a single
+player with the whole history would have. Refused, with nothing changed:
+a player with themselves, two players seated in one match (one person
+cannot play against themselves: correct or void the result first), two
+different federation numbers, two different logins, an erased player.
+
+Erasing (``player_erase``), for a privacy request: the name becomes "Erased
+player #<id>", the federation number and the login link are cleared, and
+``erased_at`` says when. Results stay, and with them every rating: the
+player keeps their id, so no other player's rating changes (and neither does
+theirs). The audit entry keeps who erased which id, and when, never the old
+name: the log is kept for ever, so a name in it would outlive the erasure it
+records. For the same reason the merge entries that named this person (the
+player kept, and those merged into them earlier) lose their names and
+numbers: the one edit the append-only log allows. Erasing an erased player
+changes nothing.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import connection, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from leagues.models import Player
+from matches.models import AuditEntry, Seat
+from matches.services import match_players_move
+from ratings.ledger import rating_replay_mark, rating_state_lock
+from ratings.models import RatingChange
+from ratings.services import ratings_process_game
+
+MERGE_PERMISSIONS = ("leagues.change_player", "leagues.delete_player")
+ERASE_PERMISSIONS = ("leagues.change_player",)
+
+
+def erased_name(player_id: int) -> str:
+    return f"Erased player #{player_id}"
+
+
+def _refuse(message: str):
+    return ValidationError({"players": [message]})
+
+
+def _as_player(value, role: str) -> Player:
+    if not isinstance(value, Player) or value.pk is None:
+        raise _refuse(
+            f"The player to {role} must be a stored player (given: {type(value).__name__}); bots are never merged."
+        )
+    return value
+
+
+def _summary(player: Player) -> dict:
+    return {"id": player.pk, "name": player.name, "federation_id": player.federation_id}
+
+
+def players_merge(*, keep: Player, drop: Player, by) -> Player:
+    """Merge ``drop`` into ``keep`` (one person entered twice): see the module. Returns ``keep``, reloaded.
+
+    Everything happens in one transaction: the games' rating locks (in game id
+    order, as the rating task takes them), the two players' rows, the moves,
+    the replays, the delete and the audit entry; a refusal changes nothing.
+    """
+    if not (by and by.is_authenticated and by.is_active and by.has_perms(MERGE_PERMISSIONS)):
+        raise PermissionDenied("Only admins who may change and delete players can merge them.")
+    keep, drop = _as_player(keep, "keep"), _as_player(drop, "merge")
+    if keep.pk == drop.pk:
+        raise _refuse("A player cannot be merged with themselves.")
+    with transaction.atomic():
+        game_ids = sorted(set(Seat.objects.filter(player=drop).values_list("match__game_id", flat=True)))
+        states = {game_id: rating_state_lock(game_id=game_id) for game_id in game_ids}
+        rows = {player.pk: player for player in Player.objects.select_for_update().filter(pk__in=[keep.pk, drop.pk])}
+        if len(rows) != 2:
+            raise _refuse("One of the players no longer exists (merged or deleted meanwhile); nothing was merged.")
+        keep, drop = rows[keep.pk], rows[drop.pk]
+        if now_in := set(Seat.objects.filter(player=drop).values_list("match__game_id", flat=True)) - set(states):
+            raise _refuse(f"A result naming {drop.name} was entered meanwhile (games {sorted(now_in)}); try again.")
+        for player in (keep, drop):
+            if player.erased_at is not None:
+                raise _refuse(f"{player.name} was erased: nothing identifies them any more, so they are not merged.")
+        if keep.federation_id and drop.federation_id and keep.federation_id != drop.federation_id:
+            raise _refuse(
+                f"{keep.name} has federation number {keep.federation_id} and {drop.name} {drop.federation_id}: "
+                "two numbers are two people, or one number is wrong. Correct it first; nothing was merged."
+            )
+        if keep.user_id and drop.user_id and keep.user_id != drop.user_id:
+            raise _refuse(f"{keep.name} and {drop.name} each have a login: unlink one first (a person has one login).")
+        kept, dropped = _summary(keep), _summary(drop)
+        firsts = match_players_move(drop_id=drop.pk, keep_id=keep.pk)
+        for game_id, (played_at, match_id) in firsts.items():
+            rating_replay_mark(state=states[game_id], played_at=played_at, match_id=match_id)
+        for game_id in game_ids:
+            ratings_process_game(game_id=game_id)
+        # A replay from the dropped player's first result removed every ledger row naming them.
+        if RatingChange.objects.filter(player_id=drop.pk).exists():
+            raise RuntimeError(f"Player {drop.pk} still has ledger rows after the replay; nothing was merged.")
+        federation_id, user_id = keep.federation_id or drop.federation_id, keep.user_id or drop.user_id
+        drop.delete()  # their ratings and promotions went with the replay; nothing else names them
+        keep.federation_id, keep.user_id = federation_id, user_id
+        keep.save(update_fields=["federation_id", "user"])  # bumps the cached pages' versions (ratings.receivers)
+        AuditEntry.objects.create(
+            actor=by,
+            action=AuditEntry.Action.MERGED,
+            match=None,
+            data={
+                "kept": kept,
+                "dropped": dropped,
+                "games": game_ids,
+                "replayed_from_matches": {str(game_id): first[1] for game_id, first in firsts.items()},
+            },
+        )
+    keep.refresh_from_db()
+    return keep
+
+
+def _merged_into(player_id: int) -> set[int]:
+    """This player's id and the ids of every player merged into them, and into those, recursively."""
+    ids, frontier = {player_id}, {player_id}
+    while frontier:
+        found = set(
+            AuditEntry.objects.filter(action=AuditEntry.Action.MERGED, data__kept__id__in=list(frontier)).values_list(
+                "data__dropped__id", flat=True
+            )
+        )
+        frontier = found - ids
+        ids |= frontier
+    return ids
+
+
+def _audit_erasing(on: bool) -> None:
+    """Let this transaction edit merge entries' data (PostgreSQL's append-only trigger allows that only then,
+    migration matches 0014), or stop letting it."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT set_config('cardrank.erasing', %s, true)", ["on" if on else "off"])
+
+
+def player_erase(*, player: Player, by) -> Player:
+    """Erase a person's details on their request: see the module. Returns the player, reloaded."""
+    if not (by and by.is_authenticated and by.is_active and by.has_perms(ERASE_PERMISSIONS)):
+        raise PermissionDenied("Only admins who may change players can erase one.")
+    player = _as_player(player, "erase")
+    with transaction.atomic():
+        player = Player.objects.select_for_update().filter(pk=player.pk).first()
+        if player is None:
+            raise _refuse("That player no longer exists; nothing was erased.")
+        if player.erased_at is not None:
+            return player
+        player.name = erased_name(player.pk)
+        player.federation_id = ""
+        player.user = None
+        player.erased_at = timezone.now()
+        player.save()  # bumps the cached pages' versions (ratings.receivers): the old name leaves them
+        ids = _merged_into(player.pk)
+        _audit_erasing(True)
+        for entry in AuditEntry.objects.filter(action=AuditEntry.Action.MERGED).filter(
+            Q(data__kept__id__in=list(ids)) | Q(data__dropped__id__in=list(ids))
+        ):
+            data = dict(entry.data)
+            for side in ("kept", "dropped"):
+                if data[side]["id"] in ids:
+                    data[side] = {**data[side], "name": erased_name(player.pk), "federation_id": ""}
+            # The log is append-only (AuditEntry.save refuses edits); an erasure is the one exception.
+            AuditEntry.objects.filter(pk=entry.pk).update(data=data)
+        _audit_erasing(False)
+        AuditEntry.objects.create(
+            actor=by,
+            action=AuditEntry.Action.ERASED,
+            match=None,
+            data={"player": player.pk, "merged_into_them": sorted(ids - {player.pk})},
+        )
+    return player
