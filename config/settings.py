@@ -332,6 +332,7 @@ SWEEP_EVERY = timedelta(seconds=int(os.environ.get("CARDRANK_SWEEP_EVERY_SECONDS
 CELERY_BEAT_SCHEDULE = {
     "ratings-close-periods": {"task": "ratings.tasks.ratings_close_periods", "schedule": SWEEP_EVERY},
     "ratings-sweep-submitted": {"task": "ratings.tasks.ratings_sweep", "schedule": SWEEP_EVERY},
+    "games-expire-import-runs": {"task": "games.tasks.import_runs_expire", "schedule": timedelta(hours=1)},
 }
 
 # Ratings: a match still ``submitted`` after this long is picked up by the sweeper.
@@ -346,3 +347,5 @@ LOGGING = {
 
 # The largest file ``import_results`` reads (bytes): a club's history in CSV is a few MB.
 CARDRANK_IMPORT_MAX_BYTES = int(os.environ.get("CARDRANK_IMPORT_MAX_BYTES", 20 * 1024 * 1024))
+# An admin import previewed (or never checked) and not confirmed within this many hours drops its file.
+CARDRANK_IMPORT_PREVIEW_HOURS = env_int("CARDRANK_IMPORT_PREVIEW_HOURS", 24, minimum=1)

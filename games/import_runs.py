@@ -22,6 +22,7 @@ import hashlib
 import logging
 import time
 from dataclasses import dataclass
+from datetime import timedelta
 from zoneinfo import ZoneInfo
 
 from celery import current_app
@@ -320,3 +321,35 @@ def import_run_apply(run_id: int) -> None:
             updated_at=timezone.now(),
             finished_at=timezone.now(),
         )
+
+
+#: Statuses whose run still holds its file's bytes and waits on a person (the check, the confirmation).
+WAITING = (ImportRun.Status.CHECKING, ImportRun.Status.PREVIEWED)
+
+
+def import_runs_expire(*, now=None) -> int:
+    """Drop the file of every run left unconfirmed (or never checked) for ``CARDRANK_IMPORT_PREVIEW_HOURS``.
+
+    A previewed file holds people's names and results that are not in the
+    database: it must not outlive the admin's attention (nor escape a
+    person's erasure) for ever. The run fails, saying why, keeping its
+    name, size, hash and the preview's counts; one UPDATE, so a
+    confirmation racing it either moved the run to queued first (and it is
+    imported) or finds it failed. Runs confirmed and waiting for a worker
+    are left alone. Returns how many runs expired. Beat runs it hourly.
+    """
+    hours = settings.CARDRANK_IMPORT_PREVIEW_HOURS
+    cutoff = (now or timezone.now()) - timedelta(hours=hours)
+    expired = 0
+    for run in ImportRun.objects.filter(status__in=WAITING, updated_at__lt=cutoff).only("pk", "preview"):
+        expired += ImportRun.objects.filter(pk=run.pk, status__in=WAITING, updated_at__lt=cutoff).update(
+            status=ImportRun.Status.FAILED,
+            error=f"Not confirmed within {hours} hours: the file was dropped, nothing was stored. Upload it again.",
+            data=b"",
+            preview={key: value for key, value in run.preview.items() if key in PREVIEW_COUNTS},
+            updated_at=timezone.now(),
+            finished_at=timezone.now(),
+        )
+    if expired:
+        logger.info("Import runs: %d left unconfirmed for %d hours dropped their files.", expired, hours)
+    return expired

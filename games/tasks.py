@@ -17,3 +17,8 @@ def import_run_check(run_id: int) -> None:
 @shared_task
 def import_run_apply(run_id: int) -> None:
     import_runs.import_run_apply(run_id)
+
+
+@shared_task
+def import_runs_expire() -> int:
+    return import_runs.import_runs_expire()

@@ -13,6 +13,7 @@ the admin path under test.
 from __future__ import annotations
 
 import threading
+from datetime import timedelta
 from io import StringIO
 
 import pytest
@@ -22,8 +23,9 @@ from django.core.management import call_command
 from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
-from games.import_runs import ProgressWriter
+from games.import_runs import ProgressWriter, import_runs_expire
 from games.models import ImportRun
 from leagues.models import Game, Player
 from matches.models import AuditEntry, Match
@@ -500,3 +502,48 @@ def test_a_run_in_progress_polls_and_odd_addresses_are_refused(web, importer):
     listing = web.get(reverse("admin:games_importrun_changelist"))
     assert listing.status_code == 200
     assert "h.csv" in listing.content.decode()
+
+
+def test_a_preview_left_unconfirmed_drops_its_file_after_the_configured_hours(
+    web, importer, settings, django_capture_on_commit_callbacks
+):
+    """A previewed file holds names that are in no table: after CARDRANK_IMPORT_PREVIEW_HOURS unconfirmed
+    it is dropped (the run fails, saying why), and a confirmation after that stores nothing."""
+    settings.CARDRANK_IMPORT_PREVIEW_HOURS = 3
+    capture = django_capture_on_commit_callbacks
+    run = uploaded(web, capture, name="history.csv", data=slaps_csv(SLAPS_ROWS).encode())
+    run.refresh_from_db()
+    assert run.status == ImportRun.Status.PREVIEWED
+    assert bytes(run.data)
+    assert "Ada Novak" in str(run.preview)
+    sha256, counts = run.sha256, run.preview["results"]
+    later = run.updated_at + timedelta(hours=2, minutes=59)
+    assert import_runs_expire(now=later) == 0  # not yet: three hours
+    run.refresh_from_db()
+    assert run.status == ImportRun.Status.PREVIEWED
+    assert bytes(run.data)
+
+    # A confirmed run waiting for a worker is the admin's intent: kept.
+    ImportRun.objects.filter(pk=run.pk).update(status=ImportRun.Status.QUEUED)
+    assert import_runs_expire(now=timezone.now() + timedelta(hours=4)) == 0
+    ImportRun.objects.filter(pk=run.pk).update(status=ImportRun.Status.PREVIEWED)
+
+    assert import_runs_expire(now=timezone.now() + timedelta(hours=3, seconds=1)) == 1
+    run.refresh_from_db()
+    assert run.status == ImportRun.Status.FAILED
+    assert run.error == "Not confirmed within 3 hours: the file was dropped, nothing was stored. Upload it again."
+    assert bytes(run.data) == b""
+    assert "Ada Novak" not in str(run.preview)
+    assert run.preview["results"] == counts
+    assert run.sha256 == sha256
+    assert run.finished_at is not None
+    assert import_runs_expire(now=timezone.now() + timedelta(days=2)) == 0  # once
+
+    confirm(web, capture, run, sha256)
+    assert not Match.objects.exists()
+    assert not Player.objects.filter(name="Cleo Costa").exists()
+
+
+def test_the_expiry_runs_hourly_on_beat(settings):
+    entry = settings.CELERY_BEAT_SCHEDULE["games-expire-import-runs"]
+    assert entry == {"task": "games.tasks.import_runs_expire", "schedule": timedelta(hours=1)}
