@@ -19,13 +19,11 @@ import time
 from datetime import UTC, datetime, timedelta
 
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
 
-from benchmarks.replay import _vacuum
+from benchmarks.replay import _vacuum, cleanup
 from games.importing import import_apply, import_plan_read
-from leagues.models import Game, League, Player
-from matches.models import AuditEntry, Board, BoardTable, Match, Seat
-from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
+from leagues.models import Game, League
+from ratings.models import RatingChange
 from ratings.services import ratings_replay_all
 
 PREFIX = "bench-import"
@@ -45,27 +43,8 @@ def _game(slug: str, name: str, system: str) -> Game:
 
 
 def _cleanup(game: Game) -> None:
-    """Delete a benchmark game and all it holds, the audit log's guard lifted for its entries alone."""
-    with transaction.atomic():
-        for model in (RatingChange, Promotion, PlayerRating):
-            model.objects.filter(game=game)._raw_delete(connection.alias)
-        RatingState.objects.filter(game=game).delete()
-        matches = Match.objects.filter(game=game)
-        audit = AuditEntry.objects.filter(match__in=matches)
-        with connection.cursor() as cursor:
-            guarded = connection.vendor == "postgresql"
-            if guarded:
-                cursor.execute("ALTER TABLE matches_auditentry DISABLE TRIGGER matches_auditentry_append_only")
-            audit._raw_delete(connection.alias)
-            if guarded:
-                cursor.execute("ALTER TABLE matches_auditentry ENABLE TRIGGER matches_auditentry_append_only")
-        BoardTable.objects.filter(board__match__in=matches)._raw_delete(connection.alias)
-        Board.objects.filter(match__in=matches)._raw_delete(connection.alias)
-        Seat.objects.filter(match__in=matches)._raw_delete(connection.alias)
-        matches._raw_delete(connection.alias)
-        League.objects.filter(game=game).delete()
-        game.delete()
-        Player.objects.filter(name__startswith=PREFIX)._raw_delete(connection.alias)
+    """Delete a benchmark game and all it holds (``benchmarks.replay.cleanup``), with its players."""
+    cleanup(game, player_prefix=PREFIX)
 
 
 def slaps_csv(*, results: int, players: int, seed: int = 14) -> bytes:

@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from benchmarks.engine import preferans_engine, timed
 from leagues.models import Game, League, Player
-from matches.models import AuditEntry, Deal, Match, Seat
+from matches.models import AuditEntry, Board, BoardTable, Deal, Match, Seat
 from matches.versions import results_version_bump
 from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
 from ratings.services import ratings_replay_all
@@ -72,7 +72,10 @@ def cleanup(game: Game, *, player_prefix: str = "bench ") -> None:
                 audit._raw_delete(connection.alias)
                 if guarded:
                     cursor.execute("ALTER TABLE matches_auditentry ENABLE TRIGGER matches_auditentry_append_only")
+        # Every game's parts: Preferans deals, bridge boards and their tables (benchmarks.importing).
         Deal.objects.filter(match__in=matches)._raw_delete(connection.alias)
+        BoardTable.objects.filter(board__match__in=matches)._raw_delete(connection.alias)
+        Board.objects.filter(match__in=matches)._raw_delete(connection.alias)
         Seat.objects.filter(match__in=matches)._raw_delete(connection.alias)
         matches._raw_delete(connection.alias)
         League.objects.filter(game=game).delete()
