@@ -102,7 +102,10 @@ def board_set_of(board: int, boards: int, sets: int) -> int:
 
 
 def traveller_prefill(movement: str, tables: int, boards: int) -> dict[int, list[tuple[int, int]]]:
-    """Each board's traveller rows as (NS pair, EW pair) per the movement, or {} for a free movement."""
+    """Each board's traveller rows as (NS pair, EW pair) per the movement, or {} for a free movement.
+
+    Rows go by table (then round), as the page labels them: in a Mitchell row t is table t, where NS pair
+    t sits all evening."""
     seatings = movement_seatings(movement, tables)
     if not seatings:
         return {}
@@ -112,7 +115,7 @@ def traveller_prefill(movement: str, tables: int, boards: int) -> dict[int, list
         by_set.setdefault(seating.board_set, []).append(seating)
     return {
         board: [
-            (s.ns, s.ew) for s in sorted(by_set[board_set_of(board, boards, sets)], key=lambda s: (s.round, s.table))
+            (s.ns, s.ew) for s in sorted(by_set[board_set_of(board, boards, sets)], key=lambda s: (s.table, s.round))
         ]
         for board in range(1, boards + 1)
     }

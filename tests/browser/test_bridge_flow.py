@@ -10,7 +10,6 @@ engine's. The keystrokes and clicks are counted (docs/bridge-entry.md).
 
 import pytest
 
-from games.bridge.movements import traveller_prefill
 from leagues.models import Game
 from matches.models import BoardTable, Match
 from ratings.models import RatingChange
@@ -32,6 +31,16 @@ SCORES = {
     6: ["1430", "680", "-50"],
 }
 MISTAKE = (4, 2, "-205")  # board 4, row 2: not a multiple of 10
+
+# The 3-table Mitchell by hand (EW pairs move up a table, boards down), each traveller's rows by table:
+# NS pair t sits at table t all evening; board set 1 meets EW 1 at table 1 (round 1), EW 2 at table 3
+# (round 2) and EW 3 at table 2 (round 3).
+SEATS = {
+    1: [(1, 1), (2, 3), (3, 2)],
+    3: [(1, 3), (2, 2), (3, 1)],
+    5: [(1, 2), (2, 1), (3, 3)],
+}
+SEATS |= {board + 1: rows for board, rows in SEATS.items()}  # two boards a round
 
 
 class Counter:
@@ -103,7 +112,7 @@ def test_referee_enters_a_mitchell_evening_by_pair_numbers(page):
             count.press("Enter")
     page.wait_for_function("() => document.querySelector('#preview-1').textContent.includes('Board 1: 1')")
     # 420, -50, 450: table 1 NS +10 (470) and -1 (30): +9; table 2: -10 -11 (500) = -21; table 3: +1 +11 = +12
-    assert page.locator("#preview-1 summary").inner_text() == "Board 1: 1\u20131 +9, 3\u20132 \u221221, 2\u20133 +12"
+    assert page.locator("#preview-1 summary").inner_text() == "Board 1: 1\u20131 +9, 2\u20133 \u221221, 3\u20132 +12"
     page.locator("#preview-1 summary").click()
     assert "Table 1 against table 2: NS at table 1 +10 IMPs (win)" in page.locator("#preview-1").inner_text()
     assert not Match.objects.exists()  # Enter never saved
@@ -131,14 +140,14 @@ def test_referee_enters_a_mitchell_evening_by_pair_numbers(page):
     }
     expected = {
         (board, row): (ids[f"ns{ns}"], ids[f"ew{ew}"], int(SCORES[board][row - 1]))
-        for board, seats in traveller_prefill("mitchell", 3, 6).items()
+        for board, seats in SEATS.items()
         for row, (ns, ew) in enumerate(seats, start=1)
     }
     assert stored == expected
     assert RatingChange.objects.filter(match=match).values("player").distinct().count() == 12
     assert assert_ledger_is_the_oracles(game=Game.objects.get(slug="bridge")) > 0  # every row the oracle's
 
-    # 12 player ids (3 digits) + Enter, 18 scores + Enter, the correction: what docs/bridge-entry.md counts.
+    # 12 players picked by name, 18 scores + Enter, the correction: what docs/bridge-entry.md counts.
     print(f"keystrokes {count.keys}, clicks {count.clicks}")
     names = sum(len(player.name) + 3 for player in players)  # the name, ↓, Enter to choose, Enter to move on
     typed = sum(len(score) for scores in SCORES.values() for score in scores)  # "-205" typed for "-200"

@@ -96,9 +96,13 @@ def test_a_mitchell_prefills_the_travellers_and_a_free_movement_does_not(referee
     page = Client()
     page.force_login(referee)
     html = page.get("/results/bridge/").content.decode()  # 3-table Mitchell, 6 boards by default
-    # Board 3 is in set 2: round 1 at table 2 (NS 2 v EW 2), round 2 at table 1 (NS 1 v EW 3), round 3 at table 3.
-    assert re.search(r'name="b3-t2-ns" id="b3-t2-ns" value="1"', html)
-    assert re.search(r'name="b3-t2-ew" id="b3-t2-ew" value="3"', html)
+    # Board 3 is in set 2: round 1 at table 2 (NS 2 v EW 2), round 2 at table 1 (NS 1 v EW 3), round 3 at
+    # table 3 (NS 3 v EW 1); the traveller's rows go by table, so row t is table t, where NS pair t sits.
+    assert re.search(r'name="b3-t1-ns" id="b3-t1-ns" value="1"', html)
+    assert re.search(r'name="b3-t1-ew" id="b3-t1-ew" value="3"', html)
+    assert re.search(r'name="b3-t2-ns" id="b3-t2-ns" value="2"', html)
+    assert re.search(r'name="b3-t2-ew" id="b3-t2-ew" value="2"', html)
+    assert re.search(r'name="b3-t3-ew" id="b3-t3-ew" value="1"', html)
     assert 'id="b6-t3-score"' in html
     assert 'id="b7-t1-score"' not in html
     assert 'Board 5 <span class="muted">dealer N, NS vul</span>' in html
@@ -210,7 +214,9 @@ def test_adding_a_board_keeps_the_focus_in_its_first_cell(referee, twelve):
     first = re.search(r'<input[^>]*id="b3-t1-score"[^>]*>', html).group(0)
     assert " autofocus" in first
     assert 'name="boards" id="boards" value="3"' in html
-    assert 'id="b3-t1-ns" value="3"' in html  # board 3 joins the movement's last set: NS 3 v EW 3 first
+    # Board 3 joins the movement's last set: at table 1 (row 1) NS 1 v EW 2, in round 3.
+    assert 'id="b3-t1-ns" value="1"' in html
+    assert 'id="b3-t1-ew" value="2"' in html
 
 
 def test_the_session_page_ranks_the_pairs_by_imps(referee, twelve, django_capture_on_commit_callbacks):

@@ -161,10 +161,11 @@ def test_howell_tables_play_different_sets_where_the_search_finds_them():
 def test_three_table_mitchell_travellers_by_hand():
     # Round 1: T1 1-1 set 1, T2 2-2 set 2, T3 3-3 set 3; EW move up, boards down.
     # Round 2: T1 1-3 set 2, T2 2-1 set 3, T3 3-2 set 1; round 3: T1 1-2 set 3, T2 2-3 set 1, T3 3-1 set 2.
+    # A traveller's rows go by table: set 1 is at T1 1-1, T2 2-3, T3 3-2 (NS pair t sits at table t).
     rows = traveller_prefill("mitchell", 3, 6)
-    assert rows[1] == rows[2] == [(1, 1), (3, 2), (2, 3)]
-    assert rows[3] == rows[4] == [(2, 2), (1, 3), (3, 1)]
-    assert rows[5] == rows[6] == [(3, 3), (2, 1), (1, 2)]
+    assert rows[1] == rows[2] == [(1, 1), (2, 3), (3, 2)]
+    assert rows[3] == rows[4] == [(1, 3), (2, 2), (3, 1)]
+    assert rows[5] == rows[6] == [(1, 2), (2, 1), (3, 3)]
     assert traveller_prefill("free", 3, 6) == {}
 
 
