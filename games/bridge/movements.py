@@ -101,11 +101,13 @@ def board_set_of(board: int, boards: int, sets: int) -> int:
     return (board - 1) * sets // boards + 1
 
 
-def traveller_prefill(movement: str, tables: int, boards: int) -> dict[int, list[tuple[int, int]]]:
+def traveller_prefill(movement: str, tables: int, boards: int) -> dict[int, list[tuple[int, int] | None]]:
     """Each board's traveller rows as (NS pair, EW pair) per the movement, or {} for a free movement.
 
-    Rows go by table (then round), as the page labels them: in a Mitchell row t is table t, where NS pair
-    t sits all evening."""
+    Rows go by table, as the page labels them: where a board set meets each table at most once (every
+    Mitchell, most Howells) row t is table t, and a table the set skips (an even-table Mitchell's) is
+    None, an empty row; in a Mitchell NS pair t sits at table t all evening. A set that comes back to a
+    table (a small Howell's relay) lists its rows by table, then round."""
     seatings = movement_seatings(movement, tables)
     if not seatings:
         return {}
@@ -113,9 +115,14 @@ def traveller_prefill(movement: str, tables: int, boards: int) -> dict[int, list
     by_set: dict[int, list[Seating]] = {}
     for seating in seatings:
         by_set.setdefault(seating.board_set, []).append(seating)
-    return {
-        board: [
-            (s.ns, s.ew) for s in sorted(by_set[board_set_of(board, boards, sets)], key=lambda s: (s.table, s.round))
-        ]
-        for board in range(1, boards + 1)
-    }
+    rows: dict[int, list[tuple[int, int] | None]] = {}
+    for board_set, seated in by_set.items():
+        seated = sorted(seated, key=lambda s: (s.table, s.round))
+        if len({s.table for s in seated}) == len(seated):
+            at: list[tuple[int, int] | None] = [None] * tables
+            for s in seated:
+                at[s.table - 1] = (s.ns, s.ew)
+            rows[board_set] = at
+        else:
+            rows[board_set] = [(s.ns, s.ew) for s in seated]
+    return {board: rows[board_set_of(board, boards, sets)] for board in range(1, boards + 1)}

@@ -51,11 +51,12 @@ VULNERABLE = {"none": "none vul", "ns": "NS vul", "ew": "EW vul", "both": "all v
 CLEANER_PLACE = re.compile(r"^Board (\d+)(?:, table (\d+))?(?:, (NS|EW))?")
 
 
-def _seated(prefill: dict[int, list[tuple[int, int]]], board: int, row: int) -> tuple[str, str]:
+def _seated(prefill: dict[int, list[tuple[int, int] | None]], board: int, row: int) -> tuple[str, str]:
     """Row ``row`` of a board as the movement seats it, or blank: a board of an even-table Mitchell is
-    played at one table fewer than the evening has, so its last row stays empty."""
+    played at one table fewer than the evening has, so the row of the table it skips stays empty."""
     seated = prefill.get(board, [])
-    return (str(seated[row - 1][0]), str(seated[row - 1][1])) if row <= len(seated) else ("", "")
+    pairs = seated[row - 1] if row <= len(seated) else None
+    return (str(pairs[0]), str(pairs[1])) if pairs else ("", "")
 
 
 @dataclass

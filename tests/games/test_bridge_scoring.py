@@ -169,6 +169,12 @@ def test_three_table_mitchell_travellers_by_hand():
     assert traveller_prefill("free", 3, 6) == {}
 
 
+def test_an_even_table_mitchells_skipped_table_is_an_empty_row_at_its_place():
+    # 4 tables, 3 rounds. Round 1: set 1 at T1 v EW 1. Round 2 (EW up one, boards down one): set 1 at
+    # T4 v EW 3. Round 3, after the skip (EW up two, boards down one): set 1 at T3 v EW 4. T2 never.
+    assert traveller_prefill("mitchell", 4, 8)[1] == [(1, 1), None, (3, 4), (4, 3)]
+
+
 def test_boards_spread_over_sets_in_order():
     assert [board_set_of(b, 24, 5) for b in range(1, 25)] == [1] * 5 + [2] * 5 + [3] * 5 + [4] * 5 + [5] * 4
     assert [board_set_of(b, 6, 3) for b in range(1, 7)] == [1, 1, 2, 2, 3, 3]
