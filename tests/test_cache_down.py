@@ -45,6 +45,8 @@ def cache_down(settings, reference_data):
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5, "RETRY_SECONDS": 0},
         }
     }
+    # Sessions as production keeps them with CACHE_URL: read from the cache, else from the database.
+    settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
     _limit_everything_to_one_a_minute(settings)
 
 

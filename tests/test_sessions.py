@@ -1,0 +1,70 @@
+"""Sessions with a shared cache (``SESSION_ENGINE`` in config/settings.py): a signed-in page reads its
+session from Redis, not PostgreSQL, and the database stays the truth (signing out ends a session for
+every web process; an evicted cache entry is read back from the database)."""
+
+import pytest
+from django.conf import settings as django_settings
+from django.core.cache import cache
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from tests.factories import RefereeFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def _tables(queries) -> list[str]:
+    """The first table each query reads, as ``FROM "table"`` names it."""
+    return [query["sql"].split(' FROM "', 1)[1].split('"', 1)[0] for query in queries]
+
+
+def _signed_in() -> tuple[Client, str]:
+    referee = RefereeFactory(username="table7")
+    browser = Client()
+    response = browser.post(
+        "/accounts/login/", {"username": "table7", "password": "correct horse battery"}, secure=True
+    )
+    assert response.status_code == 302, response.content[:300]
+    return browser, referee.username
+
+
+def test_the_embedded_default_keeps_sessions_in_the_database_only():
+    """Without CACHE_URL each process has its own memory cache: a session cached there would outlive a
+    sign-out in another process, so ``make run``'s settings read sessions from the database."""
+    assert django_settings.CACHE_URL == "" or "cached_db" in django_settings.SESSION_ENGINE
+    if not django_settings.CACHE_URL:
+        assert django_settings.SESSION_ENGINE == "django.contrib.sessions.backends.db"
+
+
+def test_a_signed_in_page_reads_its_session_from_the_cache(production, reference_data):
+    browser, _ = _signed_in()
+    browser.get("/results/slaps/", secure=True)  # the first read after sign-in may fill the cache
+    with CaptureQueriesContext(connection) as queries:
+        page = browser.get("/results/slaps/", secure=True)
+    assert page.status_code == 200
+    # The user, their permissions, the games (the page's game and the menu's links): no session query.
+    assert _tables(queries.captured_queries) == ["auth_user", "auth_permission", "leagues_game"]
+
+
+def test_signing_out_ends_the_session_though_it_was_cached(production, reference_data):
+    browser, _ = _signed_in()
+    assert browser.get("/results/slaps/", secure=True).status_code == 200
+    stolen = browser.cookies[django_settings.SESSION_COOKIE_NAME].value
+    assert browser.post("/accounts/logout/", secure=True).status_code in (200, 302)
+    replay = Client()
+    replay.cookies[django_settings.SESSION_COOKIE_NAME] = stolen
+    answer = replay.get("/results/slaps/", secure=True)
+    assert answer.status_code == 302
+    assert answer["Location"].startswith("/accounts/login/")
+
+
+def test_a_session_evicted_from_the_cache_is_read_from_the_database(production, reference_data):
+    browser, _ = _signed_in()
+    assert browser.get("/results/slaps/", secure=True).status_code == 200
+    cache.clear()  # an eviction, a Redis restart
+    with CaptureQueriesContext(connection) as queries:
+        page = browser.get("/results/slaps/", secure=True)
+    assert page.status_code == 200
+    assert "Sign out table7" in page.content.decode()
+    assert _tables(queries.captured_queries)[0] == "django_session"
