@@ -5,17 +5,28 @@ from django.urls import reverse
 from leagues.models import Game
 
 
+def games_of(request) -> list[Game]:
+    """Every game, in id order, read once per request: an entry page's game and the menu's links share
+    the one query (a game table holds a handful of rows)."""
+    games = getattr(request, "_cardrank_games", None)
+    if games is None:
+        games = list(Game.objects.order_by("pk"))
+        request._cardrank_games = games
+    return games
+
+
 def entry_pages(request) -> dict:
     """``entry_pages``: the menu's links to the games' entry pages, as ``{"url", "label"}``.
 
     A callable, so that the template evaluates it only where it shows the
-    links (to a referee): one query on the games table then, none otherwise.
+    links (to a referee): one query on the games table then (none on an entry page, which has read them
+    already: ``games_of``), none otherwise.
     """
 
     def links() -> list[dict]:
         return [
             {"url": reverse("result-entry", args=[game.slug]), "label": game.kind.entry_label(game)}
-            for game in Game.objects.order_by("pk")
+            for game in games_of(request)
             if game.kind is not None and game.kind.has_entry_page
         ]
 

@@ -12,11 +12,11 @@ normally and redirects to the new match (post/redirect/get).
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
-from leagues.models import Game
+from games.context_processors import games_of
 from matches.entry import limit_writes, referee_required
 from matches.services import match_submit
 from ratings.selectors import match_detail_rated_of
@@ -29,7 +29,9 @@ from ratings.selectors import match_detail_rated_of
 def result_entry(request, game):
     """The entry page of the game the URL names, served by its kind; 404 for a game whose kind has none."""
     referee_required(request)
-    game = get_object_or_404(Game, slug=game)
+    game = next((found for found in games_of(request) if found.slug == game), None)
+    if game is None:
+        raise Http404("No such game.")
     kind = game.kind
     if kind is None or not kind.has_entry_page:
         raise Http404("This game has no entry page.")
