@@ -230,11 +230,11 @@ def _pages_data(game: Game, league: League, players: list[int], profile_units: i
         RatingChange.objects.bulk_create(changes, batch_size=5000)
         audit_in_bulk(bodies)
         results_version_bump(game_ids=[game.pk])
-    # A live database has planner statistics (autovacuum); right after a bulk load it has
-    # none, and the planner hash-joins all 100,000 players to fetch the seats of 20 matches.
+    # A live database has planner statistics and visibility maps (autovacuum); right after a bulk load it
+    # has neither, and the planner hash-joins all 100,000 players to fetch the seats of 20 matches.
     with connection.cursor() as cursor:
         for model in (Player, PlayerRating, Match, Seat, RatingChange):
-            cursor.execute(f"ANALYZE {model._meta.db_table}")  # table names from the models
+            cursor.execute(f"VACUUM (ANALYZE) {model._meta.db_table}")  # table names from the models
     return star
 
 
