@@ -12,9 +12,10 @@ one player has it), else their exact federation number, else a number as the
 player's id; anything else comes back as a problem the page shows on the
 field. ``docs/entry.md`` describes it for referees.
 
-The search (``players_search``) reads at most ``SEARCH_LIMIT`` players with a
-fixed number of queries: the exact federation number, names that begin with
-the text, then (three characters or more) names that contain it. On
+The search (``players_search``) reads at most ``SEARCH_LIMIT`` players, with
+their ratings, in one query (the exact federation number and names that begin
+with the text) and, only when fewer begin with it and it has three characters
+or more, a second (names that contain it). On
 PostgreSQL both name searches are indexed (``leagues`` migration 0009): a
 prefix is a range of ``UPPER(name) COLLATE "C"``, read in that order; a
 contained text uses pg_trgm's index on ``UPPER(name)``.
@@ -29,7 +30,7 @@ from decimal import Decimal
 
 from django.contrib.auth.decorators import login_required
 from django.db import connection
-from django.db.models import Value
+from django.db.models import DecimalField, OuterRef, Subquery, Value
 from django.db.models.functions import Collate, Upper
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
@@ -76,23 +77,48 @@ def players_named(name: str) -> list[Player]:
     return list(found.order_by("id")[:SEARCH_LIMIT])
 
 
-def players_search(text: str, *, limit: int = SEARCH_LIMIT) -> list[Player]:
+def _rated(players, game: str):
+    """``players`` (a queryset) each with ``rating``: their rating in the game of slug ``game``, or None."""
+    if not game:
+        return players.annotate(rating=Value(None, output_field=DecimalField()))
+    rating = PlayerRating.objects.filter(player=OuterRef("pk"), game__slug=game).order_by().values("rating")[:1]
+    return players.annotate(rating=Subquery(rating))
+
+
+def players_search(text: str, *, limit: int = SEARCH_LIMIT, game: str = "") -> list[Player]:
     """The players a picker offers for ``text`` (already ``search_text``): the one with that exact
     federation number, then those whose name begins with it, then those whose name contains it, each
-    group in name order (case-insensitive). At most ``limit``; three queries at most."""
+    group in name order (case-insensitive). At most ``limit``. Each has ``rating``, in the game of slug
+    ``game`` (None: not rated there, or no game named).
+
+    One query for the number and the beginnings (``UNION ALL`` of two index reads, each with its limit;
+    the ratings a subquery per player found), and a second for names containing the text, only when
+    fewer than ``limit`` begin with it and the text is long enough (``_inside``)."""
     if not text:
         return []
-    numbered = Player.objects.filter(federation_id=text)[:1] if len(text) <= FEDERATION_ID_MAX else []
-    found: list[Player] = list(numbered)
+    names = _rated(Player.objects.annotate(key=_name_key()), game)
     upper = Upper(Value(text))
-    names = Player.objects.annotate(key=_name_key()).order_by("key", "id")
-    prefix = names.filter(key__startswith=upper).exclude(pk__in=[player.pk for player in found])
-    found += prefix[: limit - len(found)]
+    prefix = names.filter(key__startswith=upper).annotate(group=Value(1)).order_by("key", "id")[:limit]
+    if len(text) <= FEDERATION_ID_MAX:
+        numbered = names.filter(federation_id=text).annotate(group=Value(0)).order_by("id")[:1]
+        rows = numbered.union(prefix, all=True).order_by("group", "key", "id")
+    else:
+        rows = prefix
+    found: list[Player] = []
+    for player in rows:
+        if all(player.pk != other.pk for other in found):  # the numbered player may also begin with it
+            found.append(player)
+    found = found[:limit]
     if len(found) < limit and len(text) >= CONTAINS_MIN:
-        # ``icontains`` is UPPER(name) LIKE UPPER('%text%'): the expression the trigram index holds.
-        inside = names.filter(name__icontains=text).exclude(key__startswith=upper)
-        found += inside.exclude(pk__in=[player.pk for player in found])[: limit - len(found)]
-    return found[:limit]
+        found += _inside(names, text, upper, exclude=[player.pk for player in found], limit=limit - len(found))
+    return found
+
+
+def _inside(names, text: str, upper, *, exclude: list[int], limit: int) -> list[Player]:
+    """Players whose name contains ``text`` but does not begin with it, in name order: at most ``limit``.
+    ``icontains`` is ``UPPER(name) LIKE UPPER('%text%')``, the expression the trigram index holds."""
+    inside = names.filter(name__icontains=text).exclude(key__startswith=upper).exclude(pk__in=exclude)
+    return list(inside[:limit])
 
 
 @dataclass(frozen=True)
@@ -103,13 +129,8 @@ class Hit:
 
 def search_hits(text: str, *, game: str = "") -> list[Hit]:
     """``players_search``'s players, each with their rating in the game of slug ``game`` (none: not rated
-    there yet, or no such game), read in one query joined on the game's slug."""
-    players = players_search(text)
-    ratings = {}
-    if game and players:
-        rows = PlayerRating.objects.filter(game__slug=game, player__in=players).values_list("player_id", "rating")
-        ratings = dict(rows)
-    return [Hit(player=player, rating=ratings.get(player.pk)) for player in players]
+    there yet, or no such game), read with them."""
+    return [Hit(player=player, rating=player.rating) for player in players_search(text, game=game)]
 
 
 @login_required
