@@ -76,16 +76,20 @@ def players_named(name: str) -> list[Player]:
     return list(found.order_by("id")[:SEARCH_LIMIT])
 
 
-def players_search(text: str, *, limit: int = SEARCH_LIMIT) -> list[Player]:
+def players_search(text: str, *, limit: int = SEARCH_LIMIT, public: bool = False) -> list[Player]:
     """The players a picker offers for ``text`` (already ``search_text``): the one with that exact
     federation number, then those whose name begins with it, then those whose name contains it, each
-    group in name order (case-insensitive). At most ``limit``; three queries at most."""
+    group in name order (case-insensitive). At most ``limit``; three queries at most.
+
+    ``public`` (anyone's search, ``games.find``): names only, never a federation number, and no erased
+    player (``ratings.people.player_erase``): two queries at most."""
     if not text:
         return []
-    numbered = Player.objects.filter(federation_id=text)[:1] if len(text) <= FEDERATION_ID_MAX else []
+    people = Player.objects.filter(erased_at__isnull=True) if public else Player.objects.all()
+    numbered = people.filter(federation_id=text)[:1] if len(text) <= FEDERATION_ID_MAX and not public else []
     found: list[Player] = list(numbered)
     upper = Upper(Value(text))
-    names = Player.objects.annotate(key=_name_key()).order_by("key", "id")
+    names = people.annotate(key=_name_key()).order_by("key", "id")
     prefix = names.filter(key__startswith=upper).exclude(pk__in=[player.pk for player in found])
     found += prefix[: limit - len(found)]
     if len(found) < limit and len(text) >= CONTAINS_MIN:
