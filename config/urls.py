@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from config import api as api_plumbing
 from games import entry as games_entry
 from games import export_apis as games_export_apis
+from games import find as games_find
 from games import pickers as games_pickers
 from games.preferans import calculator as preferans_calculator
 from games.slaps import calculator as slaps_calculator
@@ -64,6 +65,7 @@ api = [
 urlpatterns = [
     path("", rating_pages.home, name="home"),
     path("leagues/<slug:slug>/", rating_pages.league_leaderboard, name="league-leaderboard"),
+    path("players/", games_find.players_find_page, name="players-find"),
     path("players/search/", games_pickers.player_search, name="player-search"),
     path("players/<int:pk>/", rating_pages.player_profile, name="player-profile"),
     path("matches/", match_views.recent_matches_page, name="matches-recent"),

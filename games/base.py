@@ -180,3 +180,10 @@ class BaseKind(GameKind):
         and bots) and its parts read (``matches.selectors.match_detail_queryset``). A game of seats:
         every other seat."""
         return [seat.occupant.name for seat in match.seats.all() if seat.player_id != player_id]
+
+    # --- pages (continued) -----------------------------------------------------------------
+
+    def match_title(self, match: Match) -> str:
+        """The match page's heading (``ratings.pages.match_page``): by default the game, its result noun and
+        the match's number, "Slaps match #12"; bridge names the evening by its club and date."""
+        return f"{match.game.name} {self.result_noun} #{match.pk}"

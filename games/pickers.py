@@ -77,7 +77,7 @@ def players_named(name: str) -> list[Player]:
     return list(found.order_by("id")[:SEARCH_LIMIT])
 
 
-def players_search(text: str, *, limit: int = SEARCH_LIMIT, game: str = "") -> list[Player]:
+def players_search(text: str, *, limit: int = SEARCH_LIMIT, game: str = "", public: bool = False) -> list[Player]:
     """The players a picker offers for ``text`` (already ``search_text``): the one with that exact
     federation number, then those whose name begins with it, then those whose name contains it, each
     group in name order (case-insensitive). At most ``limit``. Each has ``rating``, in the game of slug
@@ -89,12 +89,15 @@ def players_search(text: str, *, limit: int = SEARCH_LIMIT, game: str = "") -> l
     than ``limit`` begin with it and it has ``CONTAINS_MIN`` characters or more. The ORM took 2.6 ms of
     CPU to build the same search, the statements 0.45 ms (``docs/performance.md``). Elsewhere (SQLite,
     ``make run``) the ORM builds it (``_search_orm``, up to four queries); a test holds the two equal.
+
+    ``public`` (anyone's search, ``games.find``): names only, never a federation number, and no erased
+    player (``ratings.people.player_erase``).
     """
     if not text:
         return []
     if connection.vendor == "postgresql":
-        return _search_sql(text, limit=limit, game=game)
-    return _search_orm(text, limit=limit, game=game)
+        return _search_sql(text, limit=limit, game=game, public=public)
+    return _search_orm(text, limit=limit, game=game, public=public)
 
 
 def _first_each(players, limit: int) -> list[Player]:
@@ -106,11 +109,12 @@ def _first_each(players, limit: int) -> list[Player]:
     return found[:limit]
 
 
-def _search_orm(text: str, *, limit: int, game: str) -> list[Player]:
-    numbered = Player.objects.filter(federation_id=text)[:1] if len(text) <= FEDERATION_ID_MAX else []
+def _search_orm(text: str, *, limit: int, game: str, public: bool = False) -> list[Player]:
+    people = Player.objects.filter(erased_at__isnull=True) if public else Player.objects.all()
+    numbered = people.filter(federation_id=text)[:1] if len(text) <= FEDERATION_ID_MAX and not public else []
     found: list[Player] = list(numbered)
     upper = Upper(Value(text))
-    names = Player.objects.annotate(key=_name_key()).order_by("key", "id")
+    names = people.annotate(key=_name_key()).order_by("key", "id")
     prefix = names.filter(key__startswith=upper).exclude(pk__in=[player.pk for player in found])
     found += prefix[: limit - len(found)]
     if len(found) < limit and len(text) >= CONTAINS_MIN:
@@ -134,6 +138,7 @@ _PLAYER = Player._meta.db_table
 _COLUMNS = ", ".join(f'p."{field.column}"' for field in Player._meta.concrete_fields)
 _LIKE = r"REPLACE(REPLACE(REPLACE(UPPER(%(text)s), '\', '\\'), '%%', '\%%'), '_', '\_')"
 _KEY = 'UPPER(p."name") COLLATE "C"'
+_SHOWN = '(NOT %(public)s OR p."erased_at" IS NULL)'  # the public search shows no erased player
 _RATING = (
     f'(SELECT r."rating" FROM "{PlayerRating._meta.db_table}" r'  # noqa: S608 - as below
     f' JOIN "{Game._meta.db_table}" g ON g."id" = r."game_id"'
@@ -141,20 +146,21 @@ _RATING = (
 )
 _BEGINNING = (
     f"SELECT {_COLUMNS}, {_RATING} FROM ("  # noqa: S608 - names from the models; values are parameters
-    f'(SELECT p."id", 0 AS "grp", {_KEY} AS "key" FROM "{_PLAYER}" p WHERE p."federation_id" = %(text)s LIMIT 1)'
-    f' UNION ALL (SELECT p."id", 1, {_KEY} FROM "{_PLAYER}" p WHERE {_KEY} LIKE {_LIKE} || \'%%\''
+    f'(SELECT p."id", 0 AS "grp", {_KEY} AS "key" FROM "{_PLAYER}" p WHERE p."federation_id" = %(number)s LIMIT 1)'
+    f' UNION ALL (SELECT p."id", 1, {_KEY} FROM "{_PLAYER}" p WHERE {_KEY} LIKE {_LIKE} || \'%%\' AND {_SHOWN}'
     f" ORDER BY 3, 1 LIMIT %(limit)s)) hit"
     f' JOIN "{_PLAYER}" p ON p."id" = hit."id" ORDER BY hit."grp", hit."key", p."id"'
 )
 _INSIDE = (
     f'SELECT {_COLUMNS}, {_RATING} FROM "{_PLAYER}" p'  # noqa: S608 - as above
     f" WHERE UPPER(p.\"name\") LIKE '%%' || {_LIKE} || '%%' AND NOT ({_KEY} LIKE {_LIKE} || '%%')"
-    f' AND NOT p."id" = ANY(%(found)s) ORDER BY {_KEY}, p."id" LIMIT %(limit)s'
+    f' AND NOT p."id" = ANY(%(found)s) AND {_SHOWN} ORDER BY {_KEY}, p."id" LIMIT %(limit)s'
 )
 
 
-def _search_sql(text: str, *, limit: int, game: str) -> list[Player]:
-    params = {"text": text, "game": game, "limit": limit}  # text longer than a number can hold matches none
+def _search_sql(text: str, *, limit: int, game: str, public: bool = False) -> list[Player]:
+    # A number is looked up only for referees (NULL equals nothing); text longer than one can hold matches none.
+    params = {"text": text, "number": None if public else text, "game": game, "limit": limit, "public": public}
     found = _first_each(Player.objects.raw(_BEGINNING, params), limit)
     if len(found) < limit and len(text) >= CONTAINS_MIN:
         inside = {**params, "limit": limit - len(found), "found": [player.pk for player in found]}

@@ -4,6 +4,7 @@ A match's game-specific rows are its kind's ``parts`` and its body fields its ki
 (``kind_of(game)``); its ledger rows are read by ``ratings.selectors`` (``match_detail_rated``).
 """
 
+from django.core.paginator import Page, Paginator
 from django.db.models import F, IntegerField, OuterRef, Prefetch, QuerySet, Subquery, prefetch_related_objects
 from django.db.models.functions import Coalesce
 
@@ -61,6 +62,18 @@ def matches_recent(*, game=None, limit: int = 20) -> list[Match]:
     if game is not None:
         queryset = queryset.filter(game=game)
     return list(queryset[:limit])
+
+
+def matches_list_page(*, game=None, number=None, page_size: int = 25) -> Page:
+    """One page of matches, newest first, of one game or every game, with what a match list shows (its kind's
+    ``seats_line``). ``number`` as the visitor typed it: not a number reads as the first page, past the end as
+    the last. A fixed number of queries whatever the page holds: the count, the page, and its prefetches."""
+    queryset = match_detail_queryset().order_by("-played_at", "-id")
+    if game is not None:
+        queryset = queryset.filter(game=game)
+    page = Paginator(queryset, page_size).get_page(number)
+    page.object_list = list(page.object_list)
+    return page
 
 
 def match_as_body(match: Match) -> dict:

@@ -10,14 +10,27 @@ from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
+from leagues.models import Game
 from matches import selectors
 from matches.confirmation import match_confirm
 from matches.entry import bounded_int, limit_writes, referee_required
 from matches.models import Match
 
+#: Matches on a page of ``/matches/``.
+MATCHES_PAGE_SIZE = 25
+
 
 def recent_matches_page(request):
-    return render(request, "matches/recent.html", {"matches": selectors.matches_recent(limit=50)})
+    """``GET matches/[?game=SLUG][&page=N]``: every result, newest first, a page at a time, of one game or all.
+
+    An unknown game shows every game (the filter says "All games"); a page that is not a number is the
+    first, one past the end the last (``selectors.matches_list_page``)."""
+    games = list(Game.objects.order_by("name", "id"))
+    wanted = request.GET.get("game", "")
+    game = next((game for game in games if isinstance(wanted, str) and game.slug == wanted), None)
+    page = selectors.matches_list_page(game=game, number=request.GET.get("page"), page_size=MATCHES_PAGE_SIZE)
+    context = {"matches": page.object_list, "page": page, "games": games, "game": game}
+    return render(request, "matches/recent.html", context)
 
 
 @vary_on_headers("HX-Request")  # one URL, two answers: the partial (HTMX) or the page

@@ -150,5 +150,6 @@ def match_page(request, pk):
     seats = [
         {"seat": seat, "total": totals.get(seat.player_id) if seat.player_id else None} for seat in match.seats.all()
     ]
-    context = {"match": match, "seats": seats, **match.game.kind.match_page_context(match)}
+    kind = match.game.kind
+    context = {"match": match, "seats": seats, "title": kind.match_title(match), **kind.match_page_context(match)}
     return render(request, "matches/match.html", context)

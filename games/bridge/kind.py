@@ -14,7 +14,7 @@ from games.bridge.results import (
     bridge_stored_body,
     bridge_tables_player_move,
 )
-from games.bridge.session import session_pair_ranking
+from games.bridge.session import session_page_context, session_title
 
 
 class BridgeKind(BaseKind):
@@ -72,6 +72,7 @@ class BridgeKind(BaseKind):
         "entry": views.PAGE,
         "match_results": "games/bridge/_match_results.html",
         "seats_line": "games/bridge/_seats_line.html",
+        "seats_names": "games/bridge/_seats_names.html",
         "profile_opponents": "games/bridge/_profile_opponents.html",
         "profile_result": "games/bridge/_profile_result.html",
         "profile_change": "games/bridge/_profile_change.html",
@@ -84,7 +85,7 @@ class BridgeKind(BaseKind):
         return f"Record {game.name.lower()}"
 
     def match_page_context(self, match):
-        return {"pair_ranking": session_pair_ranking(match)}
+        return session_page_context(match)
 
     # --- import/export ---------------------------------------------------------------------
 
@@ -105,3 +106,8 @@ class BridgeKind(BaseKind):
 
     def history_opponents(self, match, player_id, unit):
         return bridge_board_opponents(match, player_id, unit)
+
+    # --- pages (continued) -----------------------------------------------------------------
+
+    def match_title(self, match):
+        return session_title(match)

@@ -134,6 +134,12 @@ def test_every_kind_of_page_runs_under_the_policy(production, page, site):
     page.wait_for_function("() => document.querySelectorAll('#board tbody tr').length === 1")
     page.wait_for_function(SETTLED)
     assert page.evaluate("window.__stillHere") is True  # swapped, not reloaded
+    # The header's player search: htmx fills its list as the visitor types (static/js/header-search.js).
+    page.get_by_role("combobox", name="Find a player").fill("Csp 0")
+    page.locator("#header-search-options [role=option]").first.wait_for()
+    page.wait_for_function(SETTLED)
+    assert page.evaluate("window.__stillHere") is True
+    visit(page, "/players/?q=csp")
 
     visit(page, f"/players/{site['player'].pk}/")
     assert page.evaluate("Chart.getChart(document.getElementById('rating-chart')) !== undefined")

@@ -230,7 +230,7 @@ def test_the_session_page_ranks_the_pairs_by_imps(referee, twelve, django_captur
     # 420 v -50: 470 = 10 IMPs; 420 v 170: 250 = 6; -50 v 170: 220 = 6 (WBF 220-260).
     # Table 1 NS +16, table 2 NS -16, table 3 NS 0 (EW the opposite): NS 1 and EW 2 first equal.
     assert re.findall(r"<td>(\d+=?)</td>", ranking) == ["1=", "1=", "3=", "3=", "5=", "5="]
-    totals = re.findall(r'<td class="num">(\d+)</td><td class="num">([+\-\d]+)</td>', ranking)
+    totals = re.findall(r'<td class="num pair-boards">(\d+)</td><td class="num">([+\-\d]+)</td>', ranking)
     assert totals == [("1", "+16"), ("1", "+16"), ("1", "0"), ("1", "0"), ("1", "-16"), ("1", "-16")]
 
 
