@@ -66,6 +66,8 @@ urlpatterns = [
     path("leagues/<slug:slug>/", rating_pages.league_leaderboard, name="league-leaderboard"),
     path("players/search/", games_pickers.player_search, name="player-search"),
     path("players/<int:pk>/", rating_pages.player_profile, name="player-profile"),
+    path("players/<int:pk>/history/", rating_pages.player_history, name="player-history"),
+    path("players/<int:pk>/records/<slug:kind>/<slug:name>/", rating_pages.player_records, name="player-records"),
     path("matches/", match_views.recent_matches_page, name="matches-recent"),
     path("matches/<int:pk>/", rating_pages.match_page, name="match-detail"),
     # The Slaps page's player quick-create and the confirmations first: the game route takes any slug.

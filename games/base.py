@@ -180,3 +180,17 @@ class BaseKind(GameKind):
         and bots) and its parts read (``matches.selectors.match_detail_queryset``). A game of seats:
         every other seat."""
         return [seat.occupant.name for seat in match.seats.all() if seat.player_id != player_id]
+
+    # --- the player's profile (ratings.pages) --------------------------------------------------
+
+    def profile_rating_units(self) -> tuple[str, str]:
+        """What one ledger row of the game rates, one and many: the profile chart's axis and its table
+        ("match", "matches"; Preferans rates deals, bridge boards)."""
+        return ("match", "matches")
+
+    def profile_change_notes(self, matches: list[Match], player: Player) -> dict[int, dict[str, Any]]:
+        """What the game's ``profile_change`` partial needs beyond a row's match, seats and the player's
+        ledger rows (``match.player_changes``), by match id: it becomes the row's ``notes``. ``matches`` are
+        the game's matches of one list on the profile or the history page; at most one query for all of
+        them. A game of seats needs nothing."""
+        return {}

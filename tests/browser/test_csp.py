@@ -136,7 +136,7 @@ def test_every_kind_of_page_runs_under_the_policy(production, page, site):
     assert page.evaluate("window.__stillHere") is True  # swapped, not reloaded
 
     visit(page, f"/players/{site['player'].pk}/")
-    assert page.evaluate("Chart.getChart(document.getElementById('rating-chart')) !== undefined")
+    assert page.evaluate("Chart.getChart(document.getElementById('rating-chart-slaps')) !== undefined")
     visit(page, f"/matches/{site['match'].pk}/")
     visit(page, "/matches/")
     visit(page, "/calculator/elo/")
