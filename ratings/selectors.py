@@ -460,7 +460,7 @@ class HistoryFilter:
 def player_history_matches(*, player: Player, filters: HistoryFilter) -> QuerySet[Match]:
     """The player's matches, newest first, narrowed by ``filters`` (rows come from ``player_history_rows``).
 
-    A league is the match's own (its rating period) or the one the player's ledger rows were rated in;
+    A league is the match's own (its rating period) or one the player's ledger rows left them in;
     dates are whole days in the site's time zone, both ends included; an opponent is any other seat
     whose player's name contains the text.
     """
@@ -468,7 +468,7 @@ def player_history_matches(*, player: Player, filters: HistoryFilter) -> QuerySe
     if filters.game is not None:
         matches = matches.filter(game=filters.game)
     if filters.league is not None:
-        rated_in = RatingChange.objects.filter(player=player, league=filters.league).values("match_id")
+        rated_in = RatingChange.objects.filter(player=player, league_after=filters.league).values("match_id")
         matches = matches.filter(Q(league=filters.league) | Q(pk__in=rated_in))
     # Days in the site's time zone (Django converts played_at with it), both ends included.
     if filters.since is not None:
