@@ -247,11 +247,12 @@ def test_the_history_pages_25_matches_at_a_time_newest_first(client, season, dja
 def test_the_history_query_count_does_not_grow_with_the_history(client, season, slaps, django_assert_num_queries):
     with django_assert_num_queries(8) as small:  # + the game of the filter
         client.get(f"/players/{season.pk}/history/?game=slaps&page=2")
+    small_queries = len(small.captured_queries)  # now: the connection's query log is a bounded window
     bob = Player.objects.get(name="Bob")
     for day in range(30, 130):
         slaps_match(winner=season, loser=bob, played_at=T0 + timedelta(days=day))
     ratings_process_game(game_id=slaps.pk)
-    with django_assert_num_queries(len(small.captured_queries)):
+    with django_assert_num_queries(small_queries):
         client.get(f"/players/{season.pk}/history/?game=slaps&page=2")
 
 
@@ -323,3 +324,38 @@ def test_the_profile_links_to_the_history_not_to_the_json(client, season):
     assert f'<form class="filters recent-filter" method="get" action="/players/{season.pk}/history/">' in html
     assert '<option value="slaps">Slaps</option>' in html
     assert f'href="/api/players/{season.pk}/history.csv" download' in html  # still there, not the main link
+
+
+def test_a_bridge_players_profile_costs_the_same_queries_whatever_the_sessions(
+    client, referee_client, reference_data, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    a, b, c, d, e, f, g, h = PlayerFactory.create_batch(8)
+
+    def sessions(first: int, count: int) -> None:
+        for day in range(first, first + count):
+            tables = [
+                {"ns": [a.pk, b.pk], "ew": [c.pk, d.pk], "ns_score": 420 - 10 * day},
+                {"ns": [e.pk, f.pk], "ew": [g.pk, h.pk], "ns_score": -50},
+            ]
+            body = {
+                "game": "bridge",
+                "played_at": (T0 + timedelta(days=day)).isoformat(),
+                "boards": [{"number": 1, "tables": tables}],
+            }
+            with django_capture_on_commit_callbacks(execute=True):
+                assert referee_client.post("/api/matches/", body, format="json").status_code == 201
+
+    sessions(0, 2)
+    cache.clear()
+    # cold: the player, the two versions, ratings with ranks, the league's histogram, promotions,
+    # bridge records (3), the chart, recent matches (3) and their partners and pairs (1)
+    with django_assert_num_queries(14) as cold:
+        client.get(f"/players/{a.pk}/")
+    cold_queries = len(cold.captured_queries)  # now: the connection's query log is a bounded window
+    with django_assert_num_queries(3):  # warm: the player and the two versions
+        client.get(f"/players/{a.pk}/")
+    sessions(2, 30)
+    cache.clear()
+    with django_assert_num_queries(cold_queries):
+        html = client.get(f"/players/{a.pk}/").content.decode()
+    assert html.count('<p class="change-words">') == 20  # the 20 recent sessions, each in words
