@@ -19,6 +19,9 @@
     var source = document.getElementById(canvas.getAttribute("data-series"));
     if (!source) return;
     var series = JSON.parse(source.textContent);
+    var first = series.points[0][0];
+    var last = series.points[series.points.length - 1][0];
+    if (last === first) last = first + 86400000; // one day's results: a day wide
     new Chart(canvas, {
       type: "line",
       data: {
@@ -38,6 +41,8 @@
         scales: {
           x: {
             type: "linear",
+            min: first,
+            max: last,
             title: { display: true, text: "Date" },
             ticks: { maxTicksLimit: 6, callback: function (value) { return day(value); } },
           },

@@ -166,7 +166,7 @@ def test_one_chart_a_game_one_point_a_match_on_a_date_axis(client, preferans_gam
         assert f'role="tab" class="chart-tab" id="chart-tab-{slug}"' in html
         assert f'<script id="rating-series-{slug}" type="application/json">' in html
     assert "Slaps rating day by day, as a table" in html
-    assert '<tr><td>2026-10-03</td><td class="num">1</td><td class="num">1016 → 1031</td>' in html
+    assert '<tr><td>2026-10-03</td><td class="num">1</td><td class="num">1031</td><td class="num">+15</td></tr>' in html
 
 
 # --- the head-to-head, trimmed ---------------------------------------------------------------
