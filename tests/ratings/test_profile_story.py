@@ -89,7 +89,7 @@ def test_a_preferans_game_reads_in_plain_words_with_a_delta_that_adds_up(client,
     assert "2 deals, total 2.49 (exact)" in html
     assert '<td class="num">0.90</td>' in html
     assert '<td class="num">1.59</td>' in html
-    assert 'title="' not in html.split('id="recent-heading"')[1]  # nothing told by hover alone
+    assert 'title="' not in html.split('id="recent"')[1]  # nothing told by hover alone
 
 
 def test_a_bridge_session_reads_in_plain_words(
@@ -161,7 +161,7 @@ def test_one_chart_a_game_one_point_a_match_on_a_date_axis(client, preferans_gam
     ]
     html = client.get(f"/players/{ann.pk}/").content.decode()
     # Right after the rating cards: before promotions, sections and the recent matches.
-    assert html.index('id="charts-heading"') < html.index('id="recent-heading"')
+    assert html.index('id="charts-heading"') < html.index('id="recent"')
     for slug in ("preferans", "slaps"):
         assert f'role="tab" class="chart-tab" id="chart-tab-{slug}"' in html
         assert f'<script id="rating-series-{slug}" type="application/json">' in html
@@ -223,7 +223,7 @@ def season(slaps):
 
 def rows(html: str) -> list[str]:
     """The days of the history's rows, in page order."""
-    body = html.split('<table class="table player-matches">')[1].split("</table>")[0]
+    body = html.split('<table class="table player-matches')[1].split("</table>")[0]
     return [cell.split("</a>")[0].split(">")[-1][:10] for cell in body.split('<td data-label="Played">')[1:]]
 
 
