@@ -68,6 +68,8 @@ urlpatterns = [
     path("players/", games_find.players_find_page, name="players-find"),
     path("players/search/", games_pickers.player_search, name="player-search"),
     path("players/<int:pk>/", rating_pages.player_profile, name="player-profile"),
+    path("players/<int:pk>/history/", rating_pages.player_history, name="player-history"),
+    path("players/<int:pk>/records/<slug:kind>/<slug:name>/", rating_pages.player_records, name="player-records"),
     path("matches/", match_views.recent_matches_page, name="matches-recent"),
     path("matches/<int:pk>/", rating_pages.match_page, name="match-detail"),
     # The Slaps page's player quick-create and the confirmations first: the game route takes any slug.

@@ -187,3 +187,17 @@ class BaseKind(GameKind):
         """The match page's heading (``ratings.pages.match_page``): by default the game, its result noun and
         the match's number, "Slaps match #12"; bridge names the evening by its club and date."""
         return f"{match.game.name} {self.result_noun} #{match.pk}"
+
+    # --- the player's profile (ratings.pages) --------------------------------------------------
+
+    def profile_rating_units(self) -> tuple[str, str]:
+        """What one ledger row of the game rates, one and many: the profile chart's axis and its table
+        ("match", "matches"; Preferans rates deals, bridge boards)."""
+        return ("match", "matches")
+
+    def profile_change_notes(self, matches: list[Match], player: Player) -> dict[int, dict[str, Any]]:
+        """What the game's ``profile_change`` partial needs beyond a row's match, seats and the player's
+        ledger rows (``match.player_changes``), by match id: it becomes the row's ``notes``. ``matches`` are
+        the game's matches of one list on the profile or the history page; at most one query for all of
+        them. A game of seats needs nothing."""
+        return {}

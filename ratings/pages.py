@@ -11,8 +11,10 @@ so every link also works without JavaScript.
 """
 
 from collections.abc import Callable
+from urllib.parse import urlencode
 
-from django.http import HttpResponse
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
@@ -23,7 +25,8 @@ from leagues.models import Game, League, Player
 from matches.selectors import matches_recent, results_version_site
 from ratings import selectors
 from ratings.caching import cached, cached_many, rating_version_of_state, rating_version_site
-from ratings.selectors import Sort, match_detail_rated_queryset
+from ratings.forms import HistoryFilterForm
+from ratings.selectors import HISTORY_PAGE_SIZE, Sort, match_detail_rated_queryset
 
 LEADERBOARD_PAGE_SIZE = 25
 
@@ -89,7 +92,13 @@ def _profile_cards(player: Player, version: str) -> dict:
 
 def _profile_chart(player: Player, version: str) -> dict:
     chart = selectors.player_chart_series(player=player, version=version)
-    return {"player": player, "chart": chart, "chart_series": {series.game: series.points for series in chart}}
+    return {"player": player, "chart": chart}
+
+
+def _profile_recent(player: Player) -> dict:
+    recent = selectors.player_recent_matches(player=player)
+    games = sorted({item.match.game for item in recent}, key=lambda game: game.name)
+    return {"player": player, "recent": recent, "recent_games": games}
 
 
 def player_profile(request, pk):
@@ -99,8 +108,12 @@ def player_profile(request, pk):
     (the site's ratings version); recent matches and the games' own sections
     (bridge: partnerships) also show
     friendly, waiting and voided results, so they are keyed on the results
-    version as well. Four queries when warm: the player, the two versions and
+    version as well. Three queries when warm: the player, the two versions and
     nothing else; the signed-in header is rendered per request.
+
+    The charts (one a game) come right after the rating cards, before the
+    long tables; a game's section may list only its first rows and link to
+    ``player_records`` for all of them; every match is on ``player_history``.
     """
     player = get_object_or_404(Player, pk=pk)
     # Versions first, data after: a part is never older than its key.
@@ -124,7 +137,9 @@ def player_profile(request, pk):
             **{
                 f"section-{kind.slug}-{name}": (
                     ("profile-section", kind.slug, name, player.pk, ratings, results),
-                    lambda template=template, read=read: render_to_string(template, read(player)).strip(),
+                    lambda template=template, read=read: render_to_string(
+                        template, {"player": player, **read(player)}
+                    ).strip(),
                 )
                 for kind in KINDS.values()
                 for name, template, read in kind.profile_sections()
@@ -132,13 +147,62 @@ def player_profile(request, pk):
             "chart": (("profile-chart", player.pk, ratings), part("chart", lambda: _profile_chart(player, ratings))),
             "recent": (
                 ("profile-recent", player.pk, ratings, results),
-                part("recent", lambda: {"recent": selectors.player_recent_matches(player=player)}),
+                part("recent", lambda: _profile_recent(player)),
             ),
         }
     )
     safe = {name: mark_safe(html) for name, html in parts.items()}  # noqa: S308 - our own rendered templates
     sections = [html for name, html in safe.items() if name.startswith("section-")]
     return render(request, "leagues/player.html", {"player": player, "parts": safe, "sections": sections})
+
+
+def player_records(request, pk, kind, name):
+    """All the rows of one of a game's profile sections (bridge: every opposing pair met), where the
+    profile shows the first few. Not cached: a full list is asked for rarely."""
+    player = get_object_or_404(Player, pk=pk)
+    found = next(
+        (
+            (template, read)
+            for kind_slug, game_kind in KINDS.items()
+            if kind_slug == kind
+            for section, template, read in game_kind.profile_sections()
+            if section == name
+        ),
+        None,
+    )
+    if found is None:
+        raise Http404("No such section.")
+    template, read = found
+    section = mark_safe(render_to_string(template, {"player": player, "full": True, **read(player)}).strip())  # noqa: S308
+    return render(request, "leagues/player_records.html", {"player": player, "section": section})
+
+
+@vary_on_headers("HX-Request")  # the filter form swaps #history by HTMX: one URL, two answers
+def player_history(request, pk):
+    """Every match of the player, newest first, a page of ``HISTORY_PAGE_SIZE`` at a time, filtered by
+    game, league, dates and opponent (``HistoryFilterForm``). A filter that is not understood answers 400
+    with the form saying why, and shows nothing (to HTMX, 200: htmx swaps only a 2xx answer, and the form
+    inside the swapped part shows the errors); a page number out of range shows the nearest page."""
+    player = get_object_or_404(Player, pk=pk)
+    form = HistoryFilterForm(request.GET or None)
+    status = 200
+    filters = selectors.HistoryFilter()
+    if form.is_bound:
+        if form.is_valid():
+            filters = form.filters()
+        else:
+            status = 400
+    page = None
+    rows = []
+    if status == 200:
+        paginator = Paginator(selectors.player_history_matches(player=player, filters=filters), HISTORY_PAGE_SIZE)
+        page = paginator.get_page(request.GET.get("page"))
+        rows = selectors.player_history_rows(player=player, matches=page.object_list)
+    query = urlencode(filters.query())
+    context = {"player": player, "form": form, "page": page, "rows": rows, "query": query, "filters": filters}
+    if request.htmx:
+        return render(request, "leagues/player_history.html#history", context)
+    return render(request, "leagues/player_history.html", context, status=status)
 
 
 def match_page(request, pk):

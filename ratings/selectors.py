@@ -10,6 +10,8 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
+from datetime import date
 from decimal import Decimal
 
 from django.core.paginator import EmptyPage, PageNotAnInteger
@@ -25,7 +27,9 @@ from django.db.models import (
     prefetch_related_objects,
 )
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 
+from leagues.kinds import kind_of
 from leagues.models import Game, League, Player
 from matches.models import Match, Seat
 from matches.parts import hold, match_holds_parts
@@ -361,6 +365,8 @@ class RecentMatch:
     seat: Seat
     opponents: list[Seat]
     changes: list[RatingChange]
+    #: What the game's kind read for this row's plain-words line (``profile_change_notes``); {} if nothing.
+    notes: dict = dataclass_field(default_factory=dict)
 
     @property
     def delta(self) -> Decimal | None:
@@ -379,9 +385,9 @@ class RecentMatch:
         return any(seat.bot_id for seat in self.opponents)
 
 
-def player_recent_matches(*, player: Player, limit: int = 20) -> list[RecentMatch]:
-    """The player's latest matches, each with the other seats and the player's rating changes."""
-    matches = (
+def _player_matches(player: Player) -> QuerySet[Match]:
+    """Every match the player sat in, newest first, with what a row of the profile shows."""
+    return (
         Match.objects.filter(seats__player=player)
         .select_related("game")
         .prefetch_related(
@@ -392,8 +398,13 @@ def player_recent_matches(*, player: Player, limit: int = 20) -> list[RecentMatc
                 to_attr="player_changes",
             ),
         )
-        .order_by("-played_at", "-id")[:limit]
+        .order_by("-played_at", "-id")
     )
+
+
+def _recent_rows(matches, *, player: Player) -> list[RecentMatch]:
+    """Rows of the profile's match lists, each with the game's notes for its plain-words line: one query
+    per game whose kind reads any (``profile_change_notes``), none for a game that reads nothing."""
     recent = []
     for match in matches:
         seats = list(match.seats.all())
@@ -403,7 +414,76 @@ def player_recent_matches(*, player: Player, limit: int = 20) -> list[RecentMatc
                 match=match, seat=own, opponents=[s for s in seats if s is not own], changes=match.player_changes
             )
         )
+    by_kind: dict = {}
+    for row in recent:
+        kind = kind_of(row.match.game)
+        if kind is not None:
+            by_kind.setdefault(kind.slug, (kind, []))[1].append(row.match)
+    for kind, kind_matches in by_kind.values():
+        notes = kind.profile_change_notes(kind_matches, player)
+        for row in recent:
+            if row.match.pk in notes:
+                row.notes.update(notes[row.match.pk])
     return recent
+
+
+def player_recent_matches(*, player: Player, limit: int = 20) -> list[RecentMatch]:
+    """The player's latest matches, each with the other seats and the player's rating changes."""
+    return _recent_rows(_player_matches(player)[:limit], player=player)
+
+
+HISTORY_PAGE_SIZE = 25
+
+
+@dataclass(frozen=True)
+class HistoryFilter:
+    """A player's history page's filters, cleaned: each is None when not given (or not understood)."""
+
+    game: Game | None = None
+    league: League | None = None
+    since: date | None = None
+    until: date | None = None
+    opponent: str = ""
+
+    def query(self) -> dict[str, str]:
+        """The filters as query parameters (for the pager's links), only those given."""
+        values = {
+            "game": self.game.slug if self.game else "",
+            "league": self.league.slug if self.league else "",
+            "since": self.since.isoformat() if self.since else "",
+            "until": self.until.isoformat() if self.until else "",
+            "opponent": self.opponent,
+        }
+        return {name: value for name, value in values.items() if value}
+
+
+def player_history_matches(*, player: Player, filters: HistoryFilter) -> QuerySet[Match]:
+    """The player's matches, newest first, narrowed by ``filters`` (rows come from ``player_history_rows``).
+
+    A league is the match's own (its rating period) or one the player's ledger rows left them in;
+    dates are whole days in the site's time zone, both ends included; an opponent is any other seat
+    whose player's name contains the text.
+    """
+    matches = _player_matches(player)
+    if filters.game is not None:
+        matches = matches.filter(game=filters.game)
+    if filters.league is not None:
+        rated_in = RatingChange.objects.filter(player=player, league_after=filters.league).values("match_id")
+        matches = matches.filter(Q(league=filters.league) | Q(pk__in=rated_in))
+    # Days in the site's time zone (Django converts played_at with it), both ends included.
+    if filters.since is not None:
+        matches = matches.filter(played_at__date__gte=filters.since)
+    if filters.until is not None:
+        matches = matches.filter(played_at__date__lte=filters.until)
+    if filters.opponent:
+        met = Seat.objects.filter(player__name__icontains=filters.opponent).exclude(player=player).values("match_id")
+        matches = matches.filter(pk__in=met)
+    return matches
+
+
+def player_history_rows(*, player: Player, matches) -> list[RecentMatch]:
+    """A page of ``player_history_matches`` as the profile's rows."""
+    return _recent_rows(matches, player=player)
 
 
 def player_promotions(*, player: Player, version: str | None = None) -> list[Promotion]:
@@ -420,23 +500,47 @@ CHART_POINTS = 600
 
 
 @dataclass(frozen=True)
+class ChartDay:
+    """A day the player played a game: how many rated units, and the rating after the day's last one."""
+
+    day: date
+    units: int
+    rating_before: float
+    rating_after: float
+
+
+@dataclass(frozen=True)
 class ChartSeries:
     """A game's rating history for the profile chart.
 
     ``points`` are [epoch milliseconds, rating, rated units so far], from the
-    rating before the first unit to the rating after the last. A history longer
+    rating before the first unit to the rating after each match (a match's
+    units share its time: drawn on a date axis, one point a match is the
+    honest line; ``matches`` counts them). A history longer
     than ``CHART_POINTS`` keeps its whole span at reduced resolution: each
     stretch of units keeps its lowest and highest point (so peaks and dips stay
-    on the chart) and the first and last points are always kept.
+    on the chart) and the first and last points are always kept. ``days`` is
+    the same history a row per day played (in the site's time zone): the
+    chart's table alternative. ``unit``/``units_name``: what the game rates,
+    one and many (``profile_rating_units``: "deal", "deals").
     """
 
     game: str
+    slug: str
+    unit: str
+    units_name: str
     units: int
+    matches: int
     points: list[list[float]]
+    days: list[ChartDay] = dataclass_field(default_factory=list)
 
     @property
     def reduced(self) -> bool:
-        return len(self.points) < self.units + 1
+        return len(self.points) < self.matches + 1
+
+    def as_json(self) -> dict:
+        """What the chart's script reads (a ``json_script`` element): the game, its units and the points."""
+        return {"game": self.game, "unit": self.unit, "units": self.units_name, "points": self.points}
 
 
 def _chart_points(points: list[list[float]], limit: int) -> list[list[float]]:
@@ -457,31 +561,73 @@ def _chart_points(points: list[list[float]], limit: int) -> list[list[float]]:
     return kept
 
 
+def _chart_days(rows: list[tuple]) -> list[ChartDay]:
+    """One ``ChartDay`` per local day of (played_at, rating_before, rating_after) rows in order of play."""
+    days: list[ChartDay] = []
+    for played_at, rating_before, rating_after in rows:
+        day = timezone.localtime(played_at).date()
+        if days and days[-1].day == day:
+            last = days[-1]
+            days[-1] = ChartDay(day, last.units + 1, last.rating_before, float(rating_after))
+        else:
+            days.append(ChartDay(day, 1, float(rating_before), float(rating_after)))
+    return days
+
+
 def player_chart_series(*, player: Player, limit: int = CHART_POINTS, version: str | None = None) -> list[ChartSeries]:
     """The player's rating history per game, at most ``limit`` points each (see ``ChartSeries``).
 
     Read in the order of the ledger's player index (player, game, played_at,
     match, unit) so the database does not sort; cached under the ratings
     versions, so a long career is read once per rating change, not per view.
+    Games come in name order, as the rating cards above the chart.
     """
 
     def compute() -> list[ChartSeries]:
-        histories: dict[str, list[list[float]]] = {}
+        # Per game: the points (one a match), the rows (for the days), the last match's id.
+        histories: dict[tuple[str, str, str], tuple[list[list[float]], list[tuple], list[int]]] = {}
         rows = (
             RatingChange.objects.filter(player=player)
             .order_by("game_id", "played_at", "match_id", "unit")
-            .values_list("game__name", "played_at", "rating_before", "rating_after")
+            .values_list(
+                "game__name",
+                "game__slug",
+                "game__rating_system",
+                "match_id",
+                "played_at",
+                "rating_before",
+                "rating_after",
+            )
         )
-        for name, played_at, rating_before, rating_after in rows:
+        for name, slug, system, match_id, played_at, rating_before, rating_after in rows:
             moment = int(played_at.timestamp() * 1000)
-            points = histories.get(name)
-            if points is None:
-                points = histories[name] = [[moment, float(rating_before), 0]]
-            points.append([moment, float(rating_after), len(points)])
-        return [
-            ChartSeries(game=name, units=len(points) - 1, points=_chart_points(points, limit))
-            for name, points in histories.items()
-        ]
+            history = histories.get((name, slug, system))
+            if history is None:
+                history = histories[(name, slug, system)] = ([[moment, float(rating_before), 0]], [], [0])
+            points, raw, last_match = history
+            raw.append((played_at, rating_before, rating_after))
+            if last_match[0] == match_id:
+                points[-1] = [moment, float(rating_after), len(raw)]
+            else:
+                points.append([moment, float(rating_after), len(raw)])
+                last_match[0] = match_id
+        series = []
+        for (name, slug, system), (points, raw, _last) in sorted(histories.items()):
+            kind = kind_of(system)
+            unit, units_name = kind.profile_rating_units() if kind is not None else ("match", "matches")
+            series.append(
+                ChartSeries(
+                    game=name,
+                    slug=slug,
+                    unit=unit,
+                    units_name=units_name,
+                    units=len(raw),
+                    matches=len(points) - 1,
+                    points=_chart_points(points, limit),
+                    days=_chart_days(raw),
+                )
+            )
+        return series
 
     return cached(("player-chart", player.pk, limit, version or rating_version_site()), compute)
 

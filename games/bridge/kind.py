@@ -6,7 +6,7 @@ from games.base import BaseKind
 from games.bridge import api, views
 from games.bridge.importing import parse_pbn, parse_usebio
 from games.bridge.loading import bridge_inputs
-from games.bridge.records import bridge_board_opponents, player_bridge_records
+from games.bridge.records import bridge_board_opponents, bridge_change_notes, player_bridge_records
 from games.bridge.results import (
     bridge_boards_store,
     bridge_clean,
@@ -111,3 +111,11 @@ class BridgeKind(BaseKind):
 
     def match_title(self, match):
         return session_title(match)
+
+    # --- the player's profile (ratings.pages) --------------------------------------------------
+
+    def profile_rating_units(self):
+        return ("board", "boards")
+
+    def profile_change_notes(self, matches, player):
+        return bridge_change_notes(matches, player)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Q
+from django.db.models import F, Q
 
 from leagues.models import Player
 from matches.models import BoardTable, Match
@@ -100,3 +100,44 @@ def bridge_board_opponents(match, player_id: int, unit: int) -> list[str]:
         elif player_id in (table.ew_1_id, table.ew_2_id):
             names.append(f"{table.ns_1.name} & {table.ns_2.name}")
     return names
+
+
+def bridge_change_notes(matches, player: Player) -> dict[int, dict]:
+    """What a bridge session's plain-words line on the profile says (``BridgeKind.profile_change_notes``):
+    the player's partners and how many opposing pairs they met (one query, the tables of all ``matches``),
+    and from the ledger rows in hand the boards won, drawn and lost, the net IMPs (each board's IMPs
+    are the mean over its duels, as rated: seed 003) and the share of the points scored against the
+    share expected."""
+    if not matches:
+        return {}
+    seated = Q(ns_1=player) | Q(ns_2=player) | Q(ew_1=player) | Q(ew_2=player)
+    tables = (
+        BoardTable.objects.filter(seated, board__match__in=[match.pk for match in matches])
+        .select_related("ns_1", "ns_2", "ew_1", "ew_2")
+        .annotate(match_id=F("board__match_id"))
+        .order_by("board__position", "pk")
+    )
+    partners: dict[int, dict[int, Player]] = {}
+    pairs: dict[int, set[frozenset]] = {}
+    for table in tables:
+        ns, ew = (table.ns_1, table.ns_2), (table.ew_1, table.ew_2)
+        ours, theirs = (ns, ew) if player.pk in (table.ns_1_id, table.ns_2_id) else (ew, ns)
+        partner = ours[1] if ours[0].pk == player.pk else ours[0]
+        partners.setdefault(table.match_id, {}).setdefault(partner.pk, partner)
+        pairs.setdefault(table.match_id, set()).add(frozenset(seat.pk for seat in theirs))
+    notes = {}
+    for match in matches:
+        rated = [change for change in match.player_changes if "score" in change.details]
+        scores = [float(change.details["score"]) for change in rated]
+        notes[match.pk] = {
+            "partners": list(partners.get(match.pk, {}).values()),
+            "pairs": len(pairs.get(match.pk, ())),
+            "won": sum(1 for score in scores if score > 0.5),
+            "drawn": sum(1 for score in scores if score == 0.5),
+            "lost": sum(1 for score in scores if score < 0.5),
+            "imps": sum(float(change.details.get("imps", 0)) for change in match.player_changes),
+            # The share of the duels' points scored, and the share expected of the pair's rating (E).
+            "scored": sum(scores) / len(scores) if scores else None,
+            "expected": sum(float(change.details["expected"]) for change in rated) / len(rated) if rated else None,
+        }
+    return notes

@@ -6,6 +6,7 @@ from games.base import BaseKind
 from games.preferans import api, views
 from games.preferans.csv import PREFERANS_COLUMNS, preferans_body_players, preferans_csv_cells, preferans_csv_read
 from games.preferans.loading import preferans_inputs
+from games.preferans.profile import preferans_change_notes
 from games.preferans.results import (
     preferans_clean,
     preferans_deals_store,
@@ -81,3 +82,11 @@ class PreferansKind(BaseKind):
 
     def body_players(self, body, swap):
         return preferans_body_players(body, swap)
+
+    # --- the player's profile (ratings.pages) --------------------------------------------------
+
+    def profile_rating_units(self):
+        return ("deal", "deals")
+
+    def profile_change_notes(self, matches, player):
+        return preferans_change_notes(matches)

@@ -47,3 +47,13 @@ def subtract(value, arg):
         return Decimal(str(value)) - Decimal(str(arg))
     except (InvalidOperation, ValueError, TypeError):
         return ""
+
+
+@register.filter
+def shown_change(before, after) -> str:
+    """The change between two ratings as the page shows them (whole numbers): the difference of the shown
+    ratings, so "2160 → 2163 +3" always adds up (2160.10 → 2162.59 changed by 2.49, which alone rounds to +2)."""
+    first, last = _whole(before), _whole(after)
+    if first is None or last is None:
+        return ""
+    return signed(last - first)

@@ -142,7 +142,7 @@ def test_every_kind_of_page_runs_under_the_policy(production, page, site):
     visit(page, "/players/?q=csp")
 
     visit(page, f"/players/{site['player'].pk}/")
-    assert page.evaluate("Chart.getChart(document.getElementById('rating-chart')) !== undefined")
+    assert page.evaluate("Chart.getChart(document.getElementById('rating-chart-slaps')) !== undefined")
     visit(page, f"/matches/{site['match'].pk}/")
     visit(page, "/matches/")
     visit(page, "/calculator/elo/")

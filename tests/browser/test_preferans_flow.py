@@ -83,11 +83,11 @@ def test_referee_records_a_preferans_game_with_a_bot(page, live_server):
     first = RatingChange.objects.get(player=ann, unit=0)
     assert f"{first.details['kd']:.3f}" in text
     assert "bot table" in page.locator("table.recent").inner_text()
-    assert page.locator("#rating-chart").is_visible()
-    # Chart.js drew the history: x is the rated-unit count, ascending, one point per deal at least.
+    assert page.locator("#rating-chart-preferans").is_visible()
+    # Chart.js drew the history: x is the time, ascending, the start and one point for the game.
     drawn = page.evaluate(
         """() => {
-            const chart = Chart.getChart(document.getElementById("rating-chart"));
+            const chart = Chart.getChart(document.getElementById("rating-chart-preferans"));
             return chart ? chart.data.datasets.map((set) => set.data.map((point) => point.x)) : null;
         }"""
     )

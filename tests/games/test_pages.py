@@ -116,7 +116,7 @@ def test_a_fourth_games_pages_come_from_the_kinds_defaults(client, scores_game):
 
     profile = client.get(f"/players/{ann.pk}/").content.decode()
     assert ">Bob Bowman</a></td>" in profile
-    assert "<td>301.25" in profile
+    assert '<td data-label="Result">301.25' in profile
     assert "whists" not in profile
 
 

@@ -95,7 +95,7 @@ def test_profile_shows_rating_rank_provisional_and_explanations(client, slaps, d
     assert "+16" in html
     assert "friendly: not rated" in html
     assert f'data-match="{friendly.pk}"' in html
-    assert 'id="rating-series"' in html
+    assert 'id="rating-series-slaps"' in html
 
 
 def test_profile_query_count_does_not_grow_with_history(client, slaps, django_assert_num_queries):
@@ -116,7 +116,7 @@ def test_established_player_has_no_provisional_mark(client, slaps):
         slaps_match(winner=ann, loser=bob, played_at=T0 + timedelta(minutes=index))
     ratings_process_game(game_id=slaps.pk)
     html = client.get(f"/players/{ann.pk}/").content.decode()
-    assert "provisional" not in html.split("<h2>Rating history</h2>")[0]
+    assert "provisional" not in html.split('id="charts-heading"')[0]
 
 
 # --- referee result entry -------------------------------------------------------------------

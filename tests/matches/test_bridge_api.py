@@ -126,9 +126,9 @@ def test_profile_shows_partnerships_and_head_to_head(client, referee_client, eig
         referee_client.post("/api/matches/", session(eight), format="json")
     html = client.get(f"/players/{eight[0]}/").content.decode()
     assert "<h2>Bridge partnerships</h2>" in html
-    assert "<h2>Head-to-head against pairs</h2>" in html
+    assert '<h2 id="head-to-head">Head-to-head against pairs</h2>' in html
     partner = client.get(f"/api/players/{eight[1]}/").json()["name"]
-    assert partner in html.split("<h2>Head-to-head")[0]
+    assert partner in html.split('<h2 id="head-to-head">')[0]
 
 
 def test_bridge_records_take_three_queries_whatever_the_history(

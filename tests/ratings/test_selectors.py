@@ -184,7 +184,7 @@ def test_profile_queries_do_not_grow_with_the_history(client, slaps, django_asse
         html = client.get(f"/players/{ann.pk}/").content.decode()
     with django_assert_num_queries(len(warm.captured_queries)):
         client.get(f"/players/{ann.pk}/")
-    assert "the whole history of 700 rated units" in html
+    assert "The whole history of 700 Slaps results (700 rated matches)" in html
 
 
 def test_chart_keeps_the_span_peaks_and_dips_of_a_long_history():

@@ -1,0 +1,50 @@
+"""The player history page's filters (``ratings.pages.player_history``), read from its query string.
+
+Every field is optional; what is given must make sense (a known game and
+league, real dates in order, an opponent's name of at most ``SEARCH_MAX``
+characters), or the page answers 400 with the form saying why.
+"""
+
+from __future__ import annotations
+
+from django import forms
+
+from leagues.models import Game, League
+from ratings.selectors import SEARCH_MAX, HistoryFilter
+
+
+class HistoryFilterForm(forms.Form):
+    game = forms.ModelChoiceField(
+        queryset=Game.objects.order_by("name"), to_field_name="slug", required=False, empty_label="Every game"
+    )
+    league = forms.ModelChoiceField(
+        queryset=League.objects.select_related("game").order_by("game__name", "tier", "name"),
+        to_field_name="slug",
+        required=False,
+        empty_label="Every league",
+    )
+    since = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={"type": "date"}))
+    until = forms.DateField(required=False, label="To", widget=forms.DateInput(attrs={"type": "date"}))
+    opponent = forms.CharField(required=False, max_length=SEARCH_MAX, label="Opponent's name")
+    # The pager's own parameter: read by the paginator (which shows the nearest page for any value).
+    page = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def clean(self):
+        cleaned = super().clean()
+        since, until = cleaned.get("since"), cleaned.get("until")
+        if since and until and since > until:
+            raise forms.ValidationError("The first day comes after the last: swap them.")
+        game, league = cleaned.get("game"), cleaned.get("league")
+        if game and league and league.game_id != game.pk:
+            self.add_error("league", f"{league.name} is a league of {league.game.name}, not of {game.name}.")
+        return cleaned
+
+    def filters(self) -> HistoryFilter:
+        data = self.cleaned_data
+        return HistoryFilter(
+            game=data.get("game"),
+            league=data.get("league"),
+            since=data.get("since"),
+            until=data.get("until"),
+            opponent=(data.get("opponent") or "").strip(),
+        )
