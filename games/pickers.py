@@ -86,8 +86,8 @@ def players_search(text: str, *, limit: int = SEARCH_LIMIT, game: str = "", publ
     On PostgreSQL, where the search runs at every keystroke over the indexes of ``leagues`` migration 0009,
     it is two written-out statements (``_search_sql``): one for the number and the beginnings, each an
     index read with its limit, with the ratings; a second for names containing the text, only when fewer
-    than ``limit`` begin with it and it has ``CONTAINS_MIN`` characters or more. The ORM took 2.6 ms of
-    CPU to build the same search, the statements 0.45 ms (``docs/performance.md``). Elsewhere (SQLite,
+    than ``limit`` begin with it and it has ``CONTAINS_MIN`` characters or more. Building the same search
+    with the ORM cost several times the CPU of the statements (``docs/performance.md``). Elsewhere (SQLite,
     ``make run``) the ORM builds it (``_search_orm``, up to four queries); a test holds the two equal.
 
     ``public`` (anyone's search, ``games.find``): names only, never a federation number, and no erased

@@ -2,7 +2,7 @@
 
 A GIN index with ``fastupdate`` (PostgreSQL's default) puts new entries in a pending list that every
 scan reads in full until a vacuum merges it: after 100,000 players were added in bulk, a search inside
-names cost 16 ms instead of 4 (``docs/performance.md``). Players are added one at a time at a table, or
+names cost four times as long (``docs/performance.md``). Players are added one at a time at a table, or
 in thousands by an import, and searched at every keystroke, so the index takes each name as it comes.
 Merging what is pending now (``gin_clean_pending_list``) makes the change whole at once.
 """
