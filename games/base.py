@@ -180,3 +180,20 @@ class BaseKind(GameKind):
         and bots) and its parts read (``matches.selectors.match_detail_queryset``). A game of seats:
         every other seat."""
         return [seat.occupant.name for seat in match.seats.all() if seat.player_id != player_id]
+
+    # --- admin and corrections ---------------------------------------------------------------
+
+    def admin_players(self, match: Match) -> str:
+        """The players of a match, short, for admin's match list (``matches.admin``). The match comes with
+        its seats, players and bots read (one query for the page). A game of seats: every seat's name."""
+        names = [seat.occupant.name for seat in match.seats.all()]
+        return ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+
+    def entry_initial(self, match: Match) -> dict[str, str] | None:
+        """The game's fields of its entry page filled in from a stored match, as the page posts them: the
+        form a correction starts from (``games.entry``, ``/results/<game>/?correct=<pk>``). The time, rated
+        and the league are the shared code's. The match comes as ``match_detail`` reads it.
+
+        None: the page cannot show this match (or the game has no entry page); admin then corrects it
+        as JSON (its "Correct as JSON" page)."""
+        return None

@@ -75,16 +75,17 @@ PERIOD_FIELDS = {"rating_period_days", "rating_period_anchor"}
 
 
 class LeagueInline(admin.TabularInline):
+    """A game's leagues on its page, compact: what tells them apart. A league's floor and rating period are
+    on its own page (the link beside each row); all eight columns made the game's page 1,836 px wide."""
+
     model = League
     extra = 0
+    show_change_link = True
     fields = [
-        "slug",
         "name",
+        "slug",
         "tier",
         "promotion_threshold",
-        "rating_floor",
-        "rating_period_days",
-        "rating_period_anchor",
         "requires_confirmation",
     ]
 
@@ -118,6 +119,9 @@ class GameAdmin(admin.ModelAdmin):
     fields = ["name", "slug", "rating_system", "start_rating", "parameters", "engine_defaults"]
     # Parameters are read as API bodies are (depth-capped): Django's field raised RecursionError on deep nesting.
     formfield_overrides = {models.JSONField: {"form_class": JSONFormField}}
+
+    class Media:
+        css = {"all": ["css/admin.css"]}
 
     @admin.display(description="Engine parameters, their defaults and what they may be set to")
     def engine_defaults(self, obj):

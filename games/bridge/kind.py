@@ -105,3 +105,14 @@ class BridgeKind(BaseKind):
 
     def history_opponents(self, match, player_id, unit):
         return bridge_board_opponents(match, player_id, unit)
+
+    # --- admin and corrections ---------------------------------------------------------------
+
+    def admin_players(self, match):
+        # A session seats every player of the evening once: the count says more than 24 names. (Pairs
+        # would need the boards' tables read: partners may change during an evening.)
+        return f"Session of {len(match.seats.all())} players"
+
+    # No entry_initial: the evening page is built from a movement, pair numbers and boards numbered
+    # from 1, none of which a stored session keeps (its boards carry their printed numbers, its tables
+    # players), so a session is corrected as JSON in admin (docs/bridge-entry.md).

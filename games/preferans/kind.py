@@ -81,3 +81,8 @@ class PreferansKind(BaseKind):
 
     def body_players(self, body, swap):
         return preferans_body_players(body, swap)
+
+    # --- admin and corrections ---------------------------------------------------------------
+
+    def entry_initial(self, match):
+        return views.preferans_entry_initial(match)
