@@ -97,7 +97,7 @@ def result_entry(request, game):
             return redirect(reverse("admin:matches_match_change", args=[match.pk]))
         initial = kind.entry_initial(match)
         if initial is None:
-            messages.info(request, f"This {kind.result_noun} cannot be shown on its entry page: correct it as JSON.")
+            messages.info(request, f"The {game.name} entry page cannot show a stored result: correct it here, as JSON.")
             return redirect(reverse("admin:matches_match_correct", args=[match.pk]))
         request.correction = Correction(
             match=match,
