@@ -194,6 +194,6 @@ class BaseKind(GameKind):
         form a correction starts from (``games.entry``, ``/results/<game>/?correct=<pk>``). The time, rated
         and the league are the shared code's. The match comes as ``match_detail`` reads it.
 
-        None: the page cannot show this match (or the game has no entry page); admin then corrects it
-        as JSON (its "Correct as JSON" page)."""
+        None (this default): the page cannot show this match; admin then corrects it as JSON (its
+        "Correct as JSON" page)."""
         return None

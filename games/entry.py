@@ -18,8 +18,9 @@ saved unchanged changes nothing. ``result_entry`` puts the ``Correction`` on
 the request (``request.correction``), as django-htmx puts ``request.htmx``:
 the kind's view reads its initial fields from it (``entry_initial_values``)
 and its template includes ``games/_correction.html`` inside its form. A match
-the page cannot show (``entry_initial`` gives None: a bridge session) is
-corrected in admin as JSON.
+the page cannot show (``entry_initial`` gives None: a bridge session whose
+boards are not numbered from 1, a game without the method) is corrected in
+admin as JSON.
 """
 
 from dataclasses import dataclass
@@ -97,7 +98,7 @@ def result_entry(request, game):
             return redirect(reverse("admin:matches_match_change", args=[match.pk]))
         initial = kind.entry_initial(match)
         if initial is None:
-            messages.info(request, f"The {game.name} entry page cannot show a stored result: correct it here, as JSON.")
+            messages.info(request, f"The {game.name} entry page cannot show this result: correct it here, as JSON.")
             return redirect(reverse("admin:matches_match_correct", args=[match.pk]))
         request.correction = Correction(
             match=match,

@@ -202,8 +202,8 @@ class MatchAdmin(admin.ModelAdmin):
         return own + super().get_urls()
 
     def correct_view(self, request, pk):
-        """Correct a result as JSON, the advanced way (a bridge session, a game without an entry page): its
-        body in the API's shape; the service validates and replays. *Correct result* opens the game's entry
+        """Correct a result as JSON, the advanced way (what a game's entry page cannot show): its body in
+        the API's shape; the service validates and replays. *Correct result* opens the game's entry
         form instead where the game has one (``games.entry``)."""
         if not user_can_void(request.user):
             raise PermissionDenied

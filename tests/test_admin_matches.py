@@ -4,6 +4,7 @@ fixed number of queries, and a correction goes through the game's own entry form
 Expected ratings are worked by hand from seed 000 (Elo, start 1000, K = 32, scale 400).
 """
 
+import re
 from datetime import timedelta
 from html.parser import HTMLParser
 
@@ -518,9 +519,118 @@ def test_who_may_correct_and_what(admin_pages, people, django_capture_on_commit_
     assert match.seats.get(player=ann).result == 1
 
 
-def test_a_bridge_session_is_corrected_as_json(admin_pages, people):
-    """The evening page needs the movement, pair numbers and boards from 1, which a stored session does not
-    keep: its correction opens admin's JSON form, saying why."""
+def bridge_session(people, extra_players, referee) -> Match:
+    """Two boards at two tables, NS scores: pairs Ann-Bob v Cleo-Dan and Eve-Fay v Gus-Hal."""
+    ann, bob, cleo, dan = (people[name] for name in ["Ann", "Bob", "Cleo", "Dan"])
+    eve, fay, gus, hal = extra_players
+    tables = [{"ns": [ann.pk, bob.pk], "ew": [cleo.pk, dan.pk]}, {"ns": [eve.pk, fay.pk], "ew": [gus.pk, hal.pk]}]
+    body = {
+        "game": "bridge",
+        "played_at": PLAYED.isoformat(),
+        "boards": [
+            {"number": 1, "tables": [{**tables[0], "ns_score": 420}, {**tables[1], "ns_score": -50}]},
+            {"number": 2, "tables": [{**tables[0], "ns_score": 100}, {**tables[1], "ns_score": 140}]},
+        ],
+    }
+    return match_submit(referee=referee, data=body)
+
+
+@pytest.fixture
+def eight(people):
+    return [PlayerFactory(name=name) for name in ["Eve", "Fay", "Gus", "Hal"]]
+
+
+def test_a_bridge_session_is_corrected_on_the_evening_page(
+    admin_pages, people, eight, django_capture_on_commit_callbacks
+):
+    """A session shows as a free movement entering NS scores: partnerships numbered as they first sit,
+    tables as rows. Saved unchanged it changes nothing; a changed score is stored."""
+    with django_capture_on_commit_callbacks(execute=True):
+        match = bridge_session(people, eight, RefereeFactory())
+    ids = {player.name: str(player.pk) for player in Player.objects.all()}
+    url = f"/results/bridge/?correct={match.pk}"
+    html = admin_pages.get(url).content.decode()
+    assert "Correct a bridge session" in html
+    form = the_entry_form(html)
+    shown = {name: form[name] for name in form if name.startswith(("b1-", "b2-", "pair-")) and "_text" not in name}
+    assert {name: value for name, value in shown.items() if value} == {
+        "pair-1-1": ids["Ann"],
+        "pair-1-2": ids["Bob"],
+        "pair-2-1": ids["Cleo"],
+        "pair-2-2": ids["Dan"],
+        "pair-3-1": ids["Eve"],
+        "pair-3-2": ids["Fay"],
+        "pair-4-1": ids["Gus"],
+        "pair-4-2": ids["Hal"],
+        "b1-t1-ns": "1",
+        "b1-t1-ew": "2",
+        "b1-t1-score": "420",
+        "b1-t2-ns": "3",
+        "b1-t2-ew": "4",
+        "b1-t2-score": "-50",
+        "b2-t1-ns": "1",
+        "b2-t1-ew": "2",
+        "b2-t1-score": "100",
+        "b2-t2-ns": "3",
+        "b2-t2-ew": "4",
+        "b2-t2-score": "140",
+    }
+    assert (form["movement"], form["tables"], form["boards"], form["league"]) == ("free", "2", "2", "bridge-amateur")
+
+    before = rows_snapshot()
+    with django_capture_on_commit_callbacks() as callbacks:
+        response = admin_pages.post(url, form, follow=True)
+    assert "No change: the result is as stored; nothing was replayed." in response.content.decode()
+    assert callbacks == []
+    assert rows_changed(before, rows_snapshot()) == {}
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_pages.post(url, {**form, "b2-t2-score": "170"})
+    assert response.status_code == 302
+    scores = [
+        [table.ns_score for table in board.tables.order_by("table")] for board in match.boards.order_by("position")
+    ]
+    assert scores == [[420, -50], [100, 170]]
+    # A score no bridge board can have is refused on its cell, and changes nothing.
+    before = rows_snapshot()
+    response = admin_pages.post(url, {**form, "b1-t1-score": "425"})
+    assert response.status_code == 400
+    cell = re.search(r'<input[^>]*name="b1-t1-score"[^>]*>', response.content.decode()).group(0)
+    assert 'value="425"' in cell
+    assert 'aria-invalid="true"' in cell
+    assert rows_changed(before, rows_snapshot()) == {}
+
+
+def test_a_team_match_in_imps_saved_unchanged_on_the_evening_page_changes_nothing(
+    admin_pages, people, eight, django_capture_on_commit_callbacks
+):
+    ann, bob, cleo, dan = (people[name] for name in ["Ann", "Bob", "Cleo", "Dan"])
+    eve, fay, gus, hal = eight
+    tables = [{"ns": [ann.pk, bob.pk], "ew": [cleo.pk, dan.pk]}, {"ns": [gus.pk, hal.pk], "ew": [eve.pk, fay.pk]}]
+    body = {
+        "game": "bridge",
+        "played_at": PLAYED.isoformat(),
+        "boards": [
+            {"number": n, "tables": [{**tables[0], "ns_imps": imps}, tables[1]]} for n, imps in [(1, 2.5), (2, -7)]
+        ],
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        match = match_submit(referee=RefereeFactory(), data=body)
+    url = f"/results/bridge/?correct={match.pk}"
+    form = the_entry_form(admin_pages.get(url).content.decode())
+    assert (form["scoring"], form["b1-t1-score"], form["b2-t1-score"]) == ("imps", "2.5", "-7")
+    assert (form["b1-t2-ns"], form["b1-t2-ew"]) == ("3", "4")
+    before = rows_snapshot()
+    with django_capture_on_commit_callbacks() as callbacks:
+        response = admin_pages.post(url, form, follow=True)
+    assert "No change: the result is as stored; nothing was replayed." in response.content.decode()
+    assert callbacks == []
+    assert rows_changed(before, rows_snapshot()) == {}
+
+
+def test_a_bridge_session_the_evening_page_cannot_show_is_corrected_as_json(admin_pages, people):
+    """Boards numbered from 5 (a scoring program's file): the evening page numbers boards from 1, so
+    its correction opens admin's JSON form, saying why."""
     ann, bob, cleo, dan = (people[name] for name in ["Ann", "Bob", "Cleo", "Dan"])
     body = {
         "game": "bridge",
@@ -531,7 +641,7 @@ def test_a_bridge_session_is_corrected_as_json(admin_pages, people):
     response = admin_pages.get(f"/results/bridge/?correct={match.pk}", follow=True)
     assert response.redirect_chain == [(f"/admin/matches/match/{match.pk}/correct/", 302)]
     html = response.content.decode()
-    assert "The Bridge entry page cannot show a stored result: correct it here, as JSON." in html
+    assert "The Bridge entry page cannot show this result: correct it here, as JSON." in html
     assert '<textarea name="body"' in html
     assert Player.objects.count() == 4
 

@@ -113,6 +113,5 @@ class BridgeKind(BaseKind):
         # would need the boards' tables read: partners may change during an evening.)
         return f"Session of {len(match.seats.all())} players"
 
-    # No entry_initial: the evening page is built from a movement, pair numbers and boards numbered
-    # from 1, none of which a stored session keeps (its boards carry their printed numbers, its tables
-    # players), so a session is corrected as JSON in admin (docs/bridge-entry.md).
+    def entry_initial(self, match):
+        return views.bridge_entry_initial(match)
