@@ -492,6 +492,39 @@ def test_a_refused_correction_shows_its_errors_on_the_form_and_changes_nothing(
     assert rows_changed(before, rows_snapshot()) == {}
 
 
+def test_a_refused_preferans_correction_shows_its_errors_and_changes_nothing(
+    admin_pages, people, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = preferans_result(RefereeFactory(), people)
+    url = f"/results/preferans/?correct={match.pk}"
+    form = {**the_entry_form(admin_pages.get(url).content.decode()), "action": "save"}
+    before = rows_snapshot()
+    hostile = [
+        ({"deal-1-1": "5"}, "Deal 1: the whists sum to +1.00, not 0 (each deal is zero-sum)."),
+        ({"deal-2-2": "three"}, "Deal 2: whists are numbers with at most two decimals"),
+        ({"seat-2-bot": "shark"}, "Unknown bot(s): "),
+        ({"seat-1-bot": "easy"}, "Seat 1: a player or a bot, not both."),
+        (
+            {"seat-3-player": str(people["Ann"].pk), "seat-3-player_text": "Ann"},
+            "The same player cannot hold two seats.",
+        ),
+        ({"league": "slaps-amateur"}, "Unknown league for Preferans."),
+        ({"rated": "maybe"}, "Must be true (rated) or false (friendly)."),
+    ]
+    for change, message in hostile:
+        response = admin_pages.post(url, {**form, **change})
+        assert response.status_code == 400, change
+        html = response.content.decode()
+        assert message in html, change
+        assert f'name="correct" value="{match.pk}"' in html, change
+    assert rows_changed(before, rows_snapshot()) == {}
+    assert [deal.whists for deal in Deal.objects.filter(match=match).order_by("number")] == [
+        [4, -2.5, -1.5],
+        [-6, 3, 3],
+    ]
+
+
 def test_who_may_correct_and_what(admin_pages, people, django_capture_on_commit_callbacks):
     ann, bob = people["Ann"], people["Bob"]
     with django_capture_on_commit_callbacks(execute=True):
