@@ -140,8 +140,10 @@ class MatchAdmin(admin.ModelAdmin):
 
     def get_fieldsets(self, request, obj=None):
         placed = {name for _, names in self.sections for name in names}
-        # A field added later and not placed yet shows in the first section rather than nowhere.
-        rest = [name for name in self.get_readonly_fields(request, obj) if name not in placed]
+        # A column or a shown value added later and not placed yet shows in the first section, not nowhere.
+        shown = [field.name for field in self.model._meta.concrete_fields if not field.primary_key]
+        shown += [name for name in self.get_readonly_fields(request, obj) if name not in shown]
+        rest = [name for name in shown if name not in placed]
         first, *others = self.sections
         fieldsets = [(first[0], {"fields": first[1] + rest})]
         for title, names in others:
