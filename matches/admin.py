@@ -10,6 +10,7 @@ from django.db.models import Prefetch, Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.html import format_html
 
 from config.admin import ReadOnlyAdmin
 from config.jsonbody import JSONBodyError, json_body_loads
@@ -35,8 +36,19 @@ class AuditInline(admin.TabularInline):
     model = AuditEntry
     extra = 0
     can_delete = False
-    fields = ["at", "actor", "action", "data"]
+    fields = ["at", "actor", "action", "data_shown"]
     readonly_fields = fields
+
+    @admin.display(description="Data")
+    def data_shown(self, obj):
+        # Folded: a bridge session's body is thousands of characters, a column 5,000 px tall on a phone.
+        text = json.dumps(obj.data, indent=1, ensure_ascii=False)
+        return format_html(
+            '<details><summary>{} ({} characters)</summary><pre class="audit-data">{}</pre></details>',
+            obj.get_action_display(),
+            f"{len(text):,}",
+            text,
+        )
 
     def has_add_permission(self, request, obj=None):
         return False

@@ -132,6 +132,10 @@ def test_no_field_of_a_match_is_editable_in_admin(admin_pages, people, django_ca
     inline = {name.rsplit("-", 1)[1] for name in controls if name.startswith(("seats-", "audit_entries-"))}
     assert inline <= {"TOTAL_FORMS", "INITIAL_FORMS", "MIN_NUM_FORMS", "MAX_NUM_FORMS", "id", "match"}
     assert "Save" not in page.content.decode()
+    # The audit log's data is there, folded (a session's is thousands of characters).
+    html = page.content.decode()
+    assert re.search(r"<details><summary>Submitted \(\d+ characters\)</summary><pre class=\"audit-data\">", html)
+    assert f"&quot;winner&quot;: {people['Ann'].pk}" in html
 
 
 def test_a_forged_post_to_a_match_changes_nothing(admin_pages, people, django_capture_on_commit_callbacks):
