@@ -201,3 +201,20 @@ class BaseKind(GameKind):
         the game's matches of one list on the profile or the history page; at most one query for all of
         them. A game of seats needs nothing."""
         return {}
+
+    # --- admin and corrections ---------------------------------------------------------------
+
+    def admin_players(self, match: Match) -> str:
+        """The players of a match, short, for admin's match list (``matches.admin``). The match comes with
+        its seats, players and bots read (one query for the page). A game of seats: every seat's name."""
+        names = [seat.occupant.name for seat in match.seats.all()]
+        return ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+
+    def entry_initial(self, match: Match) -> dict[str, str] | None:
+        """The game's fields of its entry page filled in from a stored match, as the page posts them: the
+        form a correction starts from (``games.entry``, ``/results/<game>/?correct=<pk>``). The time, rated
+        and the league are the shared code's. The match comes as ``match_detail`` reads it.
+
+        None (this default): the page cannot show this match; admin then corrects it as JSON (its
+        "Correct as JSON" page)."""
+        return None

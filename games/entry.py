@@ -7,19 +7,70 @@ form into the API's body and back, and hands the body to ``entry_submit``.
 Errors come back inline, keyed by field, without a full reload (HTMX swaps
 the page's ``#entry-form`` partial); without JavaScript the form posts
 normally and redirects to the new match (post/redirect/get).
+
+**Corrections** use the same page: ``results/<game>/?correct=<pk>`` (or a
+``correct`` field in the post), for users who may correct results
+(``user_can_void``). The form starts from the stored result (the kind's
+``entry_initial``; the time, rated and league are filled in here) and
+``entry_submit`` saves it through ``match_correct``, which validates it as it
+validates every correction: errors show on the form as on entry, and a form
+saved unchanged changes nothing. ``result_entry`` puts the ``Correction`` on
+the request (``request.correction``), as django-htmx puts ``request.htmx``:
+the kind's view reads its initial fields from it (``entry_initial_values``)
+and its template includes ``games/_correction.html`` inside its form. A match
+the page cannot show (``entry_initial`` gives None: a bridge session whose
+boards are not numbered from 1, a game without the method) is corrected in
+admin as JSON.
 """
 
+from dataclasses import dataclass
+
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
-from django.http import Http404
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
+from config.permissions import user_can_void
 from games.context_processors import games_of
+from leagues.models import League
 from matches.entry import limit_writes, referee_required
-from matches.services import match_submit
+from matches.inputs import parse_id
+from matches.models import Match
+from matches.selectors import match_as_body, match_detail
+from matches.services import match_correct, match_submit
 from ratings.selectors import match_detail_rated_of
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A stored result the entry page is correcting."""
+
+    match: Match
+    stored: dict  # the result as stored (``match_as_body``): saved unchanged, nothing changes
+    initial: dict[str, str]  # the form's fields filled in from it
+    leagues: list[League]  # the game's leagues, for the form's league field
+
+    @property
+    def shown_played_at(self) -> str:
+        return self.initial["played_at"]
+
+
+def played_at_field(played_at) -> str:
+    """A stored time as a ``datetime-local`` field shows it, in the site's time zone: to the minute, or to
+    the second when it has seconds (what is finer is kept when the field comes back unchanged)."""
+    local = timezone.localtime(played_at)
+    return local.strftime("%Y-%m-%dT%H:%M" if local.second == 0 and local.microsecond == 0 else "%Y-%m-%dT%H:%M:%S")
+
+
+def entry_initial_values(request) -> dict[str, str]:
+    """The fields an entry page starts from on GET: the corrected result's, else none (a new result)."""
+    correction = getattr(request, "correction", None)
+    return dict(correction.initial) if correction is not None else {}
 
 
 @vary_on_headers("HX-Request")  # one URL, two answers: the partial (HTMX) or the page
@@ -28,13 +79,41 @@ from ratings.selectors import match_detail_rated_of
 @limit_writes
 def result_entry(request, game):
     """The entry page of the game the URL names, served by its kind; 404 for a game whose kind has none."""
-    referee_required(request)
+    correct = request.GET.get("correct") or request.POST.get("correct")
+    if correct:
+        if not user_can_void(request.user):
+            raise PermissionDenied("Only admins can correct results.")
+    else:
+        referee_required(request)
     game = next((found for found in games_of(request) if found.slug == game), None)
     if game is None:
         raise Http404("No such game.")
     kind = game.kind
     if kind is None or not kind.has_entry_page:
         raise Http404("This game has no entry page.")
+    if correct:
+        match_id = parse_id(correct)
+        if match_id is None or not Match.objects.filter(pk=match_id, game=game).exists():
+            raise Http404("No such result of this game.")
+        match = match_detail(match_id=match_id)
+        if match.status == Match.Status.VOID:
+            messages.error(request, "A voided match cannot be corrected.")
+            return redirect(reverse("admin:matches_match_change", args=[match.pk]))
+        initial = kind.entry_initial(match)
+        if initial is None:
+            messages.info(request, f"The {game.name} entry page cannot show this result: correct it here, as JSON.")
+            return redirect(reverse("admin:matches_match_correct", args=[match.pk]))
+        request.correction = Correction(
+            match=match,
+            stored=match_as_body(match),
+            initial={
+                "played_at": played_at_field(match.played_at),
+                "rated": "true" if match.rated else "false",
+                "league": match.league.slug if match.league_id else "",
+                **initial,
+            },
+            leagues=list(League.objects.filter(game=game).order_by("tier", "slug")),
+        )
     return kind.entry_view(request, game)
 
 
@@ -45,8 +124,12 @@ def entry_submit(request, *, body: dict, page: str, on_error, on_saved):
     with status 400; a saved result gives a fresh form (HTMX, with an
     ``HX-Trigger: result-saved`` event) or a redirect to the new match.
     ``on_error(errors)`` and ``on_saved(match)`` build the template contexts.
+    A correction (``request.correction``) is saved through ``match_correct`` instead (``_correction_save``).
     """
+    correction = getattr(request, "correction", None)
     try:
+        if correction is not None:
+            return _correction_save(request, correction, body)
         match = match_submit(referee=request.user, data=body)
     except ValidationError as error:
         context = on_error(error.message_dict)
@@ -58,3 +141,28 @@ def entry_submit(request, *, body: dict, page: str, on_error, on_saved):
     response = render(request, f"{page}#entry-form", on_saved(match_detail_rated_of(match)))
     response["HX-Trigger"] = "result-saved"
     return response
+
+
+def _correction_save(request, correction: Correction, body: dict) -> HttpResponse:
+    """Save a corrected result and go back to the match's admin page, saying whether anything changed.
+
+    The time shown unchanged stands for the stored time (which may carry more than the field shows);
+    the league is the form's league field, or the match's (``match_correct`` keeps it) when left empty.
+    """
+    body = dict(body)
+    if body.get("played_at") == correction.shown_played_at:
+        body["played_at"] = correction.stored["played_at"]
+    if "league" not in body and request.POST.get("league"):
+        body["league"] = request.POST["league"]
+    match = correction.match
+    match_correct(match_id=match.pk, by=request.user, data=body)
+    if match_as_body(match_detail(match_id=match.pk)) == correction.stored:
+        messages.info(request, "No change: the result is as stored; nothing was replayed.")
+    else:
+        messages.success(request, "Result corrected; ratings are being replayed from it.")
+    url = reverse("admin:matches_match_change", args=[match.pk])
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)

@@ -1,16 +1,21 @@
-"""Matches in admin: read the result, void it. Results are entered on the referee
-pages or through the API, which share one validating service."""
+"""Matches in admin: the list, a match as stored, correct it, void it. Results are entered on the
+referee pages or through the API, which share one validating service; admin writes a match only
+through the services too (``match_correct``, ``match_void``)."""
 
 import json
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Prefetch, Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.html import format_html
 
 from config.admin import ReadOnlyAdmin
 from config.jsonbody import JSONBodyError, json_body_loads
 from config.permissions import user_can_void
+from leagues.kinds import kind_of
 from matches.models import AuditEntry, Match, Seat
 from matches.selectors import match_as_body, match_detail
 from matches.services import match_correct, match_void
@@ -20,7 +25,7 @@ class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
     can_delete = False
-    fields = ["position", "player", "result"]
+    fields = ["position", "player", "bot", "result"]
     readonly_fields = fields
 
     def has_add_permission(self, request, obj=None):
@@ -31,14 +36,43 @@ class AuditInline(admin.TabularInline):
     model = AuditEntry
     extra = 0
     can_delete = False
-    fields = ["at", "actor", "action", "data"]
+    fields = ["at", "actor", "action", "data_shown"]
     readonly_fields = fields
+
+    @admin.display(description="Data")
+    def data_shown(self, obj):
+        # Folded: a bridge session's body is thousands of characters, a column 5,000 px tall on a phone.
+        text = json.dumps(obj.data, indent=1, ensure_ascii=False)
+        return format_html(
+            '<details><summary>{} ({} characters)</summary><pre class="audit-data">{}</pre></details>',
+            obj.get_action_display(),
+            f"{len(text):,}",
+            text,
+        )
 
     def has_add_permission(self, request, obj=None):
         return False
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+class WaitingFilter(admin.SimpleListFilter):
+    """Results a two-step league holds until a second referee confirms them."""
+
+    title = "waiting for confirmation"
+    parameter_name = "waiting"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "Waiting"), ("no", "Not waiting")]
+
+    def queryset(self, request, queryset):
+        waiting = Q(awaiting_confirmation=True, status=Match.Status.SUBMITTED)
+        if self.value() == "yes":
+            return queryset.filter(waiting)
+        if self.value() == "no":
+            return queryset.exclude(waiting)
+        return queryset
 
 
 @admin.register(AuditEntry)
@@ -54,26 +88,108 @@ class AuditEntryAdmin(ReadOnlyAdmin):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ["id", "game", "played_at", "status", "rated", "referee"]
-    list_filter = ["game", "status", "rated"]
+    """Matches: the list, each match as stored, *Correct result* (the game's entry form) and *Void*.
+
+    Nothing on a match's page is a form field: every column is written by a
+    service that validates it (``matches.services``: submit, correct, confirm,
+    void; the rating task sets the status), so the page shows the match and a
+    post to it is refused (403). The list reads a page of matches with their
+    seats in a fixed number of queries; each game's kind says how its players
+    read in a column (``admin_players``).
+    """
+
+    # No game column: the league names its game ("Slaps Pro"), and the list filters by game.
+    list_display = [
+        "id",
+        "played",
+        "players",
+        "league",
+        "status_shown",
+        "rated",
+    ]
+    list_filter = [
+        "game",
+        "league",
+        "status",
+        WaitingFilter,
+        "rated",
+    ]
     search_fields = ["seats__player__name"]
     date_hierarchy = "played_at"
-    list_select_related = ["game", "referee"]
+    list_select_related = ["game", "league"]
+    list_per_page = 50
     inlines = [SeatInline, AuditInline]
     change_form_template = "admin/matches/match/change_form.html"
-    # batch_head too: editable, it would be a select listing every match of the site.
+    # Every field, one a line; the page is read-only anyway (has_change_permission), this says what it shows.
     readonly_fields = [
         "game",
         "played_at",
         "rated",
         "status",
+        "league",
         "referee",
         "created_at",
+        "awaiting_confirmation",
+        "confirmed_by",
+        "due_at",
         "voided_at",
         "voided_by",
+        "idempotency_key",
+        "idempotency_fingerprint",
         "batch_head",
     ]
     actions = ["void_matches"]
+    # The page in sections: what was played first, the bookkeeping of services last and folded.
+    sections = [
+        (None, ["game", "played_at", "league", "rated", "status"]),
+        ("Confirmation and rating", ["awaiting_confirmation", "confirmed_by", "due_at"]),
+        ("Record", ["referee", "created_at", "voided_at", "voided_by"]),
+        ("Internal", ["idempotency_key", "idempotency_fingerprint", "batch_head"]),
+    ]
+
+    class Media:
+        css = {"all": ["css/admin.css"]}
+
+    def get_fieldsets(self, request, obj=None):
+        placed = {name for _, names in self.sections for name in names}
+        # A column or a shown value added later and not placed yet shows in the first section, not nowhere.
+        shown = [field.name for field in self.model._meta.concrete_fields if not field.primary_key]
+        shown += [name for name in self.get_readonly_fields(request, obj) if name not in shown]
+        rest = [name for name in shown if name not in placed]
+        first, *others = self.sections
+        fieldsets = [(first[0], {"fields": first[1] + rest})]
+        for title, names in others:
+            fieldsets.append((title, {"fields": names, "classes": ["collapse"] if title == "Internal" else []}))
+        return fieldsets
+
+    def get_queryset(self, request):
+        seats = Prefetch("seats", queryset=Seat.objects.select_related("player", "bot").order_by("position"))
+        return super().get_queryset(request).prefetch_related(seats)
+
+    def has_change_permission(self, request, obj=None):
+        # A match is changed only by its services: its page is a view (a post to it is refused) while the
+        # list keeps the model's permission for its actions.
+        if obj is not None:
+            return False
+        return super().has_change_permission(request, obj)
+
+    @admin.display(description="Played at", ordering="played_at")
+    def played(self, obj):
+        # Short, in the site's zone: "Nov. 30, 2026, 8 p.m." took a column's width from the players'.
+        return timezone.localtime(obj.played_at).strftime("%Y-%m-%d %H:%M")
+
+    @admin.display(description="Players")
+    def players(self, obj):
+        kind = kind_of(obj.game)
+        if kind is None:  # a game whose kind is not loaded: its seats, as stored
+            return ", ".join(str(seat.occupant) for seat in obj.seats.all())
+        return kind.admin_players(obj)
+
+    @admin.display(description="Status", ordering="status")
+    def status_shown(self, obj):
+        if obj.status == Match.Status.SUBMITTED and obj.awaiting_confirmation:
+            return "Waiting for confirmation"
+        return obj.get_status_display()
 
     def has_add_permission(self, request):
         return False
@@ -81,12 +197,28 @@ class MatchAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False  # Void instead: ratings must be replayed without the match.
 
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        """The match as stored, with *Correct result*: the game's entry form pre-filled (``games.entry``),
+        or the JSON form for a game without an entry page."""
+        match = Match.objects.select_related("game").filter(pk=object_id).first() if str(object_id).isdigit() else None
+        extra = {}
+        if match is not None and match.status != Match.Status.VOID:
+            kind = kind_of(match.game)
+            if kind is not None and kind.has_entry_page:
+                extra["correct_url"] = reverse("result-entry", args=[match.game.slug]) + f"?correct={match.pk}"
+                extra["correct_json_url"] = reverse("admin:matches_match_correct", args=[match.pk])
+            else:
+                extra["correct_url"] = reverse("admin:matches_match_correct", args=[match.pk])
+        return super().change_view(request, object_id, form_url, {**extra, **(extra_context or {})})
+
     def get_urls(self):
         own = [path("<int:pk>/correct/", self.admin_site.admin_view(self.correct_view), name="matches_match_correct")]
         return own + super().get_urls()
 
     def correct_view(self, request, pk):
-        """Correct a result: edit its body (the API's shape); the service validates and replays."""
+        """Correct a result as JSON, the advanced way (what a game's entry page cannot show): its body in
+        the API's shape; the service validates and replays. *Correct result* opens the game's entry
+        form instead where the game has one (``games.entry``)."""
         if not user_can_void(request.user):
             raise PermissionDenied
         match = get_object_or_404(Match, pk=pk)

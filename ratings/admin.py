@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Count
 from django.template.response import TemplateResponse
+from django.utils import timezone
 from django.utils.html import format_html_join
 
 from config.admin import ReadOnlyAdmin
@@ -41,11 +42,19 @@ class PlayerRatingAdmin(ReadOnlyAdmin):
 
 @admin.register(RatingChange)
 class RatingChangeAdmin(ReadOnlyAdmin):
-    list_display = ["played_at", "match", "unit", "player", "rating_before", "rating_after", "delta"]
+    list_display = ["played", "match", "unit", "player", "rating_before", "rating_after", "delta"]
     list_filter = ["game"]
     search_fields = ["player__name"]
     list_select_related = ["player", "match", "match__game"]
     date_hierarchy = "played_at"
+
+    class Media:
+        css = {"all": ["css/admin.css"]}
+
+    @admin.display(description="Played at", ordering="played_at")
+    def played(self, obj):
+        # Short: "Oct. 6, 2026, 7 p.m." beside the match's own date pushed the table past a 1366 px screen.
+        return timezone.localtime(obj.played_at).strftime("%Y-%m-%d %H:%M")
 
 
 @admin.register(Promotion)
@@ -75,16 +84,17 @@ PERIOD_FIELDS = {"rating_period_days", "rating_period_anchor"}
 
 
 class LeagueInline(admin.TabularInline):
+    """A game's leagues on its page, compact: what tells them apart. A league's floor and rating period are
+    on its own page (the link beside each row); all eight columns made the game's page 1,836 px wide."""
+
     model = League
     extra = 0
+    show_change_link = True
     fields = [
-        "slug",
         "name",
+        "slug",
         "tier",
         "promotion_threshold",
-        "rating_floor",
-        "rating_period_days",
-        "rating_period_anchor",
         "requires_confirmation",
     ]
 
@@ -118,6 +128,9 @@ class GameAdmin(admin.ModelAdmin):
     fields = ["name", "slug", "rating_system", "start_rating", "parameters", "engine_defaults"]
     # Parameters are read as API bodies are (depth-capped): Django's field raised RecursionError on deep nesting.
     formfield_overrides = {models.JSONField: {"form_class": JSONFormField}}
+
+    class Media:
+        css = {"all": ["css/admin.css"]}
 
     @admin.display(description="Engine parameters, their defaults and what they may be set to")
     def engine_defaults(self, obj):
@@ -160,6 +173,9 @@ class LeagueAdmin(admin.ModelAdmin):
     ]
     list_filter = ["game", "tier"]
     list_select_related = ["game"]
+
+    class Media:
+        css = {"all": ["css/admin.css"]}
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)

@@ -119,3 +119,13 @@ class BridgeKind(BaseKind):
 
     def profile_change_notes(self, matches, player):
         return bridge_change_notes(matches, player)
+
+    # --- admin and corrections ---------------------------------------------------------------
+
+    def admin_players(self, match):
+        # A session seats every player of the evening once: the count says more than 24 names. (Pairs
+        # would need the boards' tables read: partners may change during an evening.)
+        return f"Session of {len(match.seats.all())} players"
+
+    def entry_initial(self, match):
+        return views.bridge_entry_initial(match)

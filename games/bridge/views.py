@@ -30,11 +30,12 @@ from django.shortcuts import render
 from games.bridge.movements import MOVEMENTS, traveller_prefill
 from games.bridge.results import BRIDGE_IMPS_LIMIT, _bridge_score
 from games.bridge.scoring import board_dealer, board_vulnerability, traveller_score
-from games.entry import entry_submit
+from games.entry import entry_initial_values, entry_submit
 from games.pickers import picker_read
 from leagues.models import Game, League, Player
 from matches.entry import form_now
 from matches.inputs import parse_cents, parse_id
+from matches.models import Match
 from ratings.engines.bridge import imps as to_imps
 
 PAGE = "games/bridge/entry.html"
@@ -427,7 +428,7 @@ def entry(request, game: Game):
     ``save_short`` (save anyway), ``add_board``, ``refresh`` (the evening's setup changed) and
     ``check`` (one board's live preview, ``board`` naming it).
     """
-    post = request.POST if request.method == "POST" else {}
+    post = request.POST if request.method == "POST" else entry_initial_values(request)
     form = BridgeForm.from_post(post)
     if request.method == "GET":
         return render(request, PAGE, _form_context(game, form))
@@ -490,3 +491,67 @@ def entry(request, game: Game):
         on_error=on_error,
         on_saved=lambda match: _form_context(game, fresh, saved=match),
     )
+
+
+def _number_field(value) -> str:
+    """A stored score or IMPs as a traveller cell shows it: 420, -50, 2.5."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def bridge_entry_initial(match: Match) -> dict[str, str] | None:
+    """A stored session as the evening page's fields, to correct it (``games.entry``); None when the page
+    cannot show it faithfully, and admin's JSON form corrects it instead.
+
+    A session keeps its boards and their tables' players and scores, not the movement, the pair
+    numbers or how the scores were typed. So the page shows it as a *free* movement entering NS
+    scores: each partnership numbered in order of first appearance, each board's tables as its rows
+    in stored order. That maps when the boards are numbered 1 to N (as this page numbers them: a PBN
+    import's boards 17 to 24 are not), the partnerships fit the page's pair numbers (two per table),
+    the page holds the boards and tables, and the scoring is the page's: NS scores at two or more
+    tables, or a team match's IMPs at table 1 of one table or of two at every board.
+    """
+    boards = list(match.boards.all())
+    if not boards or [board.number for board in boards] != list(range(1, len(boards) + 1)):
+        return None
+    rows = {board.number: list(board.tables.all()) for board in boards}
+    tables = max(len(board_rows) for board_rows in rows.values())
+    all_tables = [table for board_rows in rows.values() for table in board_rows]
+    imps = any(table.ns_imps is not None for table in all_tables)
+    if imps:
+        team = all(
+            board_rows[0].ns_imps is not None
+            and len(board_rows) == tables
+            and all(table.ns_imps is None and table.ns_score is None for table in board_rows[1:])
+            for board_rows in rows.values()
+        )
+        if tables > 2 or not team:
+            return None
+    elif tables < 2 or any(table.ns_score is None for table in all_tables):
+        return None
+    if tables > MAX_TABLES or len(boards) > MAX_BOARDS or len(ROW_FIELDS["score"]) * tables * len(boards) > MAX_CELLS:
+        return None
+    pairs: dict[tuple[int, int], int] = {}
+    for table in all_tables:
+        for pair in ((table.ns_1_id, table.ns_2_id), (table.ew_1_id, table.ew_2_id)):
+            pairs.setdefault(pair, len(pairs) + 1)
+    if len(pairs) > 2 * tables:
+        return None
+    fields = {
+        "movement": "free",
+        "tables": str(tables),
+        "boards": str(len(boards)),
+        "entry": "score",
+        "scoring": "imps" if imps else "scores",
+        "setup": f"free-{tables}-{len(boards)}",  # the rows are the session's, not a movement's
+    }
+    for (first, second), number in pairs.items():
+        fields[f"pair-{number}-1"], fields[f"pair-{number}-2"] = str(first), str(second)
+    for board, board_rows in rows.items():
+        for row, table in enumerate(board_rows, start=1):
+            fields[f"b{board}-t{row}-ns"] = str(pairs[(table.ns_1_id, table.ns_2_id)])
+            fields[f"b{board}-t{row}-ew"] = str(pairs[(table.ew_1_id, table.ew_2_id)])
+            score = table.ns_imps if imps else table.ns_score
+            if score is not None:
+                fields[f"b{board}-t{row}-score"] = _number_field(score)
+    return fields

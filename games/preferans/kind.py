@@ -90,3 +90,8 @@ class PreferansKind(BaseKind):
 
     def profile_change_notes(self, matches, player):
         return preferans_change_notes(matches)
+
+    # --- admin and corrections ---------------------------------------------------------------
+
+    def entry_initial(self, match):
+        return views.preferans_entry_initial(match)

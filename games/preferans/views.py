@@ -14,9 +14,10 @@ the form comes back with a confirmation (``confirm_short=1``).
 
 from dataclasses import dataclass, field
 
+from django.db.models import Q
 from django.shortcuts import render
 
-from games.entry import entry_submit
+from games.entry import entry_initial_values, entry_submit
 from games.pickers import picker_names, picker_read
 from games.preferans.results import preferans_deals_preview
 from leagues.models import Bot, Game
@@ -121,7 +122,10 @@ def _form_context(game: Game, form: PreferansForm, *, errors=None, saved=None, s
         form.played_at = form_now()
     bot_options = [
         (bot.slug, f"{bot.name} ({bot.rating:.0f}, max {bot.max_rating:.0f})")
-        for bot in Bot.objects.filter(game=game, active=True).order_by("rating")
+        # A retired bot the form names (a corrected game's) stays choosable: it is what was played.
+        for bot in Bot.objects.filter(game=game)
+        .filter(Q(active=True) | Q(slug__in=[seat[2:] for seat in form.seats if seat.startswith("b:")]))
+        .order_by("rating")
     ]
     return {
         "game": game,
@@ -156,7 +160,7 @@ def entry(request, game: Game):
     seats); ``check`` answers the live zero-sum check only.
     """
     if request.method == "GET":
-        form = PreferansForm.from_post({})
+        form = PreferansForm.from_post(entry_initial_values(request))
         return render(request, PAGE, _form_context(game, form))
     form = PreferansForm.from_post(request.POST)
     action = request.POST.get("action", "save")
@@ -202,3 +206,24 @@ def deal_rows(match: Match) -> list[dict]:
             }
         )
     return rows
+
+
+def _whists_field(whists: float) -> str:
+    """Whists as the entry page's cell shows them: 4, -2.5, 0.25 (no trailing zeros)."""
+    text = f"{whists:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def preferans_entry_initial(match: Match) -> dict[str, str]:
+    """A stored Preferans game as its entry form's fields: each seat (a player or a bot), every deal's whists."""
+    fields: dict[str, str] = {}
+    deals = list(match.deals.all())
+    for slot, seat in enumerate(match.seats.all(), start=1):
+        if seat.player_id:
+            fields[f"seat-{slot}-player"] = str(seat.player_id)
+        else:
+            fields[f"seat-{slot}-bot"] = seat.bot.slug
+        for number, deal in enumerate(deals, start=1):
+            fields[f"deal-{number}-{slot}"] = _whists_field(deal.whists[slot - 1])
+    fields["rows"] = str(max(len(deals), 1))
+    return fields

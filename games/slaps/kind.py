@@ -65,3 +65,12 @@ class SlapsKind(BaseKind):
 
     def body_players(self, body, swap):
         return slaps_body_players(body, swap)
+
+    # --- admin and corrections ---------------------------------------------------------------
+
+    def admin_players(self, match):
+        seats = list(match.seats.all())
+        return " vs ".join(f"{seat.occupant.name}{' (won)' if seat.result > 0 else ''}" for seat in seats)
+
+    def entry_initial(self, match):
+        return views.slaps_entry_initial(match)

@@ -16,11 +16,12 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from games.entry import entry_submit
+from games.entry import entry_initial_values, entry_submit
 from games.pickers import Picked, is_player_id, picker_names, picker_read, players_named
 from leagues.models import Game, Player
 from leagues.services import player_create, player_name_clean
 from matches.entry import form_now, limit_writes, referee_required
+from matches.models import Match
 
 PAGE = "games/slaps/entry.html"
 #: The game a quick-create post without a ``game`` field re-renders (clients older than that field).
@@ -78,7 +79,7 @@ def _with_picker_problems(errors: dict, picked: dict[str, Picked]) -> dict:
 
 def entry(request, game: Game):
     if request.method == "GET":
-        return render(request, PAGE, _form_context(game))
+        return render(request, PAGE, _form_context(game, values=entry_initial_values(request)))
     picked = _picked(request.POST)
     values = {**request.POST.dict(), **{slot: pick.value for slot, pick in picked.items()}}
     # After a save, keep the time and the rated/friendly choice for the next result at the table.
@@ -135,3 +136,10 @@ def player_quick_create(request):
     if request.htmx:
         return render(request, f"{PAGE}#entry-form", context)
     return render(request, PAGE, context, status=400 if errors else 200)
+
+
+def slaps_entry_initial(match: Match) -> dict[str, str]:
+    """A stored Slaps match as its entry form's fields: the two players in seat order and the winner's side."""
+    seats = list(match.seats.all())
+    winner = next((side for side, seat in zip("ab", seats, strict=False) if seat.result > 0), "")
+    return {"player_a": str(seats[0].player_id), "player_b": str(seats[1].player_id), "winner": winner}

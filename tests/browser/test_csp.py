@@ -189,6 +189,7 @@ def test_every_kind_of_page_runs_under_the_policy(production, page, site):
     page.locator("#action-toggle").check()  # the admin's actions.js selects every row
     assert page.locator("tr.selected").count() > 1
     visit(page, f"/admin/matches/match/{site['match'].pk}/change/")
+    visit(page, f"/results/slaps/?correct={site['match'].pk}")  # a correction on the entry form
     visit(page, f"/admin/matches/match/{site['match'].pk}/correct/")
     assert page.locator("textarea.result-body").evaluate("e => getComputedStyle(e).fontFamily") == "monospace"
     visit(page, f"/admin/leagues/player/{site['player'].pk}/change/")
