@@ -1,8 +1,12 @@
 // The site menu folds behind its Menu button on a phone (templates/base.html, cardrank.css "The frame").
-// Without this script the button stays hidden and the menu stays open: every link is reachable either way.
-// The button says its state in aria-expanded, which the CSS reads; Escape closes the menu and returns focus.
+// Loaded in <head> without defer, so the page is marked before its first paint and a phone never sees
+// the open menu flash and fold. Without this script the button stays hidden and the menu stays open:
+// every link is reachable either way. The button says its state in aria-expanded, which the CSS reads;
+// Escape in the menu closes it and returns the focus to the button.
 (function () {
   "use strict";
+
+  document.documentElement.classList.add("site-menu-ready");
 
   function setUp() {
     var button = document.querySelector(".menu-toggle");
@@ -14,7 +18,6 @@
       button.setAttribute("aria-expanded", open ? "true" : "false");
     }
     button.hidden = false;
-    button.closest("nav").classList.add("menu-ready");
     button.addEventListener("click", function () {
       setOpen(button.getAttribute("aria-expanded") !== "true");
     });
