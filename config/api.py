@@ -253,7 +253,8 @@ SLUG = re.compile(r"[-a-zA-Z0-9_]{1,100}")
 
 def api_page_not_found(request, exception=None):
     """``handler404``: a path under /api/ that no route matches (``/api/matches/-1/``) answers JSON, as
-    the API's own 404s do (API.md: every answer under /api/ is JSON); pages keep Django's page.
+    the API's own 404s do (API.md: every answer under /api/ is JSON); pages keep Django's, which draws
+    templates/404.html.
 
     Django calls it only with ``DEBUG`` off; with it on, the last route under /api/ (config.urls) calls
     it as a view. The trailing-slash redirect still comes first.
@@ -294,7 +295,8 @@ def api_permission_denied(request, exception=None):
 
 
 def api_server_error(request):
-    """``handler500``: a crash under /api/ answers JSON too (never documented: the suite holds it at zero)."""
+    """``handler500``: a crash under /api/ answers JSON too (never documented: the suite holds it at zero);
+    a page answers templates/500.html, rendered with no request context and no database."""
     if request.path.startswith(API_PREFIX):
         return JsonResponse({"detail": "Server error."}, status=status.HTTP_500_INTERNAL_SERVER_ERROR)
     return defaults.server_error(request)

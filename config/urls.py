@@ -88,7 +88,7 @@ urlpatterns = [
 ]
 
 # Refusals, unmatched paths and crashes under /api/ answer JSON (config.api); pages keep Django's own
-# (but a body over CARDRANK_MAX_BODY_BYTES is a 413 everywhere).
+# (but a body over CARDRANK_MAX_BODY_BYTES is a 413 everywhere), drawn by templates/404.html and 500.html.
 handler400 = "config.api.api_bad_request"
 handler403 = "config.api.api_permission_denied"
 handler404 = "config.api.api_page_not_found"

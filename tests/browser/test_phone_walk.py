@@ -1,0 +1,329 @@
+"""The walk: every page, on a 360 px phone and a 1366 px screen, in a real Chromium, on the demo data.
+
+A page fails the walk when it is wider than the window (``scrollWidth`` past ``innerWidth``), when any
+element's right edge passes the window outside a box that scrolls it (a ``.table-scroll``), when the browser
+reports a console error or a page error, when any answer is a 4xx/5xx other than the one expected (the 404
+page), or when a control's border has less than 3:1 contrast against what it is drawn on (WCAG 1.4.11; the
+formula is written out below, the colours read from the browser's computed style).
+
+``PAGES`` is the one list of pages: add a new page there, with who sees it and the status it answers. Paths
+name demo objects by ``{placeholder}`` (see ``walk_data``).
+"""
+
+import re
+from dataclasses import dataclass, field
+
+import pytest
+from django.core.management import call_command
+
+from leagues.models import League, Player
+from matches.models import Match
+from tests.factories import RefereeFactory, reference_data_ensure
+
+ANONYMOUS, REFEREE, ADMIN = "anonymous", "referee", "admin"
+
+# (who, path, status). Signed-in pages are walked after the public ones, in this order.
+PAGES = [
+    (ANONYMOUS, "/", 200),
+    (ANONYMOUS, "/leagues/slaps-amateur/", 200),
+    (ANONYMOUS, "/leagues/preferans-amateur/", 200),
+    (ANONYMOUS, "/leagues/bridge-amateur/", 200),
+    (ANONYMOUS, "/players/{player}/", 200),
+    (ANONYMOUS, "/matches/", 200),
+    (ANONYMOUS, "/matches/{slaps_match}/", 200),
+    (ANONYMOUS, "/matches/{preferans_match}/", 200),
+    (ANONYMOUS, "/matches/{bridge_match}/", 200),
+    (ANONYMOUS, "/calculator/", 200),
+    (ANONYMOUS, "/calculator/elo/", 200),
+    (ANONYMOUS, "/calculator/preferans/", 200),
+    (ANONYMOUS, "/quality/", 200),
+    (ANONYMOUS, "/quality/slaps/", 200),
+    (ANONYMOUS, "/quality/preferans/", 200),
+    (ANONYMOUS, "/quality/bridge/", 200),
+    (ANONYMOUS, "/api/docs/", 200),
+    (ANONYMOUS, "/no-such-page/", 404),
+    (ANONYMOUS, "/accounts/login/", 200),
+    (REFEREE, "/", 200),
+    (REFEREE, "/results/slaps/", 200),
+    (REFEREE, "/results/preferans/", 200),
+    (REFEREE, "/results/bridge/", 200),
+    (REFEREE, "/results/confirm/", 200),
+    (REFEREE, "/players/{player}/", 200),
+    (ADMIN, "/admin/", 200),
+    (ADMIN, "/admin/matches/match/", 200),
+    (ADMIN, "/admin/matches/match/{slaps_match}/change/", 200),
+    (ADMIN, "/admin/matches/match/{slaps_match}/correct/", 200),
+    (ADMIN, "/admin/leagues/player/", 200),
+    (ADMIN, "/admin/leagues/player/{player}/change/", 200),
+    (ADMIN, "/admin/leagues/league/", 200),
+    # Not yet: /admin/leagues/game/<id>/change/ (its league inline is 1,836 px wide at 1366; issue 15's admin part).
+]
+
+WIDTHS = [(360, 800), (1366, 900)]
+
+# Elements whose right edge passes the window, outside any box that scrolls or clips them sideways.
+OVERFLOWING = """() => {
+  const width = window.innerWidth, found = [];
+  for (const element of document.body.querySelectorAll("*")) {
+    const box = element.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0 || box.right <= width + 0.5) continue;
+    let parent = element.parentElement, contained = false;
+    for (; parent && parent !== document.body; parent = parent.parentElement) {
+      if (["auto", "scroll", "hidden", "clip"].includes(getComputedStyle(parent).overflowX)) {
+        contained = true;
+        break;
+      }
+    }
+    const classes = typeof element.className === "string" ? element.className.trim().split(/\\s+/) : [];
+    if (!contained) found.push(`${element.tagName.toLowerCase()}${element.id ? "#" + element.id : ""}`
+      + `${classes.filter(Boolean).map((name) => "." + name).join("")} right=${Math.round(box.right)}`);
+  }
+  return found.slice(0, 5);
+}"""
+
+# Every visible control's boundary: the colour of its first border side that is drawn (top, right, bottom,
+# left), else its background; and the colour behind it (the first ancestor with an opaque background; white
+# at the top).
+CONTROL_EDGES = """() => {
+  const controls = document.querySelectorAll(
+    "input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not([type=file]), select, textarea, button");
+  const behind = (element) => {
+    for (let node = element.parentElement; node; node = node.parentElement) {
+      const colour = getComputedStyle(node).backgroundColor;
+      if (!/rgba\\(.*, 0\\)$/.test(colour) && colour !== "transparent") return colour;
+    }
+    return "rgb(255, 255, 255)";
+  };
+  const found = [];
+  for (const control of controls) {
+    const box = control.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) continue;
+    const style = getComputedStyle(control);
+    const side = ["Top", "Right", "Bottom", "Left"].find(
+      (side) => parseFloat(style[`border${side}Width`]) > 0 && style[`border${side}Style`] !== "none");
+    found.push({
+      name: `${control.tagName.toLowerCase()}${control.id ? "#" + control.id : ""}`
+        + `${control.name ? "[name=" + control.name + "]" : ""}`,
+      border: side ? style[`border${side}Color`] : null,
+      background: style.backgroundColor,
+      behind: behind(control),
+    });
+  }
+  return found;
+}"""
+
+RGB = re.compile(r"rgba?\((\d+), (\d+), (\d+)(?:, ([\d.]+))?\)")
+
+
+def parse_colour(text: str) -> tuple[tuple[int, int, int], float] | None:
+    """``rgb(r, g, b)`` or ``rgba(r, g, b, a)`` as the browser computes it: the colour and its alpha."""
+    match = RGB.fullmatch(text)
+    if not match:
+        return None
+    r, g, b, alpha = match.groups()
+    return (int(r), int(g), int(b)), float(alpha) if alpha is not None else 1.0
+
+
+def relative_luminance(rgb: tuple[int, int, int]) -> float:
+    """WCAG 2.2's relative luminance: each sRGB channel linearised, then weighted 0.2126, 0.7152, 0.0722."""
+
+    def linear(channel: int) -> float:
+        c = channel / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = rgb
+    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+
+
+def contrast_ratio(first: tuple[int, int, int], second: tuple[int, int, int]) -> float:
+    """WCAG's contrast ratio (L1 + 0.05) / (L2 + 0.05), the lighter colour's luminance over the darker's."""
+    lighter, darker = sorted((relative_luminance(first), relative_luminance(second)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "ratio"),
+    [
+        ((0, 0, 0), (255, 255, 255), 21.0),  # the extremes
+        ((255, 255, 255), (255, 255, 255), 1.0),
+        ((0xD1, 0xD9, 0xE0), (255, 255, 255), 1.43),  # the old border, the issue's 1.43:1
+        ((0x76, 0x76, 0x76), (255, 255, 255), 4.54),  # #767676, the lightest grey with 4.5:1 on white
+    ],
+)
+def test_the_contrast_formula_gives_wcags_known_ratios(first, second, ratio):
+    assert contrast_ratio(first, second) == pytest.approx(ratio, abs=0.01)
+
+
+def low_contrast_controls(edges: list[dict]) -> list[str]:
+    """The controls whose boundary has less than 3:1 against what is behind them. A control with neither a
+    border nor a background (a button drawn as a link) has no boundary to measure: its text is the control."""
+    low = []
+    for edge in edges:
+        behind, _ = parse_colour(edge["behind"])
+        for key in ("border", "background"):
+            colour = parse_colour(edge[key]) if edge[key] else None
+            if colour is None or colour[1] == 0:
+                continue
+            ratio = contrast_ratio(colour[0], behind)
+            if ratio < 3:
+                low.append(f"{edge['name']}: {key} {edge[key]} on {edge['behind']} is {ratio:.2f}:1")
+            break  # the border is the boundary when there is one; else the background
+    return low
+
+
+@dataclass
+class Walk:
+    """What the browser reported on the page being walked."""
+
+    errors: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+
+    def watch(self, page) -> None:
+        page.on("console", self._console)
+        page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
+        page.on("response", self._response)
+
+    def _console(self, message) -> None:
+        # "Failed to load resource" is an answer >= 400: counted in ``failed`` with its address and status.
+        if message.type == "error" and not message.text.startswith("Failed to load resource"):
+            self.errors.append(f"console: {message.text}")
+
+    def _response(self, response) -> None:
+        if response.status >= 400:
+            self.failed.append(f"{response.status} {response.url}")
+
+
+@pytest.fixture
+def walk_data(settings):
+    """The demo club, smaller (``manage.py demo_data``), with its referee and admin accounts' demo password
+    (given on the embedded defaults only, so DEBUG is on while it loads), and the objects the paths name."""
+    reference_data_ensure()
+    settings.DEBUG = True
+    call_command("demo_data", "--players", "16", "--matches", "60", "--preferans-games", "6", "--bridge-weeks", "2")
+    settings.DEBUG = False
+    matches = {
+        f"{slug}_match": Match.objects.filter(game__slug=slug, status=Match.Status.RATED).order_by("-pk").first().pk
+        for slug in ("slaps", "preferans", "bridge")
+    }
+    # A player rated in every game: the fullest profile.
+    player = Player.objects.filter(ratings__game__slug="bridge").filter(ratings__game__slug="preferans").first()
+    assert League.objects.filter(slug="slaps-amateur").exists()
+    return {**matches, "player": player.pk}
+
+
+def sign_in(page, username: str) -> None:
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill("cardrank-demo")
+    page.locator("main").get_by_role("button", name="Sign in").click()
+    page.wait_for_url("**/")
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_every_page_fits_a_phone_and_a_screen_with_no_error(browser, live_server, walk_data):
+    problems = {}
+    walked = 0
+    for width, height in WIDTHS:
+        context = browser.new_context(base_url=live_server.url, viewport={"width": width, "height": height})
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        walk = Walk()
+        walk.watch(page)
+        signed_in_as = ANONYMOUS
+        for who, path_template, status in PAGES:
+            if who != signed_in_as:
+                context.clear_cookies()
+                if who != ANONYMOUS:
+                    sign_in(page, who)
+                signed_in_as = who
+            path = path_template.format(**walk_data)
+            walk.errors.clear()
+            walk.failed.clear()
+            response = page.goto(path)
+            page.wait_for_load_state("networkidle")
+            found = []
+            if response.status != status:
+                found.append(f"answered {response.status}")
+            expected_failure = [f"{status} {live_server.url}{path}"] if status >= 400 else []
+            if walk.failed != expected_failure:
+                found.append(f"answers: {walk.failed}")
+            found += walk.errors
+            scroll_width = page.evaluate("() => document.documentElement.scrollWidth")
+            if scroll_width > width:
+                found.append(f"the page is {scroll_width} px wide")
+            found += [f"passes the window: {element}" for element in page.evaluate(OVERFLOWING)]
+            found += low_contrast_controls(page.evaluate(CONTROL_EDGES))
+            if found:
+                problems[f"{width} px {who} {path}"] = found
+            walked += 1
+        context.close()
+    assert walked == 2 * len(PAGES)
+    assert problems == {}, "\n".join(f"{page}: {found}" for page, found in problems.items())
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_menu_folds_on_a_phone_and_the_skip_link_comes_first(browser, live_server, transactional_db):
+    reference_data_ensure()
+    RefereeFactory(username="walk-referee")
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 360, "height": 800})
+    page = context.new_page()
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill("walk-referee")
+    page.get_by_label("Password").fill("correct horse battery")
+    page.locator("main").get_by_role("button", name="Sign in").click()
+    page.wait_for_url("**/")
+
+    # The first Tab reaches the skip link, shown on the screen; Enter moves to the content.
+    page.keyboard.press("Tab")
+    skip = page.get_by_role("link", name="Skip to content")
+    assert skip.evaluate("element => element === document.activeElement")
+    box = skip.bounding_box()
+    assert box["y"] >= 0
+    assert box["x"] >= 0
+    assert box["x"] + box["width"] <= 360
+    page.keyboard.press("Enter")
+    assert page.url.endswith("/#content")
+
+    # Folded: the button says so, and the menu's links are hidden until it is pressed.
+    toggle = page.get_by_role("button", name="Menu")
+    assert toggle.get_attribute("aria-expanded") == "false"
+    assert toggle.get_attribute("aria-controls") == "site-menu"
+    enter_slaps = page.get_by_role("link", name="Enter Slaps")
+    assert not enter_slaps.is_visible()
+    toggle.focus()
+    page.keyboard.press("Enter")
+    assert toggle.get_attribute("aria-expanded") == "true"
+    for name in ("Matches", "Calculators", "Rating quality", "API", "Enter Slaps", "To confirm"):
+        assert page.locator("#site-menu").get_by_role("link", name=name).is_visible(), name
+    assert page.get_by_role("button", name="Sign out walk-referee").is_visible()
+    assert page.evaluate("() => document.documentElement.scrollWidth") == 360
+    # Escape in the menu closes it and gives the focus back to the button.
+    page.locator("#site-menu").get_by_role("link", name="Matches").focus()
+    page.keyboard.press("Escape")
+    assert toggle.get_attribute("aria-expanded") == "false"
+    assert not enter_slaps.is_visible()
+    assert toggle.evaluate("element => element === document.activeElement")
+
+    # On a screen the menu is open and the button is not shown.
+    page.set_viewport_size({"width": 1366, "height": 900})
+    assert not toggle.is_visible()
+    assert enter_slaps.is_visible()
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_without_javascript_the_menu_is_open(browser, live_server, transactional_db):
+    reference_data_ensure()
+    context = browser.new_context(
+        base_url=live_server.url, viewport={"width": 360, "height": 800}, java_script_enabled=False
+    )
+    page = context.new_page()
+    page.goto("/")
+    assert not page.locator(".menu-toggle").is_visible()
+    for name in ("Matches", "Calculators", "Rating quality", "API", "Referee sign-in"):
+        assert page.locator("#site-menu").get_by_role("link", name=name).is_visible(), name
+    assert page.evaluate("() => document.documentElement.scrollWidth") == 360
+    context.close()
