@@ -29,7 +29,12 @@ PAGES = [
     (ANONYMOUS, "/leagues/preferans-amateur/", 200),
     (ANONYMOUS, "/leagues/bridge-amateur/", 200),
     (ANONYMOUS, "/players/{player}/", 200),
+    (ANONYMOUS, "/players/{player}/history/", 200),
+    (ANONYMOUS, "/players/{player}/history/?game=preferans", 200),
+    (ANONYMOUS, "/players/{player}/records/bridge/records/", 200),
+    (ANONYMOUS, "/players/?q=a", 200),
     (ANONYMOUS, "/matches/", 200),
+    (ANONYMOUS, "/matches/?game=bridge&page=2", 200),
     (ANONYMOUS, "/matches/{slaps_match}/", 200),
     (ANONYMOUS, "/matches/{preferans_match}/", 200),
     (ANONYMOUS, "/matches/{bridge_match}/", 200),
@@ -48,15 +53,20 @@ PAGES = [
     (REFEREE, "/results/preferans/", 200),
     (REFEREE, "/results/bridge/", 200),
     (REFEREE, "/results/confirm/", 200),
+    (REFEREE, "/matches/{slaps_match}/", 200),
     (REFEREE, "/players/{player}/", 200),
     (ADMIN, "/admin/", 200),
     (ADMIN, "/admin/matches/match/", 200),
     (ADMIN, "/admin/matches/match/{slaps_match}/change/", 200),
     (ADMIN, "/admin/matches/match/{slaps_match}/correct/", 200),
+    (ADMIN, "/admin/matches/match/{bridge_match}/change/", 200),
+    (ADMIN, "/results/slaps/?correct={slaps_match}", 200),
+    (ADMIN, "/results/preferans/?correct={preferans_match}", 200),
+    (ADMIN, "/results/bridge/?correct={bridge_match}", 200),
+    (ADMIN, "/admin/leagues/game/{slaps_game}/change/", 200),
     (ADMIN, "/admin/leagues/player/", 200),
     (ADMIN, "/admin/leagues/player/{player}/change/", 200),
     (ADMIN, "/admin/leagues/league/", 200),
-    # Not yet: /admin/leagues/game/<id>/change/ (its league inline is 1,836 px wide at 1366; issue 15's admin part).
 ]
 
 WIDTHS = [(360, 800), (1366, 900)]
@@ -208,7 +218,8 @@ def walk_data(settings):
     # A player rated in every game: the fullest profile.
     player = Player.objects.filter(ratings__game__slug="bridge").filter(ratings__game__slug="preferans").first()
     assert League.objects.filter(slug="slaps-amateur").exists()
-    return {**matches, "player": player.pk}
+    slaps_game = Match.objects.get(pk=matches["slaps_match"]).game_id
+    return {**matches, "player": player.pk, "slaps_game": slaps_game}
 
 
 def sign_in(page, username: str) -> None:
