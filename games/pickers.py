@@ -46,6 +46,17 @@ TEXT_MAX = 100
 #: Searching inside names starts at three characters: pg_trgm's index needs a trigram; shorter text
 #: matches the start of names only (an index range), never a read of every player.
 CONTAINS_MIN = 3
+
+
+def _look_inside(text: str, *, found: int, begun: int, limit: int) -> bool:
+    """Whether to look for ``text`` inside names as well, having ``found`` players of whom ``begun`` have
+    names beginning with it: when fewer than ``limit`` were found and the text has ``CONTAINS_MIN``
+    characters or more, unless it is a name typed from its start, two words or more that begin some names
+    ("ann lee"). Those are the one being typed; the same words inside other names ("Mary Ann Lee") are
+    rarely wanted, and a long text's trigrams are the index's longest lists (``docs/performance.md``)."""
+    return found < limit and len(text) >= CONTAINS_MIN and not (begun and " " in text)
+
+
 #: The longest federation number (``Player.federation_id``): longer text is not looked up as one.
 FEDERATION_ID_MAX = Player._meta.get_field("federation_id").max_length
 #: A picker's name (``name=``) names its options' ids: letters, digits, ``-`` and ``_`` only.
@@ -116,8 +127,9 @@ def _search_orm(text: str, *, limit: int, game: str, public: bool = False) -> li
     upper = Upper(Value(text))
     names = people.annotate(key=_name_key()).order_by("key", "id")
     prefix = names.filter(key__startswith=upper).exclude(pk__in=[player.pk for player in found])
-    found += prefix[: limit - len(found)]
-    if len(found) < limit and len(text) >= CONTAINS_MIN:
+    begun = list(prefix[: limit - len(found)])
+    found += begun
+    if _look_inside(text, found=len(found), begun=len(begun), limit=limit):
         # ``icontains`` is UPPER(name) LIKE UPPER('%text%'): the expression the trigram index holds.
         inside = names.filter(name__icontains=text).exclude(key__startswith=upper)
         found += inside.exclude(pk__in=[player.pk for player in found])[: limit - len(found)]
@@ -145,7 +157,7 @@ _RATING = (
     f' WHERE r."player_id" = p."id" AND g."slug" = %(game)s) AS "rating"'
 )
 _BEGINNING = (
-    f"SELECT {_COLUMNS}, {_RATING} FROM ("  # noqa: S608 - names from the models; values are parameters
+    f'SELECT {_COLUMNS}, hit."grp", {_RATING} FROM ('  # noqa: S608 - names from the models; values are parameters
     f'(SELECT p."id", 0 AS "grp", {_KEY} AS "key" FROM "{_PLAYER}" p WHERE p."federation_id" = %(number)s LIMIT 1)'
     f' UNION ALL (SELECT p."id", 1, {_KEY} FROM "{_PLAYER}" p WHERE {_KEY} LIKE {_LIKE} || \'%%\' AND {_SHOWN}'
     f" ORDER BY 3, 1 LIMIT %(limit)s)) hit"
@@ -162,7 +174,8 @@ def _search_sql(text: str, *, limit: int, game: str, public: bool = False) -> li
     # A number is looked up only for referees (NULL equals nothing); text longer than one can hold matches none.
     params = {"text": text, "number": None if public else text, "game": game, "limit": limit, "public": public}
     found = _first_each(Player.objects.raw(_BEGINNING, params), limit)
-    if len(found) < limit and len(text) >= CONTAINS_MIN:
+    begun = sum(1 for player in found if player.grp == 1)
+    if _look_inside(text, found=len(found), begun=begun, limit=limit):
         inside = {**params, "limit": limit - len(found), "found": [player.pk for player in found]}
         found += list(Player.objects.raw(_INSIDE, inside))
     return found

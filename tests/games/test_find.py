@@ -154,7 +154,7 @@ def test_hostile_text_gets_a_clean_bounded_answer_and_changes_nothing(reference_
     assert response.status_code == 200
     html = response.content.decode()
     assert "<script>alert" not in html
-    main = html[html.index("<main>") : html.index("</main>")]  # (the header's sign-in link carries the path)
+    main = html[html.index("<main") : html.index("</main>")]  # (the header's sign-in link carries the path)
     assert len(main) < 5_000  # the text shown is cut to 100 characters
     if hostile.startswith("aaa"):
         assert f'value="{"a" * 100}"' in main

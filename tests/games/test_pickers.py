@@ -368,3 +368,14 @@ def test_the_written_out_search_finds_what_the_orm_search_finds(require_postgres
     # The public search looks up no number and shows no erased player.
     public = [player.name for player in _search_sql("ann", limit=15, game="", public=True)]
     assert public == ["Ann Lee", "ANNE", "Bob Mann", "Hannah", "Zed Annan"]
+
+
+def test_a_name_typed_from_its_start_is_not_also_looked_for_inside_names(browser, reference_data):
+    """Two words or more that begin some names are the name being typed: "Mary Ann Lee" is not added to
+    "Ann Lee". One word is still looked for inside names, and so are two words that begin no name."""
+    for name in ["Ann Lee", "Ann Leeds", "Mary Ann Lee", "Joanna"]:
+        PlayerFactory(name=name)
+    assert names(search(browser, "ann lee")) == ["Ann Lee", "Ann Leeds"]
+    assert names(search(browser, "ann")) == ["Ann Lee", "Ann Leeds", "Joanna", "Mary Ann Lee"]
+    PlayerFactory(name="Zoe Mary Ann")
+    assert names(search(browser, "y ann")) == ["Mary Ann Lee", "Zoe Mary Ann"]  # begins none: inside

@@ -53,7 +53,7 @@ def ledger(match, player, *spans):
 
 
 def main(html: str) -> str:
-    return html[html.index("<main>") : html.index("</main>")]
+    return html[html.index("<main") : html.index("</main>")]
 
 
 def ranking_rows(html: str) -> list[tuple[str, str, str, str]]:
