@@ -41,6 +41,20 @@ class AuditInline(admin.TabularInline):
         return False
 
 
+class DisputedFilter(admin.SimpleListFilter):
+    """Results a second referee disputed (``matches.confirmation.match_dispute``): each waits for an admin
+    to correct or void it, and its note is on its page."""
+
+    title = "dispute"
+    parameter_name = "disputed"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "Disputed")]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(disputed_at__isnull=False) if self.value() == "yes" else queryset
+
+
 @admin.register(AuditEntry)
 class AuditEntryAdmin(ReadOnlyAdmin):
     """The audit log: visible to admins, editable by nobody."""
@@ -56,6 +70,7 @@ class AuditEntryAdmin(ReadOnlyAdmin):
 class MatchAdmin(admin.ModelAdmin):
     list_display = ["id", "game", "played_at", "status", "rated", "referee"]
     list_filter = ["game", "status", "rated"]
+    list_filter += [DisputedFilter]  # disputes wait for an admin: correct or void them
     search_fields = ["seats__player__name"]
     date_hierarchy = "played_at"
     list_select_related = ["game", "referee"]
@@ -73,6 +88,7 @@ class MatchAdmin(admin.ModelAdmin):
         "voided_by",
         "batch_head",
     ]
+    readonly_fields += ["disputed_at", "disputed_by", "dispute_note"]  # a dispute ends by correcting or voiding
     actions = ["void_matches"]
 
     def has_add_permission(self, request):
