@@ -144,13 +144,17 @@ def matches_awaiting_confirmation(*, limit: int = 100) -> list[Match]:
     )
 
 
-def matches_to_confirm_count(*, user_id: int) -> int:
-    """How many results this referee may confirm: waiting, not disputed, and not of their own version
-    (``match_author_id``). One query over the waiting rows only (the partial index ``match_to_confirm_idx``);
-    the menu shows it on every page a referee reads."""
+def matches_to_confirm(*, user_id: int) -> QuerySet[Match]:
+    """The results this referee may confirm: waiting, not disputed, and not of their own version
+    (``match_author_id``). Its filter is the partial index ``match_to_confirm_idx``'s condition."""
     return (
         Match.objects.filter(awaiting_confirmation=True, status="submitted", disputed_at__isnull=True)
         .annotate(author_id=_author())
         .exclude(author_id=user_id)
-        .count()
     )
+
+
+def matches_to_confirm_count(*, user_id: int) -> int:
+    """How many results this referee may confirm (``matches_to_confirm``): one query over the waiting rows
+    only, which the menu's "To confirm (N)" runs on every page a referee reads."""
+    return matches_to_confirm(user_id=user_id).count()
