@@ -182,15 +182,16 @@ class MatchOutputSerializer(AnswerSerializer):
     confirmed_by = serializers.CharField(
         source="confirmed_by.get_username", allow_null=True, help_text="Username of the confirming referee, or null."
     )
-    disputed_by = serializers.CharField(
-        source="disputed_by.get_username",
-        allow_null=True,
-        help_text="Username of the referee who disputed the waiting result (it waits for an admin), or null.",
-    )
     rated_after = _utc_time(
         source="due_at",
         allow_null=True,
         help_text="When a league's rating period closes, the time from which the result is rated; else null.",
+    )
+    # Added after the first published fields, last, so that their order holds.
+    disputed_by = serializers.CharField(
+        source="disputed_by.get_username",
+        allow_null=True,
+        help_text="Username of the referee who disputed the waiting result (it waits for an admin), or null.",
     )
 
     def get_fields(self):

@@ -195,7 +195,8 @@ def test_disputing_on_the_page(club):
         "Say what is wrong with the result: a note is required to dispute it.</div>"
     ) in shown
     assert '<details class="dispute" open>' in shown
-    assert 'aria-invalid="true">   </textarea>' in shown
+    described = f'aria-describedby="confirm-error-{match_id} dispute-hint-{match_id}"'
+    assert f'{described} aria-invalid="true" autofocus>   </textarea>' in shown
     assert AuditEntry.objects.filter(match_id=match_id).count() == 1
 
     note = "Bob won: <script>alert(1)</script>"
