@@ -148,7 +148,7 @@ def test_confirming_without_javascript_answers_the_whole_page(club):
     assert answer.status_code == 200
     assert html.startswith("<!doctype html>")
     assert answer["Vary"].count("HX-Request") == 1
-    assert '<div class="notice" role="status" id="confirm-done">' in html
+    assert '<div class="notice" role="status" id="confirm-done" tabindex="-1" autofocus>' in html
     assert f'Confirmed <a href="/matches/{match_id}/">Slaps match #{match_id}</a> (Ann (won), Bob).' in html
     assert "Ratings are being computed" in html
     assert "Nothing waits for confirmation." in html
