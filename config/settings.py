@@ -121,6 +121,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.context_processors.entry_pages",
+                "matches.context_processors.to_confirm_count",
             ],
         },
     },

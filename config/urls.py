@@ -14,8 +14,8 @@ from games.slaps import calculator as slaps_calculator
 from games.slaps import views as slaps_views
 from leagues import apis as league_apis
 from matches import views as match_views
+from ratings import confirm_pages, match_apis
 from ratings import league_apis as rating_league_apis
-from ratings import match_apis
 from ratings import pages as rating_pages
 from ratings import views as rating_views
 
@@ -44,6 +44,7 @@ api = [
     path("matches/<int:pk>/void/", match_apis.MatchVoidApi.as_view(), name="api-match-void"),
     path("matches/<int:pk>/correct/", match_apis.MatchCorrectApi.as_view(), name="api-match-correct"),
     path("matches/<int:pk>/confirm/", match_apis.MatchConfirmApi.as_view(), name="api-match-confirm"),
+    path("matches/<int:pk>/dispute/", match_apis.MatchDisputeApi.as_view(), name="api-match-dispute"),
     path("calculator/elo/", slaps_calculator.SlapsCalculatorApi.as_view(), name="api-calculator-elo"),
     path(
         "calculator/preferans/", preferans_calculator.PreferansCalculatorApi.as_view(), name="api-calculator-preferans"
@@ -74,7 +75,7 @@ urlpatterns = [
     path("matches/<int:pk>/", rating_pages.match_page, name="match-detail"),
     # The Slaps page's player quick-create and the confirmations first: the game route takes any slug.
     path("results/players/", slaps_views.player_quick_create, name="player-quick-create"),
-    path("results/confirm/", match_views.confirmations, name="confirmations"),
+    path("results/confirm/", confirm_pages.confirmations, name="confirmations"),
     path("results/<slug:game>/", games_entry.result_entry, name="result-entry"),
     path("calculator/", rating_views.calculators, name="calculators"),
     path("calculator/elo/", slaps_calculator.slaps_calculator_page, name="calculator-elo"),

@@ -113,10 +113,13 @@ class BaseKind(GameKind):
     templates = {
         "match_results": "games/_match_results.html",  # match page: the seats' results and changes, the parts
         "seats_line": "games/_seats_line.html",  # a row of a match list: the seats, linked, with results
-        "seats_names": "games/_seats_names.html",  # the confirmations list: the seats' names
+        "seats_names": "games/_seats_names.html",  # the confirmations list's message: the seats' names
         "profile_opponents": "games/_profile_opponents.html",  # profile: whom the player met
         "profile_result": "games/_profile_result.html",  # profile: the player's result
         "profile_change": "games/_profile_change.html",  # profile: why the rating changed
+        # the confirmations list: the whole result a second referee checks (given ``extra``, the kind's
+        # ``match_page_context``), in a card that fits a phone
+        "confirm_result": "games/_confirm_result.html",
     }
 
     @property

@@ -75,6 +75,20 @@ class WaitingFilter(admin.SimpleListFilter):
         return queryset
 
 
+class DisputedFilter(admin.SimpleListFilter):
+    """Results a second referee disputed (``matches.confirmation.match_dispute``): each waits for an admin
+    to correct or void it, and its note is on its page."""
+
+    title = "dispute"
+    parameter_name = "disputed"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "Disputed")]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(disputed_at__isnull=False) if self.value() == "yes" else queryset
+
+
 @admin.register(AuditEntry)
 class AuditEntryAdmin(ReadOnlyAdmin):
     """The audit log: visible to admins, editable by nobody."""
@@ -112,6 +126,7 @@ class MatchAdmin(admin.ModelAdmin):
         "league",
         "status",
         WaitingFilter,
+        DisputedFilter,  # disputes wait for an admin: correct or void them
         "rated",
     ]
     search_fields = ["seats__player__name"]
@@ -138,6 +153,7 @@ class MatchAdmin(admin.ModelAdmin):
         "idempotency_fingerprint",
         "batch_head",
     ]
+    readonly_fields += ["disputed_at", "disputed_by", "dispute_note"]  # a dispute ends by correcting or voiding
     actions = ["void_matches"]
     # The page in sections: what was played first, the bookkeeping of services last and folded.
     sections = [

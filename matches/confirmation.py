@@ -1,15 +1,22 @@
-"""Two-step confirmation: which results wait for a second referee, and confirming one.
+"""Two-step confirmation: which results wait for a second referee, confirming one, disputing one.
 
 A league may require a second referee's confirmation (``League.requires_confirmation``);
 a rated result waiting for it (``Match.awaiting_confirmation``) is not rated
 until a referee other than its author confirms it (Tabbycat's ballot
-confirmation).
+confirmation). That referee may instead *dispute* it, with a note saying
+what is wrong: a disputed result stays unrated, cannot be confirmed, and
+waits for an admin, whose correction (``services.match_correct``: it then
+waits for confirmation again, if its league asks) or void ends the dispute.
+The note is kept in the audit log (``AuditEntry.Action.DISPUTED``).
 """
 
 from __future__ import annotations
 
+import unicodedata
+
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils import timezone
 
 from config.permissions import user_can_submit
 from leagues.models import League
@@ -45,6 +52,32 @@ def match_needs_confirmation(*, cleaned: MatchInput) -> bool:
     return any(current.get(player_id, entry) in two_step for player_id in player_ids)
 
 
+DISPUTED_WAITS = "This result is disputed: it waits for an admin to correct or void it."
+#: A dispute's note, at most (``Match.dispute_note`` holds as much): a sentence or three, not a file.
+DISPUTE_NOTE_MAX = 1000
+# Control, formatting (bidirectional overrides), surrogate, private-use and unassigned characters are
+# refused in a note, as in a player's name (``leagues.services``); a line break and a tab are text.
+_REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn"}
+_ALLOWED = "\n\t\u200c\u200d"  # line break, tab, zero-width non-joiner and joiner (emoji, scripts)
+
+
+def dispute_note_clean(value) -> str:
+    """A dispute's note as stored: NFC, line breaks as ``\\n``, trimmed; refused when empty, longer than
+    ``DISPUTE_NOTE_MAX`` or holding control or formatting characters (``ValidationError`` on ``note``)."""
+    if not isinstance(value, str) or not value.strip():
+        raise ValidationError({"note": ["Say what is wrong with the result: a note is required to dispute it."]})
+    note = unicodedata.normalize("NFC", value.replace("\r\n", "\n").replace("\r", "\n")).strip()
+    # As sent and as stored: the API's schema bounds the text sent, the column the text stored.
+    longest = max(len(value), len(note))
+    if longest > DISPUTE_NOTE_MAX:
+        raise ValidationError({"note": [f"At most {DISPUTE_NOTE_MAX} characters; this note has {longest}."]})
+    if any(unicodedata.category(char) in _REFUSED_CATEGORIES and char not in _ALLOWED for char in note):
+        raise ValidationError(
+            {"note": ["The note contains control, formatting (such as bidirectional) or unassigned characters."]}
+        )
+    return note
+
+
 def match_confirm(*, match_id: int, by, version: int | None = None) -> Match:
     """Confirm a result waiting for a second referee (``match_needs_confirmation``); it is then rated.
 
@@ -68,6 +101,8 @@ def match_confirm(*, match_id: int, by, version: int | None = None) -> Match:
             raise ValidationError({"non_field_errors": ["This result was voided: there is nothing to confirm."]})
         if not match.awaiting_confirmation:
             raise ValidationError({"non_field_errors": ["This result is not waiting for confirmation."]})
+        if match.disputed_at is not None:
+            raise ValidationError({"non_field_errors": [DISPUTED_WAITS]})
         if version is not None and match_version_id(match) != version:
             raise ValidationError(
                 {"non_field_errors": ["This result was corrected after you read it: read it again, then confirm."]}
@@ -83,3 +118,57 @@ def match_confirm(*, match_id: int, by, version: int | None = None) -> Match:
         ratings_intake().rate_after_commit(match_id=match.pk)
         results_version_bump(game_ids=[match.game_id])
     return match
+
+
+def match_dispute(*, match_id: int, by, note, version: int | None = None) -> Match:
+    """Dispute a result waiting for a second referee (Tabbycat: a ballot that does not match the
+    adjudicator's): it stays unrated and waits for an admin, who corrects or voids it.
+
+    The same referees may dispute as may confirm (``match_confirm``): a
+    referee who is not the author of the waiting version, which they read
+    (``version``, as the page sends it). The note is required
+    (``dispute_note_clean``). Disputing a result that does not wait (rated,
+    void, friendly, confirmed), one already disputed, or one corrected since
+    it was read is a clear error that changes nothing. The row is locked as
+    ``match_confirm`` locks it, so a dispute and a confirmation racing for
+    one result cannot both win. Writes the dispute, its audit entry (with
+    the note) and the results version; no rating is asked for.
+    """
+    if not user_can_submit(by):
+        raise PermissionDenied("Only referees can dispute results.")
+    note = dispute_note_clean(note)
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None:
+            raise Match.DoesNotExist(f"No match {match_id}.")
+        if match.status == Match.Status.VOID:
+            raise ValidationError({"non_field_errors": ["This result was voided: there is nothing to dispute."]})
+        if match.disputed_at is not None:
+            raise ValidationError({"non_field_errors": ["This result is already disputed: it waits for an admin."]})
+        if not match.awaiting_confirmation or match.status != Match.Status.SUBMITTED:
+            raise ValidationError(
+                {
+                    "non_field_errors": [
+                        "Only a result waiting for confirmation can be disputed; ask an admin to correct this one."
+                    ]
+                }
+            )
+        if version is not None and match_version_id(match) != version:
+            raise ValidationError(
+                {"non_field_errors": ["This result was corrected after you read it: read it again, then dispute."]}
+            )
+        if match_author_id(match) == by.pk:
+            raise ValidationError(
+                {"non_field_errors": ["A second referee disputes a result: you entered (or corrected) this one."]}
+            )
+        match.disputed_at = timezone.now()
+        match.disputed_by = by
+        match.dispute_note = note
+        match.save(update_fields=["disputed_at", "disputed_by", "dispute_note"])
+        AuditEntry.objects.create(actor=by, action=AuditEntry.Action.DISPUTED, match=match, data={"note": note})
+        results_version_bump(game_ids=[match.game_id])
+    return match
+
+
+#: The fields ``match_dispute`` sets, as a correction or a void leaves them: no dispute.
+DISPUTE_CLEARED = {"disputed_at": None, "disputed_by": None, "dispute_note": ""}

@@ -20,6 +20,9 @@ Vocabulary:
     status    ``submitted`` until the rating task has applied the match,
               then ``rated``; ``friendly`` for unrated matches; ``void`` once
               an admin voided it.
+    dispute   a second referee's "this result is wrong", with a note, on a
+              result waiting for confirmation (``matches.confirmation``): it
+              stays unrated until an admin corrects or voids it.
 
 Results are only written by ``matches.services``; admin and views call it.
 """
@@ -90,6 +93,14 @@ class Match(models.Model):
         blank=True,
         help_text="When the result may be rated: the close of its league's rating period (empty: at once).",
     )
+    # A dispute (matches.confirmation.match_dispute): set together, cleared together by a correction or a void.
+    disputed_at = models.DateTimeField(null=True, blank=True, help_text="When a second referee disputed the result.")
+    disputed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="disputed_matches"
+    )
+    dispute_note = models.CharField(
+        max_length=1000, blank=True, default="", help_text="What the disputing referee says is wrong."
+    )
 
     class Meta:
         ordering = ["-played_at", "-id"]
@@ -102,6 +113,12 @@ class Match(models.Model):
             models.Index(fields=["game", "played_at", "id"], name="match_game_order_idx"),
             models.Index(fields=["status", "created_at"], name="match_status_idx"),
             models.Index(fields=["status", "due_at"], name="match_due_idx"),
+            # The menu's "To confirm (N)" on every page a referee reads: only the waiting rows are indexed.
+            models.Index(
+                fields=["referee"],
+                condition=Q(awaiting_confirmation=True, status="submitted", disputed_at__isnull=True),
+                name="match_to_confirm_idx",
+            ),
         ]
         constraints = [
             # A friendly is never rated, and only friendlies carry that status.
@@ -123,6 +140,16 @@ class Match(models.Model):
             models.CheckConstraint(
                 condition=Q(idempotency_key__isnull=True) | Q(idempotency_fingerprint__isnull=False),
                 name="match_idempotency_key_fingerprinted",
+            ),
+            # A dispute is whole (when, who, a note) and only on a result waiting for confirmation, unrated.
+            models.CheckConstraint(
+                condition=Q(disputed_at__isnull=True, disputed_by__isnull=True, dispute_note="")
+                | (
+                    Q(disputed_at__isnull=False, disputed_by__isnull=False, awaiting_confirmation=True)
+                    & Q(status="submitted")
+                    & ~Q(dispute_note="")
+                ),
+                name="match_dispute_whole_and_waiting",
             ),
         ]
 
@@ -267,7 +294,7 @@ class BoardTable(models.Model):
 
 
 class AuditEntry(models.Model):
-    """Who submitted, corrected, confirmed or voided which result, and when; who merged two players or
+    """Who submitted, corrected, confirmed, disputed or voided which result, and when; who merged two players or
     erased one (``ratings.people``). Append-only: the one exception is erasing a person, which takes
     their name out of the merge entries that named them (the log must not keep what was erased)."""
 
@@ -275,6 +302,7 @@ class AuditEntry(models.Model):
         SUBMITTED = "submitted", "Submitted"
         CORRECTED = "corrected", "Corrected"
         CONFIRMED = "confirmed", "Confirmed"
+        DISPUTED = "disputed", "Disputed"
         VOIDED = "voided", "Voided"
         MERGED = "merged", "Players merged"
         ERASED = "erased", "Player erased"
@@ -292,7 +320,8 @@ class AuditEntry(models.Model):
     )
     data = models.JSONField(
         default=dict,
-        help_text="The result as submitted, or before and after a correction; the players merged or erased.",
+        help_text="The result as submitted, or before and after a correction; a dispute's note; the players "
+        "merged or erased.",
     )
 
     class Meta:

@@ -41,7 +41,7 @@ def match_detail_parts(match: Match) -> tuple[str, ...]:
 def match_detail_queryset() -> QuerySet[Match]:
     """Matches of any game, with everything any game's match shows but its ledger rows
     (``ratings.selectors.match_detail_rated_queryset`` adds them)."""
-    return Match.objects.select_related("game", "referee", "league", "confirmed_by").prefetch_related(
+    return Match.objects.select_related("game", "referee", "league", "confirmed_by", "disputed_by").prefetch_related(
         *_detail_prefetches().values()
     )
 
@@ -51,7 +51,7 @@ def match_detail(*, match_id: int) -> Match:
 
     Its ledger rows are ratings' (``ratings.selectors.match_detail_rated``).
     """
-    match = Match.objects.select_related("game", "referee", "league", "confirmed_by").get(pk=match_id)
+    match = Match.objects.select_related("game", "referee", "league", "confirmed_by", "disputed_by").get(pk=match_id)
     prefetches = _detail_prefetches()
     prefetch_related_objects([match], prefetches["seats"], *(prefetches.get(p, p) for p in match_detail_parts(match)))
     return match
@@ -136,15 +136,38 @@ def match_author_id(match: Match) -> int | None:
     return corrector if corrector is not None else match.referee_id
 
 
+def _author():
+    return Coalesce(_last_corrector(), F("referee_id"), output_field=IntegerField())
+
+
 def matches_awaiting_confirmation(*, limit: int = 100) -> list[Match]:
-    """Results waiting for a second referee, each with ``author_id`` (see ``match_author_id``) and
-    ``version`` (see ``match_version_id``)."""
+    """Results waiting for a second referee, disputed ones included (``disputed_at``), oldest played first,
+    each with ``author_id`` (see ``match_author_id``), ``corrected_by_name`` (the username of the admin
+    who last corrected it, or None) and ``version`` (see ``match_version_id``)."""
+    corrector_name = Subquery(
+        AuditEntry.objects.filter(match=OuterRef("pk"), action=AuditEntry.Action.CORRECTED)
+        .order_by("-id")
+        .values("actor__username")[:1]
+    )
     return list(
         match_detail_queryset()
         .filter(awaiting_confirmation=True, status="submitted")
-        .annotate(
-            author_id=Coalesce(_last_corrector(), F("referee_id"), output_field=IntegerField()),
-            version=_last_version(),
-        )
-        .order_by("played_at")[:limit]
+        .annotate(author_id=_author(), corrected_by_name=corrector_name, version=_last_version())
+        .order_by("played_at", "id")[:limit]
     )
+
+
+def matches_to_confirm(*, user_id: int) -> QuerySet[Match]:
+    """The results this referee may confirm: waiting, not disputed, and not of their own version
+    (``match_author_id``). Its filter is the partial index ``match_to_confirm_idx``'s condition."""
+    return (
+        Match.objects.filter(awaiting_confirmation=True, status="submitted", disputed_at__isnull=True)
+        .annotate(author_id=_author())
+        .exclude(author_id=user_id)
+    )
+
+
+def matches_to_confirm_count(*, user_id: int) -> int:
+    """How many results this referee may confirm (``matches_to_confirm``): one query over the waiting rows
+    only, which the menu's "To confirm (N)" runs on every page a referee reads."""
+    return matches_to_confirm(user_id=user_id).count()

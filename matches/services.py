@@ -25,7 +25,7 @@ from leagues.kinds import kind_of
 from leagues.models import Game, League
 from matches.bodies import match_body_fingerprint, match_input_as_body
 from matches.cleaning import ResultBatch, match_clean
-from matches.confirmation import match_needs_confirmation
+from matches.confirmation import DISPUTE_CLEARED, match_needs_confirmation
 from matches.inputs import MatchInput
 from matches.models import AuditEntry, Match, Seat
 from matches.parts import match_store_result
@@ -294,7 +294,8 @@ def match_void(*, match_id: int, by) -> Match:
     """Void a match: it stops counting and the game's ratings are replayed from it.
 
     Takes the game's rating lock first (the same order as the rating task),
-    so a void never races a rating run. Voiding twice changes nothing.
+    so a void never races a rating run. Voiding twice changes nothing. A
+    void ends a dispute (``matches.confirmation.match_dispute``).
     """
     if not user_can_void(by):
         raise PermissionDenied("Only admins can void matches.")
@@ -310,7 +311,9 @@ def match_void(*, match_id: int, by) -> Match:
         match.status = Match.Status.VOID
         match.voided_at = timezone.now()
         match.voided_by = by
-        match.save(update_fields=["status", "voided_at", "voided_by"])
+        for field, value in DISPUTE_CLEARED.items():  # a void ends a dispute; its note stays in the audit log
+            setattr(match, field, value)
+        match.save(update_fields=["status", "voided_at", "voided_by", *DISPUTE_CLEARED])
         AuditEntry.objects.create(
             actor=by, action=AuditEntry.Action.VOIDED, match=match, data={"was": "rated" if was_rated else "not rated"}
         )
@@ -337,7 +340,9 @@ def match_correct(*, match_id: int, by, data: Mapping[str, Any]) -> Match:
     match is returned as it is. Any other correction is re-examined for
     two-step confirmation (``match_needs_confirmation``) as a new entry
     would be: if it needs one, it waits for a referee other than the admin
-    who corrected it, even if the earlier version was confirmed.
+    who corrected it, even if the earlier version was confirmed. A stored
+    correction ends a dispute (``matches.confirmation.match_dispute``); one
+    that changes nothing leaves it as it is.
     """
     if not user_can_void(by):
         raise PermissionDenied("Only admins can correct results.")
@@ -367,8 +372,19 @@ def match_correct(*, match_id: int, by, data: Mapping[str, Any]) -> Match:
         match.awaiting_confirmation = awaiting_confirmation
         if awaiting_confirmation:
             match.confirmed_by = None  # a confirmation was of the old version
+        for field, value in DISPUTE_CLEARED.items():  # a correction answers a dispute: the new version waits anew
+            setattr(match, field, value)
         match.save(
-            update_fields=["played_at", "rated", "status", "league", "due_at", "awaiting_confirmation", "confirmed_by"]
+            update_fields=[
+                "played_at",
+                "rated",
+                "status",
+                "league",
+                "due_at",
+                "awaiting_confirmation",
+                "confirmed_by",
+                *DISPUTE_CLEARED,
+            ]
         )
         bots_as_played = {
             bot_id: (rating, max_rating)

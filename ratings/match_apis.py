@@ -1,4 +1,4 @@
-"""Match APIs: submit a result, read it back, void, correct or confirm it. Thin: the service decides.
+"""Match APIs: submit a result, read it back, void, correct, confirm or dispute it. Thin: the service decides.
 
 Every answer that carries a match is ``MatchOutputSerializer(match).data``, so
 the published schema is exactly what is returned. Its vocabulary:
@@ -49,7 +49,7 @@ from config.api import (
     error_responses,
 )
 from leagues.kinds import KINDS
-from matches.confirmation import match_confirm
+from matches.confirmation import DISPUTE_NOTE_MAX, match_confirm, match_dispute
 from matches.models import Match
 from matches.services import (
     BATCH_MAX,
@@ -186,6 +186,12 @@ class MatchOutputSerializer(AnswerSerializer):
         source="due_at",
         allow_null=True,
         help_text="When a league's rating period closes, the time from which the result is rated; else null.",
+    )
+    # Added after the first published fields, last, so that their order holds.
+    disputed_by = serializers.CharField(
+        source="disputed_by.get_username",
+        allow_null=True,
+        help_text="Username of the referee who disputed the waiting result (it waits for an admin), or null.",
     )
 
     def get_fields(self):
@@ -474,4 +480,43 @@ class MatchConfirmApi(APIView):
     def post(self, request, pk):
         with _unknown_match_is_404():
             match_confirm(match_id=pk, by=request.user)
+        return Response(self.OutputSerializer(match_detail_rated(match_id=pk)).data)
+
+
+class MatchDisputeInputSerializer(serializers.Serializer):
+    """A dispute's body (documents it; ``matches.confirmation.dispute_note_clean`` checks the note)."""
+
+    note = serializers.CharField(
+        max_length=DISPUTE_NOTE_MAX,
+        help_text=f"What is wrong with the result: 1 to {DISPUTE_NOTE_MAX} characters, line breaks allowed, "
+        "no control or formatting characters.",
+    )
+
+
+class MatchDisputeApi(APIView):
+    """A second referee disputes a result waiting for confirmation, with a note: it stays unrated until an
+    admin corrects or voids it. The same referees may dispute as may confirm."""
+
+    permission_classes = [IsReferee]
+    throttle_classes = [WriteThrottle]
+    throttle_scope = "writes"
+    parser_classes = JSON_ONLY
+    InputSerializer = MatchDisputeInputSerializer
+    OutputSerializer = MatchOutputSerializer
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={200: OutputSerializer, **error_responses(*BODY_ERRORS, 404, *WRITE_ERRORS)},
+    )
+    def post(self, request, pk):
+        try:
+            data = request.data
+        except Exception:
+            get_object_or_404(Match, pk=pk)  # an unknown match is a 404 whatever its body, as for a correction
+            raise
+        if not isinstance(data, dict):
+            get_object_or_404(Match, pk=pk)
+            raise ValidationError({"non_field_errors": ['A JSON object: {"note": "what is wrong"}.']})
+        with _unknown_match_is_404():
+            match_dispute(match_id=pk, by=request.user, note=data.get("note"))
         return Response(self.OutputSerializer(match_detail_rated(match_id=pk)).data)

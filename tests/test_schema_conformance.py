@@ -83,6 +83,7 @@ OPERATIONS = {
     "POST /api/matches/{id}/void/": "admin",
     "POST /api/matches/{id}/correct/": "admin",
     "POST /api/matches/{id}/confirm/": "referee",
+    "POST /api/matches/{id}/dispute/": "referee",
     "GET /api/calculator/elo/": "anonymous",
     "GET /api/calculator/preferans/": "anonymous",
 }
@@ -325,6 +326,18 @@ def test_every_success_answer_validates_against_the_schema(answers, world):
     assert len(rated_bridge["boards"]) == 2, rated_bridge
     assert len(rated_bridge["rating_changes"]) == 8, rated_bridge
 
+    pro_result = {"game": "slaps", "played_at": ago(minutes=10), "players": ids[4:6], "winner": ids[5]}
+    to_dispute = match_submit(referee=factories.RefereeFactory(), data=pro_result | {"league": "slaps-pro"}).pk
+    disputed = answers(
+        "referee",
+        "POST",
+        "/api/matches/{id}/dispute/",
+        status=200,
+        path_parameters={"id": to_dispute},
+        body={"note": "Wrong winner."},
+    )
+    assert disputed["disputed_by"], disputed
+    assert (disputed["status"], disputed["awaiting_confirmation"]) == ("submitted", True), disputed
     confirmed = answers("referee", "POST", "/api/matches/{id}/confirm/", status=200, path_parameters={"id": waiting})
     assert confirmed["confirmed_by"], confirmed
     assert confirmed["awaiting_confirmation"] is False, confirmed
@@ -443,7 +456,9 @@ def test_the_schema_validates_and_describes_the_match_answer(tmp_path):
 
     published = Client().get("/api/schema/?format=json").json()
     match = published["components"]["schemas"]["MatchOut"]
-    assert {"boards", "league", "awaiting_confirmation", "confirmed_by", "rated_after"} <= set(match["required"])
+    assert {"boards", "league", "awaiting_confirmation", "confirmed_by", "disputed_by", "rated_after"} <= set(
+        match["required"]
+    )
     properties = match["properties"]
     assert properties["boards"]["items"] == {"$ref": "#/components/schemas/BoardOutput"}
     assert (properties["league"]["type"], properties["league"]["nullable"]) == ("string", True)

@@ -76,6 +76,7 @@ class BridgeKind(BaseKind):
         "profile_opponents": "games/bridge/_profile_opponents.html",
         "profile_result": "games/bridge/_profile_result.html",
         "profile_change": "games/bridge/_profile_change.html",
+        "confirm_result": "games/bridge/_confirm_result.html",
     }
 
     def entry_view(self, request, game):

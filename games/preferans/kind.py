@@ -59,6 +59,7 @@ class PreferansKind(BaseKind):
         "match_results": "games/preferans/_match_results.html",
         "profile_result": "games/preferans/_profile_result.html",
         "profile_change": "games/preferans/_profile_change.html",
+        "confirm_result": "games/preferans/_confirm_result.html",
     }
 
     def entry_view(self, request, game):

@@ -48,6 +48,7 @@ class SlapsKind(BaseKind):
         "seats_names": "games/slaps/_seats_names.html",
         "profile_result": "games/slaps/_profile_result.html",
         "profile_change": "games/slaps/_profile_change.html",
+        "confirm_result": "games/slaps/_confirm_result.html",
     }
 
     def entry_view(self, request, game):

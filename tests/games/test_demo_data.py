@@ -92,6 +92,9 @@ def test_an_existing_admin_is_never_changed(reference_data, settings):
     assert not User.objects.get(pk=referee.pk).groups.exists()
     assert signs_in("admin", "the operator's own")
     assert not signs_in("admin", DEMO_PASSWORD)
+    # The second referee the demo adds gets no known password beside the operator's accounts.
+    assert not User.objects.get(username="scorer").has_usable_password()
+    assert "manage.py changepassword scorer" in output
     assert DEMO_PASSWORD not in output
 
 
@@ -99,15 +102,19 @@ def test_make_run_loads_once_with_the_demo_password_and_files_every_match_in_a_l
     settings.DEBUG = True  # the embedded defaults of ``make run``
 
     first = demo_data()
-    # Every result filed under a league, as a result entered without naming one is: the game's entry league.
+    # Every result filed under a league, as a result entered without naming one is: the game's entry league;
+    # the two left waiting for a second referee, under the two-step league they were entered in.
     matches = Match.objects.select_related("league")
     assert {match.game.slug for match in matches.select_related("game")} == {"slaps", "preferans", "bridge"}
     assert all(match.league is not None and match.league.game_id == match.game_id for match in matches)
-    assert {match.league.tier for match in matches} == {"amateur"}
+    assert {match.league.tier for match in matches.filter(awaiting_confirmation=False)} == {"amateur"}
+    assert all(match.league.requires_confirmation for match in matches.filter(awaiting_confirmation=True))
     assert "Sign in as referee / cardrank-demo" in first
     assert "Sign in as admin / cardrank-demo" in first
+    assert "Sign in as scorer / cardrank-demo as a second referee." in first
     assert signs_in("admin", DEMO_PASSWORD)
     assert signs_in("referee", DEMO_PASSWORD)
+    assert signs_in("scorer", DEMO_PASSWORD)
     assert User.objects.get(username="admin").is_superuser
 
     stored = (Player.objects.count(), Match.objects.count(), User.objects.count())
@@ -122,7 +129,7 @@ def test_every_demo_result_goes_through_the_write_path(reference_data, settings)
 
     demo_data()
 
-    referee = User.objects.get(username="referee")
+    referee, scorer = User.objects.get(username="referee"), User.objects.get(username="scorer")
     matches = list(match_detail_queryset())
     assert {match.game.slug for match in matches} == {"slaps", "preferans", "bridge"}
     submitted = {entry.match_id: entry for entry in AuditEntry.objects.filter(action=AuditEntry.Action.SUBMITTED)}
@@ -130,12 +137,39 @@ def test_every_demo_result_goes_through_the_write_path(reference_data, settings)
     assert AuditEntry.objects.count() == len(matches)
     for match in matches:
         entry = submitted[match.pk]
-        assert entry.actor_id == referee.pk
-        assert match.referee_id == referee.pk
+        # The referee's history, and the scorer's two results left waiting for a second referee.
+        author = scorer if match.awaiting_confirmation else referee
+        assert entry.actor_id == author.pk
+        assert match.referee_id == author.pk
         # The audit keeps what was stored, as the API's body reads it back.
         assert entry.data == match_as_body(match)
     versions = dict(ResultsVersion.objects.values_list("game__slug", "version"))
     for game in Game.objects.filter(slug__in=["slaps", "preferans", "bridge"]):
         assert versions[game.slug] >= sum(1 for match in matches if match.game_id == game.pk)
-    # Rated in the command's own transaction: nothing is left for a worker.
-    assert not Match.objects.filter(status=Match.Status.SUBMITTED).exists()
+    # Rated in the command's own transaction: nothing is left for a worker but the two waiting for a referee.
+    left = Match.objects.filter(status=Match.Status.SUBMITTED)
+    assert left.count() == 2
+    assert all(match.awaiting_confirmation and match.referee_id == scorer.pk for match in left)
+
+
+def test_the_demo_referee_has_two_results_to_confirm(reference_data, settings):
+    """A league with two-step results, and two of its results entered by ``scorer``: the demo ``referee``
+    sees "To confirm (2)" and both on the confirmation page; ``scorer``, who entered them, none to confirm."""
+    settings.DEBUG = True
+
+    output = demo_data()
+
+    waiting = Match.objects.filter(awaiting_confirmation=True, status=Match.Status.SUBMITTED).select_related("league")
+    assert waiting.count() == 2
+    league = waiting[0].league
+    assert league.requires_confirmation
+    assert f"{league.name} requires a second referee's confirmation: 2 results entered by scorer" in output
+    referee = Client()
+    referee.force_login(User.objects.get(username="referee"))
+    page = referee.get("/results/confirm/").content.decode()
+    assert '<span id="to-confirm-count"> (2)</span>' in page
+    for match in waiting:
+        assert f"Confirm #{match.pk}" in page
+    scorer = Client()
+    scorer.force_login(User.objects.get(username="scorer"))
+    assert '<span id="to-confirm-count"></span>' in scorer.get("/results/confirm/").content.decode()

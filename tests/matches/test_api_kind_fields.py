@@ -21,6 +21,7 @@ def test_the_answer_has_every_kinds_fields_in_the_published_order():
         "awaiting_confirmation",
         "confirmed_by",
         "rated_after",
+        "disputed_by",
     ]
 
 

@@ -72,7 +72,9 @@ def test_the_confirmation_page(two_step, django_capture_on_commit_callbacks):
     theirs = Client()
     theirs.force_login(second)
     page = theirs.get("/results/confirm/").content.decode()
-    assert "Ann (won)" in page
+    # The whole result, as the kind shows it: who beat whom.
+    won = f'<strong><a href="/players/{ann.pk}/">Ann</a></strong> won against <a href="/players/{bob.pk}/">Bob</a>'
+    assert won in page
     with django_capture_on_commit_callbacks(execute=True):
         after = theirs.post("/results/confirm/", {"match": match_id}, HTTP_HX_REQUEST="true").content.decode()
     assert "Nothing waits for confirmation" in after

@@ -14,14 +14,21 @@ result entered on the pages would be. No rating task is queued for each: every
 game is rated once its history is in, in the same transaction, so the demo is
 rated when the command ends, with or without a worker.
 
-Demo accounts: ``referee`` and ``admin`` (a superuser). On the embedded
+Two-step results are on in one league: the league of the best Preferans
+player (the pro league, in the full demo), where a second referee confirms
+each result before it is rated. Two of that player's games are left waiting,
+entered by a second referee account, ``scorer``, so that ``referee`` finds
+them on its "To confirm (2)" page.
+
+Demo accounts: ``referee``, ``scorer`` (a second referee) and ``admin`` (a superuser). On the embedded
 defaults (``DJANGO_DEBUG=true``, what ``make run`` serves) they get the
 password ``cardrank-demo``. On production settings the command refuses unless
 ``--allow-production`` is given, and then creates them with no usable
 password (``manage.py changepassword NAME`` sets one): a known password on a
 public site is an open door, and a generated one printed here would end in
 deploy logs. An account that already exists is never changed (password,
-flags, groups), whatever the settings: the command says so and goes on.
+flags, groups), whatever the settings: the command says so and goes on; and
+``scorer`` gets the demo password only beside a new ``referee`` and ``admin``.
 """
 
 import random
@@ -34,8 +41,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
-from leagues.models import Bot, Game, Player
+from leagues.models import Bot, Game, League, Player
 from matches.services import match_record
+from ratings.models import PlayerRating
 from ratings.services import ratings_process_game
 
 FIRST = [
@@ -149,14 +157,28 @@ class Command(BaseCommand):
             bridge = Game.objects.get(slug="bridge")
             sessions = _bridge_club(rng, bridge, roster, skill, referee, bridge_weeks)
             ratings_process_game(game_id=bridge.pk)
+            # A known password only beside the demo's own accounts: next to an operator's, none usable.
+            scorer_password = password if referee_new and admin_new else None
+            scorer, scorer_new = self._account("scorer", scorer_password, groups=["referees"])
+            two_step, waiting = _two_step_league(rng, preferans, scorer)
         self.stdout.write(
             f"Loaded {len(roster)} players, {matches} Slaps matches ({rated_count} rated), "
             f"{preferans_games} Preferans games ({preferans_rated} rated) and {sessions} bridge sessions."
         )
-        for name, new, role in (("referee", referee_new, "to enter results"), ("admin", admin_new, "for Django admin")):
+        if two_step is not None:
+            self.stdout.write(
+                f"{two_step.name} requires a second referee's confirmation: {waiting} results entered by scorer "
+                "wait for one (referee's To confirm page)."
+            )
+        accounts = (
+            ("referee", referee_new, "to enter results"),
+            ("scorer", scorer_new, "as a second referee"),
+            ("admin", admin_new, "for Django admin"),
+        )
+        for name, new, role in accounts:
             if not new:
                 self.stdout.write(f"User {name} already existed: left unchanged (password, flags and groups).")
-            elif password:
+            elif password and (name != "scorer" or scorer_password):
                 self.stdout.write(f"Sign in as {name} / {password} {role}.")
             else:
                 self.stdout.write(f"User {name} created without a usable password: manage.py changepassword {name}.")
@@ -179,7 +201,7 @@ class Command(BaseCommand):
 
 
 def _enter(referee, game: Game, played_at, parts: dict, *, rated: bool = True) -> None:
-    """Enter one result as a referee would, in the API's body shape (no league: the game's entry league)."""
+    """Enter one result as a referee would, in the API's body shape (no league in ``parts``: the entry league)."""
     match_record(
         referee=referee,
         data={"game": game.slug, "played_at": played_at.isoformat(), "rated": rated, **parts},
@@ -277,3 +299,36 @@ def _bridge_club(rng, game, roster, skill, referee, weeks) -> int:
         _enter(referee, game, played_at, {"boards": boards})
         sessions += 1
     return sessions
+
+
+def _two_step_league(rng, game, scorer) -> tuple[League | None, int]:
+    """Two-step results in the league of the game's best player, and two of their games left waiting.
+
+    The games are entered by ``scorer`` after the history (an hour ago and half an hour ago), filed
+    under that league, so another referee may confirm or dispute them. None and 0 when nobody is
+    rated in the game yet.
+    """
+    top = PlayerRating.objects.filter(game=game).select_related("league").order_by("-rating", "player_id").first()
+    if top is None:
+        return None, 0
+    League.objects.filter(pk=top.league_id).update(requires_confirmation=True)
+    # The next two by rating (the other pros, in the full demo): every player may be filed under the league.
+    others = list(
+        PlayerRating.objects.filter(game=game, league_id=top.league_id)
+        .exclude(player_id=top.player_id)
+        .order_by("-rating", "player_id")
+        .values_list("player_id", flat=True)[:2]
+    )
+    bot = Bot.objects.filter(game=game, active=True).order_by("rating").first()
+    if len(others) < 2 or bot is None:
+        return top.league, 0
+    tables = [
+        [{"player": top.player_id}, {"player": others[0]}, {"player": others[1]}],
+        [{"player": others[1]}, {"bot": bot.slug}, {"player": top.player_id}],
+    ]
+    now = timezone.now().replace(second=0, microsecond=0)
+    for minutes, seats in zip((60, 30), tables, strict=True):
+        deals = [_deal(rng, [2300.0, 1500.0, 1400.0]) for _ in range(rng.randint(6, 10))]
+        body = {"seats": seats, "deals": deals, "league": top.league.slug}
+        _enter(scorer, game, now - timedelta(minutes=minutes), body)
+    return top.league, len(tables)
