@@ -158,7 +158,10 @@ class MatchAdmin(admin.ModelAdmin):
     # The page in sections: what was played first, the bookkeeping of services last and folded.
     sections = [
         (None, ["game", "played_at", "league", "rated", "status"]),
-        ("Confirmation and rating", ["awaiting_confirmation", "confirmed_by", "due_at"]),
+        (
+            "Confirmation and rating",
+            ["awaiting_confirmation", "confirmed_by", "disputed_at", "disputed_by", "dispute_note", "due_at"],
+        ),
         ("Record", ["referee", "created_at", "voided_at", "voided_by"]),
         ("Internal", ["idempotency_key", "idempotency_fingerprint", "batch_head"]),
     ]
