@@ -4,12 +4,14 @@ A match's game-specific rows are its kind's ``parts`` and its body fields its ki
 (``kind_of(game)``); its ledger rows are read by ``ratings.selectors`` (``match_detail_rated``).
 """
 
+from django.core.cache import cache
 from django.core.paginator import Page, Paginator
 from django.db.models import F, IntegerField, OuterRef, Prefetch, QuerySet, Subquery, prefetch_related_objects
 from django.db.models.functions import Coalesce
 
 from leagues.kinds import kind_of
 from matches.models import AuditEntry, Board, Deal, Match, ResultsVersion, Seat
+from matches.versions import results_stamp
 
 
 def results_version_site() -> str:
@@ -167,7 +169,19 @@ def matches_to_confirm(*, user_id: int) -> QuerySet[Match]:
     )
 
 
+#: Seconds a referee's count of results to confirm is kept: the results stamp makes it right after every
+#: write in this deployment's cache; the timeout bounds what a write the stamp missed could leave.
+TO_CONFIRM_COUNT_SECONDS = 60
+
+
 def matches_to_confirm_count(*, user_id: int) -> int:
-    """How many results this referee may confirm (``matches_to_confirm``): one query over the waiting rows
-    only, which the menu's "To confirm (N)" runs on every page a referee reads."""
-    return matches_to_confirm(user_id=user_id).count()
+    """How many results this referee may confirm (``matches_to_confirm``), for the menu's "To confirm (N)"
+    on every page a referee reads: one query over the waiting rows, kept in the cache under the results
+    stamp (``matches.versions.results_stamp``), which every results write renews. Building that query
+    cost a fifth of an entry page's CPU (``docs/performance.md``)."""
+    key = f"matches:to-confirm:{results_stamp()}:{user_id}"
+    count = cache.get(key)
+    if count is None:
+        count = matches_to_confirm(user_id=user_id).count()
+        cache.set(key, count, TO_CONFIRM_COUNT_SECONDS)
+    return count

@@ -2,9 +2,29 @@
 
 from __future__ import annotations
 
+from uuid import uuid4
+
+from django.core.cache import cache
 from django.db import connection
 
 from matches.models import ResultsVersion
+
+#: The cache key of a stamp that every results write renews: what is cached under it (the menu's count of
+#: results to confirm, ``matches.selectors.matches_to_confirm_count``) is never older than the last write.
+RESULTS_STAMP_KEY = "matches:results-stamp"
+
+
+def results_stamp() -> str:
+    """The current results stamp (a new one if the cache has none: cold, evicted, or down)."""
+    stamp = cache.get(RESULTS_STAMP_KEY)
+    if stamp is None:
+        cache.add(RESULTS_STAMP_KEY, uuid4().hex, None)
+        stamp = cache.get(RESULTS_STAMP_KEY) or "none"  # "none": the cache is down, nothing is kept
+    return stamp
+
+
+def _results_stamp_renew() -> None:
+    cache.set(RESULTS_STAMP_KEY, uuid4().hex, None)
 
 
 def results_version_bump(*, game_ids) -> None:
@@ -12,7 +32,13 @@ def results_version_bump(*, game_ids) -> None:
 
     One upsert per game, which PostgreSQL and SQLite both run; the row lock
     it takes is held until the commit, so it goes after every other write.
+    The results stamp is renewed with it. A count read in the instant
+    between this and the commit would miss the write and be kept under the
+    new stamp: the menu's count has a short timeout for that
+    (``TO_CONFIRM_COUNT_SECONDS``), and the stamp is not renewed again after
+    the commit, which would queue a callback on every write.
     """
+    _results_stamp_renew()
     table = connection.ops.quote_name(ResultsVersion._meta.db_table)
     with connection.cursor() as cursor:
         for game_id in sorted(set(game_ids)):  # one order for every writer: no deadlock between two games

@@ -430,8 +430,24 @@ def test_the_menu_counts_the_results_a_referee_may_confirm(two_step, admin_user)
 
 
 def count_queries(captured) -> list[str]:
+    """The menu's count (not the matches list's paging, which counts every match)."""
     count = 'SELECT COUNT(*) AS "__count" FROM "matches_match"'
-    return [query["sql"] for query in captured if query["sql"].startswith(count)]
+    return [q["sql"] for q in captured if q["sql"].startswith(count) and "awaiting_confirmation" in q["sql"]]
+
+
+def test_the_count_is_kept_until_the_next_results_write(waiting):
+    """Read once, the count is kept in the cache under the results stamp: the next page reads no count,
+    and a new result (any results write renews the stamp) is counted at once."""
+    second = pages_for(waiting["second"])
+    assert menu_count(second.get("/matches/").content.decode()) == " (1)"
+    with CaptureQueriesContext(connection) as again:
+        assert menu_count(second.get("/matches/").content.decode()) == " (1)"
+    assert count_queries(again.captured_queries) == []
+    carl, dee = PlayerFactory(name="Carl"), PlayerFactory(name="Dee")
+    api_for(waiting["first"]).post("/api/matches/", slaps(carl, dee), format="json")
+    with CaptureQueriesContext(connection) as after:
+        assert menu_count(second.get("/matches/").content.decode()) == " (2)"
+    assert len(count_queries(after.captured_queries)) == 1
 
 
 def test_the_count_is_one_query_and_only_for_a_referee(waiting, client):
