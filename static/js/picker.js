@@ -26,32 +26,21 @@
     return Array.from(list.querySelectorAll("[role=option][data-id]"));
   }
 
+  const combobox = window.cardrankCombobox; // static/js/combobox.js
+
   function open(picker) {
     const { input, list } = parts(picker);
-    const any = list.querySelector("[role=option]");
-    list.hidden = !any;
-    input.setAttribute("aria-expanded", any ? "true" : "false");
+    combobox.open(input, list);
   }
 
   function close(picker) {
     const { input, list } = parts(picker);
-    list.hidden = true;
-    input.setAttribute("aria-expanded", "false");
-    input.removeAttribute("aria-activedescendant");
-    options(list).forEach((option) => option.setAttribute("aria-selected", "false"));
+    combobox.close(input, list, options(list));
   }
 
   function activate(picker, step) {
     const { input, list } = parts(picker);
-    const all = options(list);
-    if (!all.length) return;
-    open(picker);
-    const current = all.findIndex((option) => option.id === input.getAttribute("aria-activedescendant"));
-    let next = current === -1 ? (step > 0 ? 0 : all.length - 1) : current + step;
-    next = (next + all.length) % all.length;
-    all.forEach((option, index) => option.setAttribute("aria-selected", index === next ? "true" : "false"));
-    input.setAttribute("aria-activedescendant", all[next].id);
-    all[next].scrollIntoView({ block: "nearest" });
+    combobox.activate(input, list, options(list), step);
   }
 
   function choose(picker, option) {
