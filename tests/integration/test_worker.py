@@ -149,7 +149,9 @@ def test_a_rating_period_league_waits_for_its_close_then_rates_everything(stack)
         assert parse_datetime(data["rated_after"]) == end
         created.append(data["id"])
 
-    producer = Celery(broker=stack.broker_url)
+    # Not the current app: that would stay the test process's own after this test, and services that
+    # queue through celery.current_app (eager in tests) would send to its broker instead.
+    producer = Celery(broker=stack.broker_url, set_as_current=False)
     # The worker handles the submissions' tasks, and a sweep of closed periods: nothing is due yet.
     producer.send_task("ratings.tasks.ratings_close_periods")
     # "received" and "succeeded": the worker has run the sweep (and found nothing due).
