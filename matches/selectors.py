@@ -11,7 +11,7 @@ from django.db.models.functions import Coalesce
 
 from leagues.kinds import kind_of
 from matches.models import AuditEntry, Board, Deal, Match, ResultsVersion, Seat
-from matches.versions import results_stamp
+from matches.versions import RESULTS_STAMP_KEY, results_stamp
 
 
 def results_version_site() -> str:
@@ -176,12 +176,16 @@ TO_CONFIRM_COUNT_SECONDS = 60
 
 def matches_to_confirm_count(*, user_id: int) -> int:
     """How many results this referee may confirm (``matches_to_confirm``), for the menu's "To confirm (N)"
-    on every page a referee reads: one query over the waiting rows, kept in the cache under the results
-    stamp (``matches.versions.results_stamp``), which every results write renews. Building that query
+    on every page a referee reads: one query over the waiting rows, kept in the cache with the results
+    stamp (``matches.versions.results_stamp``) it was counted under, which every results write renews.
+    The stamp and the kept count are read in one round trip. Building that query
     cost a fifth of an entry page's CPU (``docs/performance.md``)."""
-    key = f"matches:to-confirm:{results_stamp()}:{user_id}"
-    count = cache.get(key)
-    if count is None:
-        count = matches_to_confirm(user_id=user_id).count()
-        cache.set(key, count, TO_CONFIRM_COUNT_SECONDS)
+    key = f"matches:to-confirm:{user_id}"
+    found = cache.get_many([RESULTS_STAMP_KEY, key])
+    stamp, kept = found.get(RESULTS_STAMP_KEY), found.get(key)
+    if stamp is not None and kept is not None and kept[0] == stamp:
+        return kept[1]
+    stamp = stamp or results_stamp()  # read before the count, so a write after it leaves this count stale
+    count = matches_to_confirm(user_id=user_id).count()
+    cache.set(key, (stamp, count), TO_CONFIRM_COUNT_SECONDS)
     return count

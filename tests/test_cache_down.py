@@ -198,3 +198,30 @@ def test_after_an_error_the_cache_is_left_alone_for_the_back_off(settings, caplo
     assert len(warnings) == 1, warnings
     assert warnings[0].startswith("Cache unavailable (get: ")
     assert "for the next 60 s" in warnings[0]
+
+
+def test_one_redis_client_serves_every_call_and_every_thread(production):
+    """``ReusingRedisCacheClient`` builds one ``redis.Redis`` per pool (Django's builds one per call). Django
+    keeps a cache object per thread, so each thread has its own: eight of them at once each get their own
+    answers."""
+    import threading
+
+    client = cache._cache
+    assert client.get_client(write=False) is client.get_client(write=True) is client.get_client("any-key")
+    answers, errors = {}, []
+
+    def work(number: int) -> None:
+        try:
+            for step in range(50):
+                cache.set(f"reuse:{number}", (number, step), 30)
+                answers[number] = cache.get(f"reuse:{number}")
+        except Exception as error:  # collected and asserted below
+            errors.append(error)
+
+    threads = [threading.Thread(target=work, args=(number,)) for number in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert errors == []
+    assert answers == {number: (number, 49) for number in range(8)}
