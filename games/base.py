@@ -221,3 +221,10 @@ class BaseKind(GameKind):
         None (this default): the page cannot show this match; admin then corrects it as JSON (its
         "Correct as JSON" page)."""
         return None
+
+    # --- import: the files of its own formats ------------------------------------------------
+
+    #: Each of ``importers``' formats, by name: the file extension that names it and its label on admin's
+    #: upload form (``games.importing.import_files``), e.g. ``{"pbn": (".pbn", "PBN (a scoring program's)")}``.
+    #: A format not listed here is still read when named, but never guessed from a file's name.
+    importer_files: ClassVar[dict[str, tuple[str, str]]] = {}

@@ -130,3 +130,10 @@ class BridgeKind(BaseKind):
 
     def entry_initial(self, match):
         return views.bridge_entry_initial(match)
+
+    # --- import: the files of its own formats ------------------------------------------------
+
+    importer_files = {
+        "pbn": (".pbn", "PBN (a bridge scoring program's)"),
+        "usebio": (".xml", "USEBIO 1.2 XML (a bridge scoring program's)"),
+    }

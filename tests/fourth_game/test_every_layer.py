@@ -288,3 +288,79 @@ def test_the_fourth_game_on_the_pages_added_since(rummy_kind, tmp_path):
     call_command("import_results", str(path), game="rummy-copy", referee=referee.username, stdout=io.StringIO())
     copied = api.get("/api/leagues/rummy-copy-amateur/leaderboard/").json()["results"]
     assert {row["player"]["name"]: row["rating"] for row in copied} == {"Ann Rummy": 1004.5, "Bob Rummy": 995.5}
+
+
+SHEET = b"2026-10-01T18:00:00+00:00;Ann Rummy=30;Bob Rummy=10\n2026-10-02T18:00:00+00:00;Bob Rummy=40;Cy Rummy=0\n"
+
+
+@pytest.mark.django_db
+def test_the_fourth_game_imports_its_own_file_format_in_admin_and_by_the_command(
+    rummy_kind, tmp_path, django_capture_on_commit_callbacks
+):
+    """The kind's own format (``importers``, ``importer_files``: a ``.rummy`` score sheet) is offered by
+    admin's upload form, guessed from the file's name there and by ``manage.py import_results``, and a
+    hostile sheet is refused with its line and stores nothing.
+
+    By hand, k = 0.5 from 1000: Ann 30 v Bob 10 (mean 20): Ann 1005, Bob 995; then Bob 40 v Cy 0 (mean
+    20): Bob 995 + 10 = 1005, Cy 1000 - 10 = 990.
+    """
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.core.management import call_command
+
+    from games.models import ImportRun
+    from matches.models import Match
+    from tests.factories import AdminFactory, reference_data_ensure
+
+    reference_data_ensure()
+    game = rummy_game()
+    staff = Client()
+    admin_user = AdminFactory()
+    staff.force_login(admin_user)
+    capture = django_capture_on_commit_callbacks
+
+    form = staff.get("/admin/games/importrun/add/").content.decode()
+    assert '<option value="rummy-sheet">Rummy score sheet (test)</option>' in form
+    assert ".rummy" in form
+
+    # Hostile: a line without points is refused on the preview with its line; nothing is stored.
+    with capture(execute=True):
+        staff.post(
+            "/admin/games/importrun/add/",
+            {
+                "game": game.pk,
+                "file": SimpleUploadedFile("bad.rummy", SHEET + b"2026-10-03;Ann Rummy\n"),
+                "referee": admin_user.pk,
+            },
+        )
+    run = ImportRun.objects.get()
+    assert run.format == "rummy-sheet"
+    assert "line 3: Write a hand as" in staff.get(f"/admin/games/importrun/{run.pk}/change/").content.decode()
+    with capture(execute=True):
+        staff.post(f"/admin/games/importrun/{run.pk}/confirm/", {"sha256": run.sha256})
+    assert Match.objects.count() == 0
+    run.delete()
+
+    # The sheet itself: upload (the format from its name), preview, confirm, rated.
+    with capture(execute=True):
+        uploaded = staff.post(
+            "/admin/games/importrun/add/",
+            {"game": game.pk, "file": SimpleUploadedFile("october.rummy", SHEET), "referee": admin_user.pk},
+        )
+    assert uploaded.status_code == 302, uploaded.content.decode()[:3000]
+    run = ImportRun.objects.get()
+    with capture(execute=True):
+        staff.post(f"/admin/games/importrun/{run.pk}/confirm/", {"sha256": run.sha256})
+    run.refresh_from_db()
+    assert (run.status, run.format, run.summary["rated"]) == ("done", "rummy-sheet", 2)
+    expected = {"Ann Rummy": 1005, "Bob Rummy": 1005, "Cy Rummy": 990}
+    assert ratings_shown(staff, "rummy-amateur") == expected
+
+    # The command guesses the format from the file's extension too (into a twin game: the same ratings).
+    twin = Game.objects.create(slug="rummy-twin", name="Rummy twin", rating_system=rummy_kind.slug)
+    League.objects.create(game=twin, tier="amateur", slug="rummy-twin-amateur", name="Rummy twin Amateur")
+    League.objects.create(game=twin, tier="pro", slug="rummy-twin-pro", name="Rummy twin Pro", rating_floor=1800)
+    sheet = tmp_path / "october.rummy"
+    sheet.write_bytes(SHEET)
+    with capture(execute=True):
+        call_command("import_results", str(sheet), game="rummy-twin", referee=admin_user.username, stdout=io.StringIO())
+    assert ratings_shown(staff, "rummy-twin-amateur") == expected
