@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import tzinfo
 from typing import Any, ClassVar
 
+from django.db.models import Prefetch
 from django.http import HttpResponse
 from rest_framework import serializers
 
@@ -228,3 +229,11 @@ class BaseKind(GameKind):
     #: upload form (``games.importing.import_files``), e.g. ``{"pbn": (".pbn", "PBN (a scoring program's)")}``.
     #: A format not listed here is still read when named, but never guessed from a file's name.
     importer_files: ClassVar[dict[str, tuple[str, str]]] = {}
+
+    # --- reading its parts (matches.selectors) -------------------------------------------------
+
+    def part_prefetches(self) -> dict[str, Prefetch | str]:
+        """How a match's parts are read with it (``matches.selectors.match_detail``), by relation name, one
+        per name in ``parts``: a ``Prefetch`` in the order the game shows them, with the rows they name.
+        By default each part as Django prefetches it; a game of seats only has none."""
+        return {part: part for part in self.parts}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.db.models import Prefetch
+
 from games.base import BaseKind
 from games.preferans import api, views
 from games.preferans.csv import PREFERANS_COLUMNS, preferans_body_players, preferans_csv_cells, preferans_csv_read
@@ -13,6 +15,7 @@ from games.preferans.results import (
     preferans_input_body,
     preferans_stored_body,
 )
+from matches.models import Deal
 
 
 class PreferansKind(BaseKind):
@@ -96,3 +99,8 @@ class PreferansKind(BaseKind):
 
     def entry_initial(self, match):
         return views.preferans_entry_initial(match)
+
+    # --- reading its parts (matches.selectors) -------------------------------------------------
+
+    def part_prefetches(self):
+        return {"deals": Prefetch("deals", queryset=Deal.objects.order_by("number"))}
