@@ -237,3 +237,17 @@ class BaseKind(GameKind):
         per name in ``parts``: a ``Prefetch`` in the order the game shows them, with the rows they name.
         By default each part as Django prefetches it; a game of seats only has none."""
         return {part: part for part in self.parts}
+
+    # --- its own routes (config.urls) -----------------------------------------------------------
+
+    def page_urls(self) -> list:
+        """The game's own pages beyond its entry page (a calculator, a helper its entry page posts to), as
+        ``django.urls.path`` patterns; ``config.urls`` adds every registered kind's before the shared entry
+        route, so a game added by ``CARDRANK_EXTRA_GAME_KINDS`` brings its pages without editing Cardrank.
+        None by default."""
+        return []
+
+    def api_urls(self) -> list:
+        """The game's own API endpoints (a calculator's), as ``path`` patterns under ``/api/``, served and in
+        the schema like the shared ones; none by default."""
+        return []

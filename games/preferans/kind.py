@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from django.db.models import Prefetch
+from django.urls import path
 
 from games.base import BaseKind
-from games.preferans import api, views
+from games.preferans import api, calculator, views
 from games.preferans.csv import PREFERANS_COLUMNS, preferans_body_players, preferans_csv_cells, preferans_csv_read
 from games.preferans.loading import preferans_inputs
 from games.preferans.profile import preferans_change_notes
@@ -104,3 +105,17 @@ class PreferansKind(BaseKind):
 
     def part_prefetches(self):
         return {"deals": Prefetch("deals", queryset=Deal.objects.order_by("number"))}
+
+    # --- its own routes (config.urls) -----------------------------------------------------------
+
+    def page_urls(self):
+        return [path("calculator/preferans/", calculator.preferans_calculator_page, name="calculator-preferans")]
+
+    def api_urls(self):
+        return [
+            path(
+                "calculator/preferans/",
+                calculator.PreferansCalculatorApi.as_view(),
+                name="api-calculator-preferans",
+            )
+        ]
