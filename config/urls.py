@@ -9,15 +9,18 @@ from games import entry as games_entry
 from games import export_apis as games_export_apis
 from games import find as games_find
 from games import pickers as games_pickers
-from games.preferans import calculator as preferans_calculator
-from games.slaps import calculator as slaps_calculator
-from games.slaps import views as slaps_views
 from leagues import apis as league_apis
+from leagues.kinds import KINDS
 from matches import views as match_views
 from ratings import confirm_pages, match_apis
 from ratings import league_apis as rating_league_apis
 from ratings import pages as rating_pages
 from ratings import views as rating_views
+
+# Each game's own pages and endpoints (its calculator, ...) come from its kind (``page_urls``, ``api_urls``):
+# the kinds are registered when Django starts (``games.apps.GamesConfig.ready``), before the URLs are read.
+kind_pages = [pattern for kind in KINDS.values() for pattern in kind.page_urls()]
+kind_apis = [pattern for kind in KINDS.values() for pattern in kind.api_urls()]
 
 api = [
     path("games/", league_apis.GameListApi.as_view(), name="api-games"),
@@ -45,10 +48,7 @@ api = [
     path("matches/<int:pk>/correct/", match_apis.MatchCorrectApi.as_view(), name="api-match-correct"),
     path("matches/<int:pk>/confirm/", match_apis.MatchConfirmApi.as_view(), name="api-match-confirm"),
     path("matches/<int:pk>/dispute/", match_apis.MatchDisputeApi.as_view(), name="api-match-dispute"),
-    path("calculator/elo/", slaps_calculator.SlapsCalculatorApi.as_view(), name="api-calculator-elo"),
-    path(
-        "calculator/preferans/", preferans_calculator.PreferansCalculatorApi.as_view(), name="api-calculator-preferans"
-    ),
+    *kind_apis,
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves Swagger UI's start-up script from this URL (?script), not inline: no CSP exception.
     path(
@@ -73,13 +73,11 @@ urlpatterns = [
     path("players/<int:pk>/records/<slug:kind>/<slug:name>/", rating_pages.player_records, name="player-records"),
     path("matches/", match_views.recent_matches_page, name="matches-recent"),
     path("matches/<int:pk>/", rating_pages.match_page, name="match-detail"),
-    # The Slaps page's player quick-create and the confirmations first: the game route takes any slug.
-    path("results/players/", slaps_views.player_quick_create, name="player-quick-create"),
+    # The kinds' own pages and the confirmations first: the game route takes any slug.
+    *kind_pages,
     path("results/confirm/", confirm_pages.confirmations, name="confirmations"),
     path("results/<slug:game>/", games_entry.result_entry, name="result-entry"),
     path("calculator/", rating_views.calculators, name="calculators"),
-    path("calculator/elo/", slaps_calculator.slaps_calculator_page, name="calculator-elo"),
-    path("calculator/preferans/", preferans_calculator.preferans_calculator_page, name="calculator-preferans"),
     path("quality/", rating_views.quality_overview, name="quality"),
     path("quality/<slug:slug>/", rating_views.quality_detail, name="quality-detail"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),

@@ -23,19 +23,20 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.views.decorators.http import require_POST
 
-from games.import_runs import RunOptions, format_for, import_run_confirm, import_run_create
-from games.importing import import_formats
+from games.import_runs import RunOptions, import_run_confirm, import_run_create
+from games.importing import import_files, import_format_for, import_formats
 from games.models import ImportRun
 from leagues.models import Game, League
 
 PERMISSION = "games.import_results"
-FORMATS = [
-    ("", "From the file's extension (.csv, .json, .pbn, .xml)"),
-    ("csv", "CSV (the game's columns)"),
-    ("json", "JSON (a Cardrank dump)"),
-    ("pbn", "PBN (a bridge scoring program's)"),
-    ("usebio", "USEBIO 1.2 XML (a bridge scoring program's)"),
-]
+
+
+def format_choices() -> list[tuple[str, str]]:
+    """The upload's formats: every registered game's (``games.importing.import_files``), read when the form is
+    made, since kinds are registered after admin's modules are imported."""
+    files = import_files()
+    extensions = ", ".join(extension for extension, _ in files.values())
+    return [("", f"From the file's extension ({extensions})")] + [(name, label) for name, (_, label) in files.items()]
 
 
 def referees_for(user):
@@ -57,7 +58,7 @@ class ImportUploadForm(forms.Form):
     file = forms.FileField(
         help_text=f"At most {settings.CARDRANK_IMPORT_MAX_BYTES:,} bytes, UTF-8 (PBN: its declared encoding)."
     )
-    format = forms.ChoiceField(choices=FORMATS, required=False)
+    format = forms.ChoiceField(choices=format_choices, required=False)
     league = forms.ModelChoiceField(
         League.objects.select_related("game").order_by("game__name", "tier"),
         required=False,
@@ -97,7 +98,7 @@ class ImportUploadForm(forms.Form):
         if league is not None and league.game_id != game.pk:
             self.add_error("league", f"{league.name} is not a league of {game.name}.")
         if upload is not None:
-            format = cleaned.get("format") or format_for(upload.name)
+            format = cleaned.get("format") or import_format_for(upload.name)
             formats = list(import_formats(game))
             if format is None:
                 self.add_error("format", f"Choose the file's format: {game.name} reads {', '.join(formats)}.")

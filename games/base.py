@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import tzinfo
 from typing import Any, ClassVar
 
+from django.db.models import Prefetch
 from django.http import HttpResponse
 from rest_framework import serializers
 
@@ -221,3 +222,32 @@ class BaseKind(GameKind):
         None (this default): the page cannot show this match; admin then corrects it as JSON (its
         "Correct as JSON" page)."""
         return None
+
+    # --- import: the files of its own formats ------------------------------------------------
+
+    #: Each of ``importers``' formats, by name: the file extension that names it and its label on admin's
+    #: upload form (``games.importing.import_files``), e.g. ``{"pbn": (".pbn", "PBN (a scoring program's)")}``.
+    #: A format not listed here is still read when named, but never guessed from a file's name.
+    importer_files: ClassVar[dict[str, tuple[str, str]]] = {}
+
+    # --- reading its parts (matches.selectors) -------------------------------------------------
+
+    def part_prefetches(self) -> dict[str, Prefetch | str]:
+        """How a match's parts are read with it (``matches.selectors.match_detail``), by relation name, one
+        per name in ``parts``: a ``Prefetch`` in the order the game shows them, with the rows they name.
+        By default each part as Django prefetches it; a game of seats only has none."""
+        return {part: part for part in self.parts}
+
+    # --- its own routes (config.urls) -----------------------------------------------------------
+
+    def page_urls(self) -> list:
+        """The game's own pages beyond its entry page (a calculator, a helper its entry page posts to), as
+        ``django.urls.path`` patterns; ``config.urls`` adds every registered kind's before the shared entry
+        route, so a game added by ``CARDRANK_EXTRA_GAME_KINDS`` brings its pages without editing Cardrank.
+        None by default."""
+        return []
+
+    def api_urls(self) -> list:
+        """The game's own API endpoints (a calculator's), as ``path`` patterns under ``/api/``, served and in
+        the schema like the shared ones; none by default."""
+        return []

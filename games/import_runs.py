@@ -37,17 +37,10 @@ from leagues.models import Game, League
 
 logger = logging.getLogger(__name__)
 
-EXTENSIONS = {".csv": "csv", ".json": "json", ".pbn": "pbn", ".xml": "usebio"}
 LIST_AT_MOST = 50  # people of each kind listed in the preview; the counts are whole
 PROBLEMS_AT_MOST = 500  # problems listed; the count is whole
 PREVIEW_COUNTS = {"results", "matched", "by_number", "by_name", "new", "ambiguous", "problems_count", "blocking"}
 PROGRESS_EVERY_SECONDS = 0.25  # the page polls every second: more writes than this show nothing more
-
-
-def format_for(filename: str) -> str | None:
-    """The format a file's extension names (as the command reads it), or None."""
-    suffix = "." + filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
-    return EXTENSIONS.get(suffix)
 
 
 def file_hash(data: bytes) -> str:

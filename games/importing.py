@@ -26,6 +26,7 @@ from django.db import transaction
 from django.db.models.functions import Lower
 
 from games.imports import ImportPlan, PlayerRef, Problem
+from leagues.kinds import KINDS
 from leagues.models import Game, League, Player
 from leagues.services import player_create
 from matches.cleaning import ResultBatch
@@ -43,6 +44,25 @@ class ImportRefused(Exception):
     def __init__(self, problems: list[Problem]):
         super().__init__("; ".join(f"{problem.where}: {problem.message}" for problem in problems))
         self.problems = problems
+
+
+#: The formats every game may read, as a kind's ``importer_files`` gives its own: its CSV (when it has
+#: one) and the JSON dump.
+SHARED_FILES = {"csv": (".csv", "CSV (the game's columns)"), "json": (".json", "JSON (a Cardrank dump)")}
+
+
+def import_files() -> dict[str, tuple[str, str]]:
+    """Every format a registered game reads, by name: (the file extension that names it, its label)."""
+    files = dict(SHARED_FILES)
+    for kind in KINDS.values():
+        files.update(kind.importer_files)
+    return files
+
+
+def import_format_for(filename: str) -> str | None:
+    """The format a file's extension names (``import_files``), or None: then the format must be named."""
+    suffix = "." + filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
+    return next((name for name, (extension, _) in import_files().items() if extension == suffix), None)
 
 
 def import_formats(game: Game) -> dict[str, Callable[..., ImportPlan]]:

@@ -9,8 +9,8 @@ from django.core.paginator import Page, Paginator
 from django.db.models import F, IntegerField, OuterRef, Prefetch, QuerySet, Subquery, prefetch_related_objects
 from django.db.models.functions import Coalesce
 
-from leagues.kinds import kind_of
-from matches.models import AuditEntry, Board, Deal, Match, ResultsVersion, Seat
+from leagues.kinds import KINDS, kind_of
+from matches.models import AuditEntry, Match, ResultsVersion, Seat
 from matches.versions import RESULTS_STAMP_KEY, results_stamp
 
 
@@ -20,31 +20,30 @@ def results_version_site() -> str:
     return ";".join(f"{game_id}:{version}" for game_id, version in rows) or "none"
 
 
-def _detail_prefetches() -> dict[str, Prefetch]:
-    return {
-        "seats": Prefetch("seats", queryset=Seat.objects.select_related("player", "bot").order_by("position")),
-        "deals": Prefetch("deals", queryset=Deal.objects.order_by("number")),
-        "boards": Prefetch(
-            "boards",
-            queryset=Board.objects.order_by("position").prefetch_related(
-                "tables", "tables__ns_1", "tables__ns_2", "tables__ew_1", "tables__ew_2"
-            ),
-        ),
-    }
+def _seats_prefetch() -> Prefetch:
+    return Prefetch("seats", queryset=Seat.objects.select_related("player", "bot").order_by("position"))
+
+
+def _parts_prefetches(kinds) -> list[Prefetch | str]:
+    """How these kinds read their parts (``part_prefetches``), each relation once."""
+    prefetches: dict[str, Prefetch | str] = {}
+    for kind in kinds:
+        prefetches.update(kind.part_prefetches())
+    return list(prefetches.values())
 
 
 def match_detail_parts(match: Match) -> tuple[str, ...]:
     """The parts (deals, boards) a match of its game can have (its kind's ``parts``); a system without a
-    kind may have any."""
+    registered kind may have any registered kind's."""
     kind = kind_of(match.game)
-    return kind.parts if kind is not None else ("deals", "boards")
+    return kind.parts if kind is not None else tuple(dict.fromkeys(p for each in KINDS.values() for p in each.parts))
 
 
 def match_detail_queryset() -> QuerySet[Match]:
     """Matches of any game, with everything any game's match shows but its ledger rows
     (``ratings.selectors.match_detail_rated_queryset`` adds them)."""
     return Match.objects.select_related("game", "referee", "league", "confirmed_by", "disputed_by").prefetch_related(
-        *_detail_prefetches().values()
+        _seats_prefetch(), *_parts_prefetches(KINDS.values())
     )
 
 
@@ -54,8 +53,9 @@ def match_detail(*, match_id: int) -> Match:
     Its ledger rows are ratings' (``ratings.selectors.match_detail_rated``).
     """
     match = Match.objects.select_related("game", "referee", "league", "confirmed_by", "disputed_by").get(pk=match_id)
-    prefetches = _detail_prefetches()
-    prefetch_related_objects([match], prefetches["seats"], *(prefetches.get(p, p) for p in match_detail_parts(match)))
+    kind = kind_of(match.game)
+    parts = _parts_prefetches([kind] if kind is not None else KINDS.values())
+    prefetch_related_objects([match], _seats_prefetch(), *parts)
     return match
 
 

@@ -202,13 +202,11 @@ def ratings_enqueue_game(*, game_id: int) -> None:
 
 
 def ratings_close_periods() -> int:
-    """Rate the results whose rating period has closed (a Celery beat task, every minute)."""
+    """Rate the results whose rating period has closed (a Celery beat task, every minute): those with a
+    period (``due_at``) that the one due rule says are due."""
     now = timezone.now()
-    game_ids = set(
-        Match.objects.filter(status=Match.Status.SUBMITTED, due_at__isnull=False, due_at__lte=now).values_list(
-            "game_id", flat=True
-        )
-    )
+    closed = Match.objects.filter(status=Match.Status.SUBMITTED, due_at__isnull=False).filter(due_condition(now))
+    game_ids = set(closed.values_list("game_id", flat=True))
     return _process_games(game_ids)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.db.models import Prefetch
+
 from games.base import BaseKind
 from games.bridge import api, views
 from games.bridge.importing import parse_pbn, parse_usebio
@@ -15,6 +17,7 @@ from games.bridge.results import (
     bridge_tables_player_move,
 )
 from games.bridge.session import session_page_context, session_title
+from matches.models import Board
 
 
 class BridgeKind(BaseKind):
@@ -130,3 +133,21 @@ class BridgeKind(BaseKind):
 
     def entry_initial(self, match):
         return views.bridge_entry_initial(match)
+
+    # --- import: the files of its own formats ------------------------------------------------
+
+    importer_files = {
+        "pbn": (".pbn", "PBN (a bridge scoring program's)"),
+        "usebio": (".xml", "USEBIO 1.2 XML (a bridge scoring program's)"),
+    }
+
+    # --- reading its parts (matches.selectors) -------------------------------------------------
+
+    def part_prefetches(self):
+        tables = Prefetch(
+            "boards",
+            queryset=Board.objects.order_by("position").prefetch_related(
+                "tables", "tables__ns_1", "tables__ns_2", "tables__ew_1", "tables__ew_2"
+            ),
+        )
+        return {"boards": tables}

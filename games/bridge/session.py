@@ -22,6 +22,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from django.utils import dateformat, timezone
 
+from config.decimals import CENT
 from ratings.engines.bridge import imps as to_imps
 
 
@@ -39,7 +40,7 @@ class PairTotal:
 
     @property
     def per_board(self) -> Decimal:
-        return (self.imps / self.boards).quantize(Decimal("0.01")) if self.boards else Decimal(0)
+        return (self.imps / self.boards).quantize(CENT) if self.boards else Decimal(0)
 
 
 def _table_nets(tables) -> list[tuple[Decimal, Decimal]]:

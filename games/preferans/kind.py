@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from django.db.models import Prefetch
+from django.urls import path
+
 from games.base import BaseKind
-from games.preferans import api, views
+from games.preferans import api, calculator, views
 from games.preferans.csv import PREFERANS_COLUMNS, preferans_body_players, preferans_csv_cells, preferans_csv_read
 from games.preferans.loading import preferans_inputs
 from games.preferans.profile import preferans_change_notes
@@ -13,6 +16,7 @@ from games.preferans.results import (
     preferans_input_body,
     preferans_stored_body,
 )
+from matches.models import Deal
 
 
 class PreferansKind(BaseKind):
@@ -96,3 +100,22 @@ class PreferansKind(BaseKind):
 
     def entry_initial(self, match):
         return views.preferans_entry_initial(match)
+
+    # --- reading its parts (matches.selectors) -------------------------------------------------
+
+    def part_prefetches(self):
+        return {"deals": Prefetch("deals", queryset=Deal.objects.order_by("number"))}
+
+    # --- its own routes (config.urls) -----------------------------------------------------------
+
+    def page_urls(self):
+        return [path("calculator/preferans/", calculator.preferans_calculator_page, name="calculator-preferans")]
+
+    def api_urls(self):
+        return [
+            path(
+                "calculator/preferans/",
+                calculator.PreferansCalculatorApi.as_view(),
+                name="api-calculator-preferans",
+            )
+        ]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from django.urls import path
+
 from games.base import BaseKind
-from games.slaps import api, views
+from games.slaps import api, calculator, views
 from games.slaps.csv import SLAPS_COLUMNS, slaps_body_players, slaps_csv_cells, slaps_csv_read
 from games.slaps.loading import slaps_engine_input
 from games.slaps.results import slaps_clean, slaps_input_body, slaps_stored_body
@@ -75,3 +77,15 @@ class SlapsKind(BaseKind):
 
     def entry_initial(self, match):
         return views.slaps_entry_initial(match)
+
+    # --- its own routes (config.urls) -----------------------------------------------------------
+
+    def page_urls(self):
+        return [
+            # The entry page's player quick-create: before the shared route, which takes any slug.
+            path("results/players/", views.player_quick_create, name="player-quick-create"),
+            path("calculator/elo/", calculator.slaps_calculator_page, name="calculator-elo"),
+        ]
+
+    def api_urls(self):
+        return [path("calculator/elo/", calculator.SlapsCalculatorApi.as_view(), name="api-calculator-elo")]

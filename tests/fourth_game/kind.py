@@ -15,6 +15,7 @@ from rest_framework import serializers
 
 from games.base import BaseKind
 from games.entry import entry_submit
+from games.imports import ImportPlan, PlayerRef, Problem
 from matches.entry import form_now
 from matches.inputs import GameInput, SeatInput, parse_cents, parse_id, players_by_id
 from tests.fourth_game.engine import SYSTEM, RummyHand
@@ -22,6 +23,36 @@ from tests.fourth_game.engine import SYSTEM, RummyHand
 SEATS = (2, 6)
 SCORE_LIMIT = Decimal(1000)
 PAGE = "rummy_test/entry.html"
+
+
+def rummy_sheet_read(data: bytes) -> ImportPlan:
+    """The club's score sheet, a hand a line: ``played at;name=points;name=points...`` (a ``.rummy`` file).
+
+    Its own file format, read by the kind's importer as a bridge kind reads PBN; the points are checked
+    when each hand is stored (``clean``), the line's shape here.
+    """
+    plan = ImportPlan()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return ImportPlan(problems=[Problem("file", "The sheet is not UTF-8 text.")])
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        played_at, *cells = line.split(";")
+        pairs = [cell.partition("=") for cell in cells]
+        if not cells or any(not name.strip() or not sign for name, sign, _ in pairs):
+            plan.problems.append(Problem(f"line {number}", "Write a hand as: played at;name=points;name=points."))
+            continue
+        plan.results.append(
+            {
+                "played_at": played_at.strip(),
+                "players": [PlayerRef(name.strip()) for name, _, _ in pairs],
+                "scores": [points.strip() for _, _, points in pairs],
+            }
+        )
+        plan.sources.append(f"line {number}")
+    return plan
 
 
 class RummyKind(BaseKind):
@@ -104,3 +135,8 @@ class RummyKind(BaseKind):
             on_error=lambda errors: context(post.dict(), errors),
             on_saved=lambda match: context({"played_at": post.get("played_at", "")}, saved=match),
         )
+
+    # --- import: the files of its own formats ------------------------------------------------
+
+    importers = {"rummy-sheet": rummy_sheet_read}
+    importer_files = {"rummy-sheet": (".rummy", "Rummy score sheet (test)")}

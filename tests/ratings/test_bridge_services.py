@@ -124,6 +124,27 @@ def test_a_rating_period_applies_nothing_until_it_closes(bridge, eight, referee)
     assert_ledger_is_the_oracles(game=bridge, now=end)
 
 
+def test_a_closed_period_waiting_for_confirmation_is_not_due_so_its_game_is_left_alone(
+    bridge, eight, referee, django_assert_num_queries
+):
+    """The beat task that closes periods reads the one due rule (``due_condition``): a session whose period
+    has closed but which waits for a second referee is not due, so the task finds no game to process (one
+    query, the games') and rates nothing."""
+    league = League.objects.get(slug="bridge-amateur")
+    now = timezone.now()
+    league.rating_period_days = 3
+    league.rating_period_anchor = (now - timedelta(days=4)).date()
+    league.requires_confirmation = True
+    league.save()
+    start, _ = league.period_bounds(now)
+    waiting = match_submit(referee=referee, data=session(eight, max(start, now - timedelta(hours=5)), [(420, -50)]))
+    assert waiting.awaiting_confirmation
+    Match.objects.filter(pk=waiting.pk).update(due_at=now - timedelta(seconds=1))
+    with django_assert_num_queries(1):
+        assert ratings_close_periods() == 0
+    assert Match.objects.get(pk=waiting.pk).status == Match.Status.SUBMITTED
+
+
 def test_bad_sessions_store_nothing(bridge, eight, referee):
     ids = [p.pk for p in eight]
     bad = [

@@ -15,10 +15,16 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from games.importing import ImportRefused, import_apply, import_formats, import_people_match, import_plan_read
+from games.importing import (
+    ImportRefused,
+    import_apply,
+    import_format_for,
+    import_formats,
+    import_people_match,
+    import_plan_read,
+)
 from leagues.models import Game, League
 
-EXTENSIONS = {".csv": "csv", ".json": "json", ".pbn": "pbn", ".xml": "usebio"}
 PROGRESS_EVERY = 500
 BAR_WIDTH = 20
 LIST_AT_MOST = 50  # new players named in the preview; a history of thousands lists the first
@@ -30,7 +36,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("path")
         parser.add_argument("--game", required=True, help="The game's slug.")
-        parser.add_argument("--format", help="csv, json, pbn or usebio (default: from the file's extension).")
+        parser.add_argument(
+            "--format", help="csv, json or the game's own, e.g. pbn (default: from the file's extension)."
+        )
         parser.add_argument(
             "--league", help="File every result under this league (default: the file's, else the entry league)."
         )
@@ -61,7 +69,7 @@ class Command(BaseCommand):
         file = Path(path)
         if not file.is_file():
             raise CommandError(f"No file {path}.")
-        format = format or EXTENSIONS.get(file.suffix.lower())
+        format = format or import_format_for(file.name)
         if format is None:
             raise CommandError(f"Give --format: one of {', '.join(import_formats(game_obj))}.")
         limit = settings.CARDRANK_IMPORT_MAX_BYTES
