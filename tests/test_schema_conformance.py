@@ -11,7 +11,7 @@ handler, in the test's database transaction) and the schema as it is served:
   documented status code and content type, a body that validates against that
   status's schema, and no 2xx for a request that violates the schema. A
   refused request (4xx) must store nothing: the rows of every table of the
-  leagues, matches and ratings apps are compared, contents not counts, before
+  games, leagues, matches and ratings apps are compared, contents not counts, before
   and after it.
 - *Answer shapes*: one valid request per answer a client can get (each game's
   submission, a rated detail, void, correction, confirmation, a leaderboard
