@@ -83,6 +83,18 @@ PREFERANS_MID_GAME_PROMOTION = History(
                  "deals": [["10", "-10"], ["-10000", "10000"], ["-1", "1"]]}, 0, ("amateur", False), "service")],
 )  # fmt: skip
 
+PREFERANS_RAISED_FLOOR = History(
+    # Promoted in a first game (1795 -> 1801.22 against the normal bot); an admin raises the pro floor to 1850;
+    # in the next game, through the API, a lost deal leaves them at 1801.22 (below the floor: not lifted, no
+    # further fall) and a won deal gains from there.
+    "preferans", "1795", {}, "UTC", 0, ANCHOR,
+    [("submit", {"seats": [{"player": 0}, {"bot": "normal"}], "deals": [["10", "-10"]]}, 0, ("amateur", False),
+      "service"),
+     ("floor", "1850"),
+     ("submit", {"seats": [{"player": 0}, {"bot": "normal"}], "deals": [["-5", "5"], ["3", "-3"]]}, 60,
+      ("pro", False), "api")],
+)  # fmt: skip
+
 PREFERANS_BOT_EDITED = History(
     # A game against the easy bot (1200, max 1600), then the bot is edited (900, max 1000), then a late result
     # replays from before that game: the game must keep the bot as played.
@@ -111,6 +123,7 @@ def test_slaps_histories_equal_the_oracle(history, referee, admin_user):
 
 @SETTINGS
 @example(history=PREFERANS_MID_GAME_PROMOTION)
+@example(history=PREFERANS_RAISED_FLOOR)
 @example(history=PREFERANS_BOT_EDITED)
 @example(history=PREFERANS_CORRECTED_AFTER_A_BOT_EDIT)  # found by a random run; worked by hand there
 @given(history=histories("preferans"))
