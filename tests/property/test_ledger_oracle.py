@@ -104,6 +104,18 @@ PREFERANS_BOT_EDITED = History(
      ("submit", {"seats": [{"player": 1}, {"player": 2}], "deals": [["1", "-1"]]}, 0, ("amateur", False), "service")],
 )  # fmt: skip
 
+BRIDGE_RAISED_FLOOR = History(
+    # (0, 1) from 1795 win a board by 3 IMPs and are promoted; an admin raises the pro floor to 1850; in their
+    # next session, through the API, against two amateurs, a lost board leaves them where they are (below the
+    # floor: not lifted, no further fall) and a won board gains from there.
+    "bridge", "1795", {}, "UTC", 0, ANCHOR,
+    [("submit", {"boards": [{"number": 1, "tables": [{"ns": [0, 1], "ew": [2, 3], "ns_imps": "3"}]}]}, 0,
+      ("amateur", False), "service"),
+     ("floor", "1850"),
+     ("submit", {"boards": [{"number": 1, "tables": [{"ns": [0, 1], "ew": [4, 5], "ns_imps": "-3"}]},
+                            {"number": 2, "tables": [{"ns": [0, 1], "ew": [4, 5], "ns_imps": "3"}]}]}, 60,
+      ("amateur", False), "api")],
+)  # fmt: skip
 _TABLE = {"ns": [0, 1], "ew": [2, 3], "ns_imps": "3"}
 BRIDGE_BERLIN_DST = History(
     # Europe/Berlin, 7-day periods anchored 2026-03-23; summer time starts 03-29. A session at 03-29 23:30 CEST
@@ -133,6 +145,7 @@ def test_preferans_histories_equal_the_oracle(history, referee, admin_user):
 
 @SETTINGS
 @example(history=BRIDGE_BERLIN_DST)
+@example(history=BRIDGE_RAISED_FLOOR)
 @given(history=histories("bridge"))
 def test_bridge_histories_equal_the_oracle(history, referee, admin_user):
     _assert_equal_to_the_oracle(history, referee, admin_user)
