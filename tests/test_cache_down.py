@@ -225,3 +225,54 @@ def test_one_redis_client_serves_every_call_and_every_thread(production):
         thread.join(timeout=30)
     assert errors == []
     assert answers == {number: (number, 49) for number in range(8)}
+
+
+def test_the_write_and_read_services_work_with_the_cache_down(cache_down, caplog, django_capture_on_commit_callbacks):
+    """The rule at service level, below HTTP: submit, a batch, correct and void through ``matches.services``
+    with the cache down; each is stored and rated, and the cached selectors read every change from the
+    database (a cache that kept anything would answer an older rating).
+
+    Seed 000 by hand, everyone at 1000, K = 32, rounded half away from zero:
+    1. Ann beats Bob: E = 1/2, Ann 1000 + 32·½ = 1016, Bob 1000 - 16 = 984.
+    2. Bob beats Ann: E(Ann) = 1/(1+10^((984-1016)/400)) = 0.54592; Ann 1016 - 32·0.54592 = 998.53 → 999,
+       Bob 984 + 32·0.54592 = 1001.47 → 1001.
+    3. Corrected so that Ann wins it: Ann 1016 + 32·(1 - 0.54592) = 1030.53 → 1031, Bob 984 - 14.53 = 969.47 → 969.
+    4. The first voided: the corrected second alone, at 1000 v 1000: Ann 1016, Bob 984.
+    5. A batch of one where Cy beats Bob (984 v 1000): E(Cy) = 1/(1+10^(-16/400)) = 0.52301,
+       Cy 1000 + 32·0.47699 = 1015.26 → 1015, Bob 984 - 15.26 = 968.74 → 969.
+    """
+    from leagues.models import League
+    from matches.services import match_correct, match_submit, match_submit_batch, match_void
+    from ratings.selectors import leaderboard_page, player_ratings
+    from tests.factories import AdminFactory
+
+    ann, bob, cy = PlayerFactory(name="Ann"), PlayerFactory(name="Bob"), PlayerFactory(name="Cy")
+    referee, admin = RefereeFactory(), AdminFactory()
+    league = League.objects.get(slug="slaps-amateur")
+
+    def ratings() -> dict[str, int]:
+        by_selector = {
+            rating.player.name: int(rating.rating) for p in (ann, bob, cy) for rating in player_ratings(player=p)
+        }
+        board = leaderboard_page(league=league, page=1, page_size=10)
+        assert {row.name: int(row.rating) for row in board.rows} == by_selector
+        return by_selector
+
+    with caplog.at_level(logging.WARNING, logger="config.cache"), django_capture_on_commit_callbacks(execute=True):
+        first = match_submit(referee=referee, data=_slaps_body(ann, bob, 20))
+    assert ratings() == {"Ann": 1016, "Bob": 984}
+    with django_capture_on_commit_callbacks(execute=True):
+        second = match_submit(referee=referee, data=_slaps_body(bob, ann, 10))
+    assert ratings() == {"Ann": 999, "Bob": 1001}
+    corrected = {**_slaps_body(ann, bob, 10), "played_at": second.played_at.isoformat()}
+    with django_capture_on_commit_callbacks(execute=True):
+        match_correct(match_id=second.pk, by=admin, data=corrected)
+    assert ratings() == {"Ann": 1031, "Bob": 969}
+    with django_capture_on_commit_callbacks(execute=True):
+        match_void(match_id=first.pk, by=admin)
+    assert ratings() == {"Ann": 1016, "Bob": 984}
+    with django_capture_on_commit_callbacks(execute=True):
+        match_submit_batch(referee=referee, items=[_slaps_body(cy, bob, 5)])
+    assert ratings() == {"Ann": 1016, "Bob": 969, "Cy": 1015}
+    assert sorted(Match.objects.values_list("status", flat=True)) == ["rated", "rated", "void"]
+    assert any(record.name == "config.cache" for record in caplog.records), "the cache was really tried, and down"

@@ -11,11 +11,12 @@ handler, in the test's database transaction) and the schema as it is served:
   documented status code and content type, a body that validates against that
   status's schema, and no 2xx for a request that violates the schema. A
   refused request (4xx) must store nothing: the rows of every table of the
-  leagues, matches and ratings apps are compared, contents not counts, before
+  games, leagues, matches and ratings apps are compared, contents not counts, before
   and after it.
 - *Answer shapes*: one valid request per answer a client can get (each game's
   submission, a rated detail, void, correction, confirmation, a leaderboard
-  page with links, a history, both calculators with the grid), each validated
+  page with links, a history, both calculators with the grid, each answer of
+  the batch, the downloads and their refusals), each validated
   against the schema the same way; random data rarely reaches those.
 
 ``positive_data_acceptance`` is not among the checks: a body can fit the
@@ -574,3 +575,86 @@ def test_the_leaderboard_schema_is_the_paged_object_it_answers(schema, world, cl
     assert page["properties"]["results"]["type"] == "array"
     row = published["components"]["schemas"][page["properties"]["results"]["items"]["$ref"].rsplit("/", 1)[1]]
     assert set(row["properties"]) == set(answer["results"][0])
+
+
+# ---- Answer shapes of the endpoints added after the first schema: the batch and the downloads ----
+
+
+def _call(schema, world, role: str, method: str, path: str, *, status: int, **request):
+    """One request as ``role``, its answer validated against the published schema (``CHECKS``)."""
+    case = schema[path][method].Case(method=method, **request)
+    with requests_in_the_test_transaction():
+        response = case.call(headers=world["headers"][role])
+    assert response.status_code == status, response.text[:500]
+    case.validate_response(response, checks=CHECKS)
+    return response
+
+
+def test_every_batch_answer_validates_against_the_schema(schema, world, django_capture_on_commit_callbacks):
+    """Random bodies almost never make a batch whose every item is accepted, so the fuzzing above rarely
+    reaches the 201 and the 200 of a retry: each answer of POST /api/matches/batch/ is sent here once.
+    After each refusal the rows of every table are the same, compared by content."""
+    ids = world["players"]
+    items = [
+        {"game": "slaps", "played_at": ago(minutes=40), "players": ids[6:8], "winner": ids[6]},
+        {
+            "game": "preferans",
+            "played_at": ago(minutes=35),
+            "seats": [{"player": ids[6]}, {"player": ids[7]}, {"bot": "easy"}],
+            "deals": [[2, -1, -1]],
+        },
+    ]
+    key = {"Idempotency-Key": "batch-1"}
+    with django_capture_on_commit_callbacks(execute=True):
+        created = _call(schema, world, "referee", "POST", "/api/matches/batch/", status=201,
+                        body={"matches": items}, headers=key).json()  # fmt: skip
+    assert [match["game"] for match in created["matches"]] == ["slaps", "preferans"], created
+    before = rows_snapshot()
+    again = _call(schema, world, "referee", "POST", "/api/matches/batch/", status=200,
+                  body={"matches": items}, headers=key).json()  # fmt: skip
+    assert [match["id"] for match in again["matches"]] == [match["id"] for match in created["matches"]]
+    other = [items[0], {**items[1], "deals": [[-2, 1, 1]]}]
+    reused = _call(schema, world, "referee", "POST", "/api/matches/batch/", status=422,
+                   body={"matches": other}, headers=key).json()  # fmt: skip
+    assert "batch-1" in reused["Idempotency-Key"][0], reused
+    bad_item = [items[0], {**items[0], "winner": 0}]
+    refused = _call(schema, world, "referee", "POST", "/api/matches/batch/", status=400,
+                    body={"matches": bad_item}).json()  # fmt: skip
+    assert list(refused["errors"]) == ["1"], refused
+    assert "winner" in refused["errors"]["1"], refused
+    empty = _call(schema, world, "referee", "POST", "/api/matches/batch/", status=400, body={"matches": []}).json()
+    assert "matches" in empty, empty
+    _call(schema, world, "anonymous", "POST", "/api/matches/batch/", status=401, body={"matches": items})
+    assert rows_snapshot() == before  # the retry and every refusal stored nothing
+
+
+def test_every_download_answer_validates_against_the_schema(schema, world):
+    """The CSV files and the JSON dump: 200 with the documented content type (the dump's body against its
+    schema), and each refusal as documented (401 and 403 for the staff's dump, 404 for an unknown game or
+    player, 400 naming a bad parameter)."""
+    ids = world["players"]
+    results = _call(schema, world, "anonymous", "GET", "/api/games/{slug}/results.csv", status=200,
+                    path_parameters={"slug": "slaps"}, query={})  # fmt: skip
+    content_type = {name.lower(): values for name, values in results.headers.items()}["content-type"]
+    assert content_type[0].startswith("text/csv"), results.headers
+    rows = results.text.lstrip("\ufeff").splitlines()
+    assert len(rows) == 1 + 3, rows  # a header and the three Slaps results of ``world``
+    dump = _call(schema, world, "admin", "GET", "/api/games/{slug}/results.json", status=200,
+                 path_parameters={"slug": "preferans"}, query={}).json()  # fmt: skip
+    assert isinstance(dump, dict), dump
+    for role, status in (("anonymous", 401), ("referee", 403)):
+        _call(schema, world, role, "GET", "/api/games/{slug}/results.json", status=status,
+              path_parameters={"slug": "preferans"}, query={})  # fmt: skip
+    table = _call(schema, world, "anonymous", "GET", "/api/leagues/{slug}/leaderboard.csv", status=200,
+                  path_parameters={"slug": "bridge-amateur"}, query={"sort": "peak"})  # fmt: skip
+    assert len(table.text.lstrip("\ufeff").splitlines()) == 1 + 8, table.text  # the eight bridge players
+    history = _call(schema, world, "anonymous", "GET", "/api/players/{id}/history.csv", status=200,
+                    path_parameters={"id": ids[0]}, query={"game": "slaps"})  # fmt: skip
+    assert len(history.text.lstrip("\ufeff").splitlines()) == 1 + 1, history.text  # ids[0]'s one Slaps match
+    _call(schema, world, "anonymous", "GET", "/api/games/{slug}/results.csv", status=404,
+          path_parameters={"slug": "no-such-game"}, query={})  # fmt: skip
+    _call(schema, world, "anonymous", "GET", "/api/players/{id}/history.csv", status=404,
+          path_parameters={"id": 10**9}, query={})  # fmt: skip
+    bad_day = _call(schema, world, "anonymous", "GET", "/api/games/{slug}/results.csv", status=400,
+                    path_parameters={"slug": "slaps"}, query={"from": "not a day"}).json()  # fmt: skip
+    assert "from" in bad_day, bad_day

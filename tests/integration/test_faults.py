@@ -20,6 +20,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.hashers import make_password
@@ -349,11 +350,51 @@ def slaps_world(reference_data) -> History:
 LOCAL_HOSTS = {"", "localhost", "127.0.0.1", "::1"}
 
 
+def postmaster_pid(cluster: dict) -> int | None:
+    """The PID of a pg_lsclusters cluster's postmaster, from its ``postmaster.pid`` (None if unreadable)."""
+    paths = [
+        Path(cluster.get("pgdata") or "/nonexistent") / "postmaster.pid",
+        Path(cluster.get("socketdir") or "/var/run/postgresql")
+        / f"{cluster.get('version')}-{cluster.get('cluster')}.pid",
+    ]
+    for path in paths:
+        try:
+            return int(path.read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            continue
+    return None
+
+
+def parent_pid(pid: int) -> int | None:
+    """The parent of a process of this machine (None if there is no such process here)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return int(stat.rsplit(")", 1)[1].split()[1])  # the field after the state; the name may hold spaces
+
+
+def clusters_serving(clusters: list[dict], *, port, data_directory: str | None, postmaster: int | None) -> list:
+    """(version, name) of the clusters that are the server of the test's connection: the port the server
+    reports, its data directory where it tells it, and, what a port cannot fake (a tunnel or a container
+    forwarding a local port to another server), the postmaster whose child the connection's backend is.
+    ``clusters`` are pg_lsclusters' entries, each with its ``postmaster_pid``."""
+    return [
+        (str(cluster["version"]), cluster["cluster"])
+        for cluster in clusters
+        if postmaster is not None
+        and cluster.get("postmaster_pid") == postmaster
+        and str(cluster.get("port")) == str(port)
+        and data_directory in (None, cluster.get("pgdata"))
+    ]
+
+
 def postgresql_cluster_of_the_test_database() -> tuple[str, str]:
     """(version, name) of the one pg_ctlcluster cluster that serves this test's connection.
 
-    Matched on the port the server itself reports and, where the server
-    tells it, its data directory; the connection must be local. Anything
+    Matched on the port the server itself reports, its data directory where
+    the server tells it, and the postmaster that is the parent of this
+    connection's backend process; the connection must be local. Anything
     else is a missing service, with the reason: restarting any other cluster
     would take down databases that are not the test's.
     """
@@ -363,36 +404,56 @@ def postgresql_cluster_of_the_test_database() -> tuple[str, str]:
     if not shutil.which("pg_lsclusters") or not shutil.which("pg_ctlcluster"):
         service_missing("pg_lsclusters and pg_ctlcluster, to restart PostgreSQL")
     with connection.cursor() as cursor:
-        cursor.execute("SELECT current_setting('port')")
-        [port] = cursor.fetchone()
+        cursor.execute("SELECT current_setting('port'), pg_backend_pid()")
+        [port, backend] = cursor.fetchone()
     data_directory = None
     try:
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute("SELECT current_setting('data_directory')")
             [data_directory] = cursor.fetchone()
-    except DatabaseError:  # only superusers and pg_read_all_settings see it: the port must do
+    except DatabaseError:  # only superusers and pg_read_all_settings see it: the port and the process must do
         pass
     listing = subprocess.run(["pg_lsclusters", "--json"], capture_output=True, text=True, timeout=30, check=True)
-    matching = [
-        (str(cluster["version"]), cluster["cluster"])
-        for cluster in json.loads(listing.stdout)
-        if str(cluster.get("port")) == str(port) and data_directory in (None, cluster.get("pgdata"))
-    ]
+    clusters = [{**cluster, "postmaster_pid": postmaster_pid(cluster)} for cluster in json.loads(listing.stdout)]
+    postmaster = parent_pid(backend)
+    matching = clusters_serving(clusters, port=port, data_directory=data_directory, postmaster=postmaster)
     if len(matching) != 1:
         service_missing(
-            f"exactly one pg_ctlcluster cluster on port {port} (data directory {data_directory}); found {matching}"
+            f"exactly one pg_ctlcluster cluster on port {port} (data directory {data_directory}) whose postmaster "
+            f"is the parent ({postmaster}) of the test connection's backend ({backend}); found {matching}"
         )
     return matching[0]
 
 
+def test_only_the_cluster_serving_the_test_connection_is_chosen():
+    """Two clusters on one machine; a connection is served by the one on its port, with its data directory
+    and its postmaster: a cluster on the same port whose postmaster is not the backend's parent (the
+    port forwarded to another server) or another data directory is never chosen, nor any when the backend
+    is no process of this machine."""
+    clusters = [
+        {"version": 15, "cluster": "main", "port": "5432", "pgdata": "/pg/15/main", "postmaster_pid": 100},
+        {"version": 16, "cluster": "other", "port": "5433", "pgdata": "/pg/16/other", "postmaster_pid": 200},
+    ]
+    assert clusters_serving(clusters, port=5432, data_directory=None, postmaster=100) == [("15", "main")]
+    assert clusters_serving(clusters, port="5432", data_directory="/pg/15/main", postmaster=100) == [("15", "main")]
+    assert clusters_serving(clusters, port=5433, data_directory=None, postmaster=200) == [("16", "other")]
+    assert clusters_serving(clusters, port=5432, data_directory=None, postmaster=200) == []
+    assert clusters_serving(clusters, port=5432, data_directory="/pg/16/other", postmaster=100) == []
+    assert clusters_serving(clusters, port=5432, data_directory=None, postmaster=None) == []
+    assert clusters_serving(clusters, port=5434, data_directory=None, postmaster=300) == []
+
+
 def test_postgresql_cluster_found_is_the_one_serving_the_test(require_postgres, db):
-    """The finder names a cluster on the test connection's port: never another one."""
+    """The finder names the cluster on the test connection's port whose postmaster is its backend's parent."""
     version, name = postgresql_cluster_of_the_test_database()
     status = subprocess.run(["pg_lsclusters", "--no-header", version, name], capture_output=True, text=True, timeout=30)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT current_setting('port')")
-        [port] = cursor.fetchone()
+        cursor.execute("SELECT current_setting('port'), pg_backend_pid()")
+        [port, backend] = cursor.fetchone()
     assert status.stdout.split()[2] == port, status.stdout
+    [cluster] = [c for c in json.loads(subprocess.check_output(["pg_lsclusters", "--json"], timeout=30))
+                 if (str(c["version"]), c["cluster"]) == (version, name)]  # fmt: skip
+    assert postmaster_pid(cluster) == parent_pid(backend) is not None
 
 
 def test_postgresql_restarted_under_load(fault_stack):

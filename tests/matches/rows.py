@@ -7,11 +7,11 @@ project's own apps does not.
 
 from django.apps import apps
 
-APP_LABELS = ("leagues", "matches", "ratings")
+APP_LABELS = ("games", "leagues", "matches", "ratings")
 
 
 def rows_snapshot() -> dict[str, dict[object, dict]]:
-    """{model label: {primary key: the row's columns}} for every model of the project's apps."""
+    """{model label: {primary key: the row's columns}} for every model of the project's four apps."""
     snapshot = {}
     for label in APP_LABELS:
         for model in apps.get_app_config(label).get_models():

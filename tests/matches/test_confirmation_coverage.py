@@ -5,7 +5,8 @@ waits for a second referee when the league it is filed under, or any league
 one of its players is in when it is entered or corrected, requires it;
 players not rated in the game yet are in its amateur league. So it holds
 whichever way the result arrives: the three entry pages (which always file
-Slaps and Preferans under amateur), the API, and an admin's correction,
+Slaps and Preferans under amateur), the API, an import (the command and
+admin's upload), and an admin's correction,
 which is re-examined like a new entry and then waits for someone other than
 the admin who corrected it. A league named in the body can add the
 requirement, never remove it (issue 12 item 3; and only a league every
@@ -255,3 +256,68 @@ def test_a_correction_in_admin_is_re_examined(pro_two_step, django_capture_on_co
     assert "yours" in mine  # the admin wrote this version: no Confirm button for them
     theirs = pages_for(referee).get("/results/confirm/").content.decode()
     assert 'name="match"' in theirs
+
+
+# --- the import, the fourth way in ------------------------------------------------------------
+
+
+def _slaps_file(rows: list[tuple[str, str, str]]) -> bytes:
+    """A Slaps CSV of import.md: one result an hour from a day ago, ``winner`` ``a`` or ``b``."""
+    lines = ["played_at,player_a,player_b,winner"]
+    lines += [f"{(PLAYED + timedelta(hours=i)).isoformat()},{a},{b},{w}" for i, (a, b, w) in enumerate(rows)]
+    return ("\n".join(lines) + "\n").encode()
+
+
+IMPORTED = [("Ada Pro", "Ben Amateur", "a"), ("Cleo New", "Dan New", "b")]
+
+
+def _imported_waiting() -> dict[str, bool]:
+    """For each imported result, by its first player's name: does it wait for a second referee?"""
+    return {
+        match.seats.order_by("position")[0].player.name: waiting(match.pk)
+        for match in Match.objects.filter(game__slug="slaps").prefetch_related("seats__player")
+    }
+
+
+def test_an_import_by_the_command_applies_the_rule(pro_two_step, tmp_path, django_capture_on_commit_callbacks):
+    """``manage.py import_results`` stores through the one write path: a result with a pro waits (the pro
+    league asks for two steps), one between two new players (amateurs) is rated at once."""
+    from django.core.management import call_command
+
+    make_pro(PlayerFactory(name="Ada Pro"), "slaps")
+    PlayerFactory(name="Ben Amateur")
+    referee = RefereeFactory()
+    path = tmp_path / "slaps.csv"
+    path.write_bytes(_slaps_file(IMPORTED))
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("import_results", str(path), "--game", "slaps", "--referee", referee.username, stdout=None)
+    assert _imported_waiting() == {"Ada Pro": True, "Cleo New": False}
+    assert RatingChange.objects.filter(match__awaiting_confirmation=False).count() == 2
+
+
+def test_an_import_in_admin_applies_the_rule(pro_two_step, django_capture_on_commit_callbacks):
+    """The same file through admin's upload, preview and confirmation (HTTP), by a staff referee."""
+    from django.contrib.auth.models import Permission
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.urls import reverse
+
+    from games.models import ImportRun
+
+    make_pro(PlayerFactory(name="Ada Pro"), "slaps")
+    PlayerFactory(name="Ben Amateur")
+    importer = RefereeFactory(is_staff=True)
+    importer.user_permissions.add(Permission.objects.get(codename="import_results", content_type__app_label="games"))
+    client = pages_for(importer)
+    form = {"game": Game.objects.get(slug="slaps").pk, "referee": importer.pk}
+    with django_capture_on_commit_callbacks(execute=True):
+        added = client.post(
+            reverse("admin:games_importrun_add"), {**form, "file": SimpleUploadedFile("s.csv", _slaps_file(IMPORTED))}
+        )
+    assert added.status_code == 302, added.content.decode()[:1000]
+    run = ImportRun.objects.get()
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmed = client.post(reverse("admin:games_importrun_confirm", args=[run.pk]), {"sha256": run.sha256})
+    assert confirmed.status_code == 302
+    assert _imported_waiting() == {"Ada Pro": True, "Cleo New": False}
+    run.refresh_from_db()
+    assert (run.status, run.summary["results"]) == ("done", 2), run.summary

@@ -148,3 +148,22 @@ def test_a_correction_without_a_league_keeps_it_and_the_audit_entry_shows_it(
     assert len(changed["matches.AuditEntry"]) == 1
     moved = AuditEntry.objects.filter(match=match, action="corrected").order_by("-id").first()
     assert (moved.data["before"]["league"], moved.data["after"]["league"]) == ("slaps-pro", "slaps-amateur")
+
+
+@pytest.mark.parametrize("game", ["slaps", "preferans", "bridge"])
+def test_the_same_result_through_the_service_changes_nothing(reference_data, game, django_capture_on_commit_callbacks):
+    """Below HTTP: ``match_correct`` given the stored body (as ``match_as_body`` gives it, the league included)
+    and again without the league stores nothing, queues no replay and writes no audit entry."""
+    from matches.selectors import match_as_body
+
+    match = stored_match(game, django_capture_on_commit_callbacks)
+    stored = match_as_body(Match.objects.get(pk=match.pk))
+    assert stored["league"] == f"{game}-pro"
+    admin = AdminFactory()
+    before = rows_snapshot()
+    for body in (stored, {key: value for key, value in stored.items() if key != "league"}):
+        with django_capture_on_commit_callbacks() as callbacks:
+            kept = match_correct(match_id=match.pk, by=admin, data=body)
+        assert callbacks == []
+        assert kept.league.slug == f"{game}-pro"
+    assert rows_changed(before, rows_snapshot()) == {}

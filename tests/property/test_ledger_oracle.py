@@ -83,6 +83,18 @@ PREFERANS_MID_GAME_PROMOTION = History(
                  "deals": [["10", "-10"], ["-10000", "10000"], ["-1", "1"]]}, 0, ("amateur", False), "service")],
 )  # fmt: skip
 
+PREFERANS_RAISED_FLOOR = History(
+    # Promoted in a first game (1795 -> 1801.22 against the normal bot); an admin raises the pro floor to 1850;
+    # in the next game, through the API, a lost deal leaves them at 1801.22 (below the floor: not lifted, no
+    # further fall) and a won deal gains from there.
+    "preferans", "1795", {}, "UTC", 0, ANCHOR,
+    [("submit", {"seats": [{"player": 0}, {"bot": "normal"}], "deals": [["10", "-10"]]}, 0, ("amateur", False),
+      "service"),
+     ("floor", "1850"),
+     ("submit", {"seats": [{"player": 0}, {"bot": "normal"}], "deals": [["-5", "5"], ["3", "-3"]]}, 60,
+      ("pro", False), "api")],
+)  # fmt: skip
+
 PREFERANS_BOT_EDITED = History(
     # A game against the easy bot (1200, max 1600), then the bot is edited (900, max 1000), then a late result
     # replays from before that game: the game must keep the bot as played.
@@ -92,6 +104,18 @@ PREFERANS_BOT_EDITED = History(
      ("submit", {"seats": [{"player": 1}, {"player": 2}], "deals": [["1", "-1"]]}, 0, ("amateur", False), "service")],
 )  # fmt: skip
 
+BRIDGE_RAISED_FLOOR = History(
+    # (0, 1) from 1795 win a board by 3 IMPs and are promoted; an admin raises the pro floor to 1850; in their
+    # next session, through the API, against two amateurs, a lost board leaves them where they are (below the
+    # floor: not lifted, no further fall) and a won board gains from there.
+    "bridge", "1795", {}, "UTC", 0, ANCHOR,
+    [("submit", {"boards": [{"number": 1, "tables": [{"ns": [0, 1], "ew": [2, 3], "ns_imps": "3"}]}]}, 0,
+      ("amateur", False), "service"),
+     ("floor", "1850"),
+     ("submit", {"boards": [{"number": 1, "tables": [{"ns": [0, 1], "ew": [4, 5], "ns_imps": "-3"}]},
+                            {"number": 2, "tables": [{"ns": [0, 1], "ew": [4, 5], "ns_imps": "3"}]}]}, 60,
+      ("amateur", False), "api")],
+)  # fmt: skip
 _TABLE = {"ns": [0, 1], "ew": [2, 3], "ns_imps": "3"}
 BRIDGE_BERLIN_DST = History(
     # Europe/Berlin, 7-day periods anchored 2026-03-23; summer time starts 03-29. A session at 03-29 23:30 CEST
@@ -111,6 +135,7 @@ def test_slaps_histories_equal_the_oracle(history, referee, admin_user):
 
 @SETTINGS
 @example(history=PREFERANS_MID_GAME_PROMOTION)
+@example(history=PREFERANS_RAISED_FLOOR)
 @example(history=PREFERANS_BOT_EDITED)
 @example(history=PREFERANS_CORRECTED_AFTER_A_BOT_EDIT)  # found by a random run; worked by hand there
 @given(history=histories("preferans"))
@@ -120,6 +145,7 @@ def test_preferans_histories_equal_the_oracle(history, referee, admin_user):
 
 @SETTINGS
 @example(history=BRIDGE_BERLIN_DST)
+@example(history=BRIDGE_RAISED_FLOOR)
 @given(history=histories("bridge"))
 def test_bridge_histories_equal_the_oracle(history, referee, admin_user):
     _assert_equal_to_the_oracle(history, referee, admin_user)

@@ -554,3 +554,67 @@ def test_a_replay_is_aligned_to_the_periods_of_every_league_in_turn(bridge, refe
     session((i, j), (k, m), 1, p0 + timedelta(days=1), "bridge-pro")
     assert rate(bridge) == 5  # everything again, from P0 - 1 day
     assert assert_ledger_is_the_oracles(game=bridge) == 5 * 4
+
+
+# --- A league's period changed after its results were rated -------------------------------------
+
+
+def test_a_longer_period_keeps_rated_results_rated_and_rates_them_from_the_new_periods_start(bridge, referee):
+    """The rule (ratings.md, "Rating periods"): changing a league's period takes no rating back. A result
+    already rated whose new period is still open stays rated; the replay the change starts rates it from
+    the new period's start, as it will again when that period closes. (The window filter of
+    ``_ledger_apply``: a rated result that is not due any more still needs its period's snapshot.)
+
+    Amateur league, periods of 1 day; the pro league has none. One table in IMPs, strangers (no
+    partnership bonus), K = 24 at a 2 IMP margin. P three days ago, filed under the pro league (rated at
+    once: no period, so no snapshot of its own), and R two days ago under the amateur league, in a 1-day
+    period long closed:
+        P: (e, f) +2 v (g, h): 1000 v 1000, E = 0.5, S = 1: e, f 1012.00; g, h 988.00.
+        R: (e, i) -2 v (a, b), from R's own day's start: side (1012 + 1000)/2 = 1006 v 1000,
+           E(e, i) = 1/(1 + 10^(-6/400)) = 0.508634, S = 0: Δ = -24·0.508634 = -12.21:
+           e 999.79, i 987.79; a, b 1000 + 12.21 = 1012.21.
+    The amateur period becomes 7 days from four days ago, still open, holding R (period W) and the
+    moment of P:
+        P: the same; R from W's start (e's rating before P), everyone 1000: E = 0.5, Δ = ∓12, added to
+           the current rating:
+           e 1012 - 12 = 1000.00, i 988.00; a, b 1012.00.
+    """
+    from matches.services import league_due_dates_refresh
+    from ratings.services import ratings_request_full_replay
+
+    now = timezone.now()
+    League.objects.filter(slug="bridge-amateur").update(
+        rating_period_days=1, rating_period_anchor=(now - timedelta(days=30)).date()
+    )
+    a, b, e, f, g, h, i = (player.pk for player in PlayerFactory.create_batch(7))
+
+    def session(ns, ew, imps, moment):
+        body = imps_session([(ns, ew, imps)], 0)
+        body["played_at"] = moment.isoformat()
+        return match_submit(referee=referee, data=body)
+
+    p = filed_under(session((e, f), (g, h), 2, now - timedelta(days=3)), "bridge-pro")
+    r = filed_under(session((e, i), (a, b), -2, now - timedelta(days=2)), "bridge-amateur")
+    rate(bridge)
+
+    def ratings(match) -> dict:
+        return dict(RatingChange.objects.filter(match=match).values_list("player_id", "rating_after"))
+
+    assert ratings(p) == {e: d(1012), f: d(1012), g: d(988), h: d(988)}
+    assert ratings(r) == {e: d("999.79"), i: d("987.79"), a: d("1012.21"), b: d("1012.21")}
+
+    League.objects.filter(slug="bridge-amateur").update(
+        rating_period_days=7, rating_period_anchor=(now - timedelta(days=4)).date()
+    )
+    league = League.objects.get(slug="bridge-amateur")
+    league_due_dates_refresh(league=league)  # as admin does when a league's period changes
+    start, end = league.period_bounds(r.played_at)
+    assert start <= p.played_at, "P was played inside R's new period"
+    assert end > now, "which is still open"
+    assert ratings_request_full_replay(game_id=bridge.pk)
+    rate(bridge)
+    assert sorted(Match.objects.values_list("status", flat=True)) == ["rated", "rated"]
+    assert ratings(p) == {e: d(1012), f: d(1012), g: d(988), h: d(988)}
+    assert ratings(r) == {e: d(1000), i: d(988), a: d(1012), b: d(1012)}
+    details = RatingChange.objects.get(match=r, player_id=e).details
+    assert (details["period_start"], details["period_rating"]) == (start.isoformat(), 1000.0)
