@@ -170,6 +170,7 @@ class LeagueAdmin(admin.ModelAdmin):
         "rating_floor",
         "rating_period_days",
         "requires_confirmation",
+        "inactive_after_days",
     ]
     list_filter = ["game", "tier"]
     list_select_related = ["game"]
