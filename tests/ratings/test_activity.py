@@ -267,3 +267,20 @@ def test_sensible_settings_are_taken(reference_data, value):
     league.full_clean()
     league.save()
     assert League.objects.get(pk=league.pk).inactive_after_days == value
+
+
+def test_cached_boards_and_cards_turn_with_the_day_and_the_setting(club):
+    """No rating changes between the reads (one ratings version), and the cache is warm: on day 11 all four
+    are active (Ann's day 1 + 10), on day 12 only Cid and Dan; the setting changed without any save signal
+    (an UPDATE) still shows at once, since the days are part of the key."""
+    league, p = club
+    assert board(league, day(11)).count == 4
+    assert board(league, day(12)).count == 2
+    assert board(league, day(11)).count == 4  # each day's page is its own entry
+    (ann,) = player_ratings(player=p["ann"], today=day(11))
+    assert (ann.active, ann.rank) == (True, 1)
+    (ann,) = player_ratings(player=p["ann"], today=day(12))
+    assert (ann.active, ann.inactive_since) == (False, day(12))
+    League.objects.filter(pk=league.pk).update(inactive_after_days=30)
+    league.refresh_from_db()
+    assert board(league, day(12)).count == 4
