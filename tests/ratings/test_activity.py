@@ -284,3 +284,17 @@ def test_cached_boards_and_cards_turn_with_the_day_and_the_setting(club):
     League.objects.filter(pk=league.pk).update(inactive_after_days=30)
     league.refresh_from_db()
     assert board(league, day(12)).count == 4
+
+
+def test_the_migration_fills_each_ratings_last_rated_result_from_the_ledger(club):
+    """The migration that added ``last_played_at`` reads it from the ledger: emptied, it comes back as the
+    latest played_at of each player's rows (Ann and Bob day 1, Cid and Dan day 20)."""
+    from importlib import import_module
+
+    from django.apps import apps
+
+    migration = import_module("ratings.migrations.0004_player_rating_last_played_at")
+    PlayerRating.objects.update(last_played_at=None)
+    migration.last_played_fill(apps, None)
+    last = dict(PlayerRating.objects.values_list("player__name", "last_played_at"))
+    assert last == {"Ann": at(day(1)), "Bob": at(day(1)), "Cid": at(day(20)), "Dan": at(day(20))}
