@@ -4,8 +4,10 @@ Moved up from ``leagues.apis``: they read ratings (and their cache versions),
 and leagues is the base layer that imports nothing above it. Answers go
 through each API's ``OutputSerializer``, so the published schema is what is
 returned. A *leaderboard row* is a player's standing in a league: rank (ties
-broken by name), rating, peak and rated matches; *provisional* until the
-game's number of rated matches (Slaps: 32). A *history row* is one ledger
+broken by name, among the players shown: the league's active ones by
+default, everyone with ``include_inactive=true``), rating, peak and rated
+matches; *provisional* until the game's number of rated matches (Slaps: 32);
+*active* or *inactive since* a day (``ratings.selectors.Activity``). A *history row* is one ledger
 row: one rated unit (a Slaps match, a Preferans deal, a bridge board).
 """
 
@@ -48,7 +50,10 @@ class PlayerRefSerializer(AnswerSerializer):
 
 
 class LeaderboardRowSerializer(AnswerSerializer):
-    rank = serializers.IntegerField(help_text="The player's true rank in the league, even in search results.")
+    rank = serializers.IntegerField(
+        help_text="The player's rank among the players shown (the league's active players, or everyone with "
+        "include_inactive=true), even in search results."
+    )
     player = PlayerRefSerializer()
     rating = RatingNumberField()
     peak_rating = RatingNumberField()
