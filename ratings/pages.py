@@ -90,7 +90,11 @@ def league_leaderboard(request, slug):
     keep = selectors.leaderboard_cacheable(search=search, page_size=LEADERBOARD_PAGE_SIZE)
     board_html = mark_safe(cached(key, board, keep=keep))  # noqa: S308 - our own rendered template
     if request.htmx:
-        return HttpResponse(board_html)
+        # The table's CSV link (outside the board) follows the toggle too: swapped out of band.
+        csv_link = render_to_string(
+            "leagues/leaderboard.html#table-csv", {"league": league, "everyone": everyone, "oob": True}
+        )
+        return HttpResponse(board_html + csv_link)
     leagues = cached(("league-tabs", league.game_id, version), lambda: list(league.game.leagues.order_by("tier")))
     context = {
         "league": league,

@@ -142,6 +142,9 @@ def test_leaderboard_page_hides_inactive_players_and_the_toggle_shows_them_marke
     assert "leaderboard.csv?include_inactive=true" in everyone
     # The board alone (HTMX), ranked among everyone: Ann first.
     partial = client.get("/leagues/slaps-amateur/?include_inactive=true", HTTP_HX_REQUEST="true").content.decode()
+    # ... with the CSV link outside the board swapped out of band to follow the toggle.
+    assert 'id="table-csv" href="/api/leagues/slaps-amateur/leaderboard.csv?include_inactive=true"' in partial
+    assert 'hx-swap-oob="true"' in partial
     assert partial.index(">Ann</a>") < partial.index(">Cid</a>") < partial.index(">Bob</a>") < partial.index(">Dan</a>")
     # Anything but "true" is the default view, as an unknown sort is the current one.
     assert ">Ann</a>" not in client.get("/leagues/slaps-amateur/?include_inactive=maybe").content.decode()
