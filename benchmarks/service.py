@@ -177,6 +177,7 @@ def _sustained(stack: Stack, players, tokens, seconds: float, rng) -> dict:
 def _pages_data(game: Game, league: League, players: list[int], profile_units: int, rng) -> int:
     """Give every player a rating, and one player a long history; returns that player's id."""
     ratings = []
+    now = timezone.now()
     for pid in players:
         rating = Decimal(rng.randint(600, 1700))
         ratings.append(
@@ -187,6 +188,8 @@ def _pages_data(game: Game, league: League, players: list[int], profile_units: i
                 rating=rating,
                 peak_rating=rating + rng.randint(0, 80),
                 rated_matches=rng.randint(1, 200),
+                # Last rated results spread over a year (without drawing from rng: the other figures stay as they were).
+                last_played_at=now - timedelta(days=pid % 365),
             )
         )
     with transaction.atomic():

@@ -58,7 +58,7 @@ class LeagueListApi(generics.ListAPIView):
 
         class Meta:
             model = League
-            fields = ["slug", "name", "game", "tier", "promotion_threshold", "rating_floor"]
+            fields = ["slug", "name", "game", "tier", "promotion_threshold", "rating_floor", "inactive_after_days"]
 
     queryset = League.objects.select_related("game").order_by("game__name", "tier")
     serializer_class = OutputSerializer
@@ -94,7 +94,18 @@ class PlayerRatingSerializer(AnswerSerializer):
     rating = RatingNumberField()
     peak_rating = RatingNumberField()
     rated_matches = serializers.IntegerField()
-    rank = serializers.IntegerField(help_text="Rank in the league.")
+    rank = serializers.IntegerField(
+        help_text="Rank in the league, on the leaderboard the player appears on: among the active players when "
+        "active, among everyone when inactive."
+    )
+    active = serializers.BooleanField(
+        help_text="Whether the player has a rated result within the league's inactivity setting (always true in "
+        "a league without one)."
+    )
+    inactive_since = serializers.DateField(
+        allow_null=True,
+        help_text="The first day the player counted as inactive in the league (site's time zone); null when active.",
+    )
 
 
 class PlayerDetailSerializer(AnswerSerializer):

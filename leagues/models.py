@@ -24,12 +24,16 @@ Vocabulary:
 import datetime
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
 from leagues.kinds import kind_of
 from ratings.engines import REGISTRY
+
+# The longest inactivity setting a league takes (ten years): beyond it a date would leave the calendar's range.
+INACTIVE_AFTER_DAYS_MAX = 3660
 
 # The engines' registry names the rating systems a game can use, and their labels.
 RATING_SYSTEM_CHOICES = [(system.slug, system.label) for system in REGISTRY.values()]
@@ -97,6 +101,14 @@ class League(models.Model):
         default=datetime.date(2026, 1, 5),
         help_text="Periods run from this date in steps of the period length (midnight in the site's time zone).",
     )
+    inactive_after_days = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(INACTIVE_AFTER_DAYS_MAX)],
+        help_text="Empty: nobody is ever inactive. N: a player of this league whose last rated result is N full "
+        "days old (days in the site's time zone) leaves the default leaderboard, keeps their rating and comes "
+        f"back with their next rated result. From 1 to {INACTIVE_AFTER_DAYS_MAX}.",
+    )
 
     class Meta:
         ordering = ["game__name", "tier"]
@@ -105,6 +117,11 @@ class League(models.Model):
             models.CheckConstraint(
                 condition=Q(promotion_threshold__isnull=True) | Q(promotion_threshold__gt=0),
                 name="league_threshold_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(inactive_after_days__isnull=True)
+                | Q(inactive_after_days__gte=1, inactive_after_days__lte=INACTIVE_AFTER_DAYS_MAX),
+                name="league_inactive_after_days_range",
             ),
         ]
 
@@ -136,6 +153,20 @@ class League(models.Model):
         index = (local_day - self.rating_period_anchor).days // days
         first_day = self.rating_period_anchor + datetime.timedelta(days=index * days)
         return _local_midnight(first_day, zone), _local_midnight(first_day + datetime.timedelta(days=days), zone)
+
+    def active_from(self, today: datetime.date) -> datetime.datetime | None:
+        """The earliest moment a player's last rated result may have been played for them to be active on
+        ``today`` (a day in the site's time zone), or None when nobody in this league is ever inactive.
+
+        Inactive after ``inactive_after_days`` full days: a result played on day D keeps its player active
+        through day D + N and inactive from day D + N + 1 (local midnight, as rating periods count days).
+        """
+        if self.inactive_after_days is None:
+            return None
+        from django.utils import timezone
+
+        day = today - datetime.timedelta(days=self.inactive_after_days)
+        return _local_midnight(day, timezone.get_default_timezone())
 
 
 def _local_midnight(day: datetime.date, zone: datetime.tzinfo) -> datetime.datetime:

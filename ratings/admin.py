@@ -34,7 +34,7 @@ from ratings.services import ratings_request_full_replay
 
 @admin.register(PlayerRating)
 class PlayerRatingAdmin(ReadOnlyAdmin):
-    list_display = ["player", "game", "league", "rating", "peak_rating", "rated_matches"]
+    list_display = ["player", "game", "league", "rating", "peak_rating", "rated_matches", "last_played_at"]
     list_filter = ["game", "league"]
     search_fields = ["player__name"]
     list_select_related = ["player", "game", "league"]
@@ -170,6 +170,7 @@ class LeagueAdmin(admin.ModelAdmin):
         "rating_floor",
         "rating_period_days",
         "requires_confirmation",
+        "inactive_after_days",
     ]
     list_filter = ["game", "tier"]
     list_select_related = ["game"]
@@ -189,7 +190,7 @@ class PlayerRatingInline(admin.TabularInline):
     model = PlayerRating
     extra = 0
     can_delete = False
-    fields = ["game", "league", "rating", "peak_rating", "rated_matches"]
+    fields = ["game", "league", "rating", "peak_rating", "rated_matches", "last_played_at"]
     readonly_fields = fields
 
     def has_add_permission(self, request, obj=None):

@@ -3,7 +3,9 @@
 *Leaderboard CSV*: the league's whole table as its page shows it, best
 first, ties broken by name (then id), one row per player: ``rank``,
 ``player_id``, ``player``, ``federation_id``, ``rating``, ``peak_rating``,
-``rated_matches``, ``provisional``. *History CSV*: one row per rating
+``rated_matches``, ``provisional``, ``active``, ``inactive_since``: the
+players the leaderboard shows (its league's active players, or everyone
+with ``include_inactive=true``), ranked among them. *History CSV*: one row per rating
 change (a ledger row: a Slaps match, a Preferans deal, a bridge board),
 oldest first: ``played_at`` (in the club's zone), ``game``, ``league``,
 ``match``, ``unit``, ``opponents`` (whom the player met in that unit, by
@@ -28,7 +30,15 @@ from leagues.kinds import kind_of
 from leagues.models import Game, League, Player
 from matches.selectors import match_detail_queryset
 from ratings.models import PlayerRating
-from ratings.selectors import Sort, player_history, provisional_matches, rating_decimals, rating_number
+from ratings.selectors import (
+    Activity,
+    Sort,
+    league_activity,
+    player_history,
+    provisional_matches,
+    rating_decimals,
+    rating_number,
+)
 
 LEADERBOARD_COLUMNS = (
     "rank",
@@ -39,6 +49,8 @@ LEADERBOARD_COLUMNS = (
     "peak_rating",
     "rated_matches",
     "provisional",
+    "active",
+    "inactive_since",
 )
 HISTORY_COLUMNS = (
     "played_at",
@@ -54,21 +66,27 @@ HISTORY_COLUMNS = (
 CHUNK = 2000  # rows read per query
 
 
-def leaderboard_csv_pieces(*, league: League, sort: str = Sort.CURRENT, with_ids: bool) -> Iterator[str]:
-    """The league's table, every player, as CSV pieces (module docstring)."""
+def leaderboard_csv_pieces(
+    *, league: League, sort: str = Sort.CURRENT, with_ids: bool, activity: Activity | None = None
+) -> Iterator[str]:
+    """The league's table as CSV pieces (module docstring): the players its leaderboard shows for
+    ``activity`` (default: today's active players), ranked among them."""
     field = Sort.FIELDS[Sort.clean(sort)]
     decimals = rating_decimals(league.game)
     provisional_after = provisional_matches(league.game)
-    ratings = (
-        PlayerRating.objects.filter(league=league)
-        .order_by(f"-{field}", "player__name", "player_id")
-        .values_list("player_id", "player__name", "player__federation_id", "rating", "peak_rating", "rated_matches")
+    activity = activity or league_activity(league=league)
+    ratings = PlayerRating.objects.filter(league=league)
+    if activity.shown_from is not None:
+        ratings = ratings.filter(last_played_at__gte=activity.shown_from)
+    ratings = ratings.order_by(f"-{field}", "player__name", "player_id").values_list(
+        "player_id", "player__name", "player__federation_id", "rating", "peak_rating", "rated_matches", "last_played_at"
     )
 
     def rows():
-        for rank, (player_id, name, federation_id, rating, peak, matches) in enumerate(
+        for rank, (player_id, name, federation_id, rating, peak, matches, last_played_at) in enumerate(
             ratings.iterator(chunk_size=CHUNK), start=1
         ):
+            inactive_since = activity.inactive_since(last_played_at)
             yield {
                 "rank": rank,
                 "player_id": player_id,
@@ -78,6 +96,8 @@ def leaderboard_csv_pieces(*, league: League, sort: str = Sort.CURRENT, with_ids
                 "peak_rating": rating_number(peak, decimals=decimals),
                 "rated_matches": matches,
                 "provisional": "yes" if matches < provisional_after else "no",
+                "active": "yes" if activity.active(last_played_at) else "no",
+                "inactive_since": inactive_since.isoformat() if inactive_since else "",
             }
 
     return csv_lines(LEADERBOARD_COLUMNS, rows())

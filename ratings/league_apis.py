@@ -4,8 +4,10 @@ Moved up from ``leagues.apis``: they read ratings (and their cache versions),
 and leagues is the base layer that imports nothing above it. Answers go
 through each API's ``OutputSerializer``, so the published schema is what is
 returned. A *leaderboard row* is a player's standing in a league: rank (ties
-broken by name), rating, peak and rated matches; *provisional* until the
-game's number of rated matches (Slaps: 32). A *history row* is one ledger
+broken by name, among the players shown: the league's active ones by
+default, everyone with ``include_inactive=true``), rating, peak and rated
+matches; *provisional* until the game's number of rated matches (Slaps: 32);
+*active* or *inactive since* a day (``ratings.selectors.Activity``). A *history row* is one ledger
 row: one rated unit (a Slaps match, a Preferans deal, a bridge board).
 """
 
@@ -48,12 +50,43 @@ class PlayerRefSerializer(AnswerSerializer):
 
 
 class LeaderboardRowSerializer(AnswerSerializer):
-    rank = serializers.IntegerField(help_text="The player's true rank in the league, even in search results.")
+    rank = serializers.IntegerField(
+        help_text="The player's rank among the players shown (the league's active players, or everyone with "
+        "include_inactive=true), even in search results."
+    )
     player = PlayerRefSerializer()
     rating = RatingNumberField()
     peak_rating = RatingNumberField()
     rated_matches = serializers.IntegerField()
     provisional = serializers.BooleanField(help_text="Fewer rated matches than the game's provisional count.")
+    active = serializers.BooleanField(
+        help_text="Whether the player has a rated result within the league's inactivity setting (always true "
+        "in a league without one)."
+    )
+    inactive_since = serializers.DateField(
+        allow_null=True,
+        help_text="The first day the player counted as inactive (the day of their last rated result plus the "
+        "league's days plus one, in the site's time zone); null when active.",
+    )
+
+
+INCLUDE_INACTIVE = OpenApiParameter(
+    "include_inactive",
+    str,
+    enum=["true", "false"],
+    description="true: every player, inactive ones marked (active false) and ranked among everyone; false "
+    "(default): only the league's active players, ranked among themselves.",
+)
+
+
+def include_inactive_param(params) -> bool:
+    """The ``include_inactive`` query parameter: "true" or "false" (default), anything else refused."""
+    value = params.get("include_inactive")
+    if value in (None, "", "false"):
+        return False
+    if value == "true":
+        return True
+    raise ValidationError({"include_inactive": ["Must be 'true' or 'false'."]})
 
 
 class LeaderboardPagination(PageNumberPagination):
@@ -67,7 +100,10 @@ class LeaderboardApi(APIView):
 
     @extend_schema_serializer(component_name="LeaderboardPage")
     class OutputSerializer(AnswerSerializer):
-        count = serializers.IntegerField(help_text="Players in the league (or matching the search).")
+        count = serializers.IntegerField(
+            help_text="Players shown: the league's active players, or everyone with include_inactive=true (or those "
+            "of them matching the search)."
+        )
         next = serializers.URLField(allow_null=True, help_text="The next page's URL, or null.")
         previous = serializers.URLField(allow_null=True, help_text="The previous page's URL, or null.")
         results = LeaderboardRowSerializer(many=True)
@@ -84,6 +120,7 @@ class LeaderboardApi(APIView):
                 f"{LeaderboardPagination.max_page_size} are given.",
             ),
             OpenApiParameter("search", str, description="Part of a player's name."),
+            INCLUDE_INACTIVE,
         ],
         responses={200: OutputSerializer, **error_responses(400, 404, *ANY_REQUEST_ERRORS)},
     )
@@ -96,6 +133,8 @@ class LeaderboardApi(APIView):
         if sort not in Sort.CHOICES:
             raise ValidationError({"sort": ["Must be 'current' or 'peak'."]})
         search = selectors.leaderboard_search(params.get("search"))
+        everyone = include_inactive_param(params)
+        activity = selectors.league_activity(league=league, everyone=everyone)
         paginator = LeaderboardPagination()
         raw_size = params.get(paginator.page_size_query_param) or ""
         if raw_size and not (raw_size.isascii() and raw_size.isdigit() and int(raw_size) >= 1):
@@ -111,13 +150,20 @@ class LeaderboardApi(APIView):
                 page_size=page_size,
                 clamp=False,
                 version=version,
+                activity=activity,
             )
         except InvalidPage as error:
             raise NotFound(paginator.invalid_page_message.format(page_number="", message=str(error))) from error
 
         def compute() -> dict:
             page = selectors.leaderboard_page(
-                league=league, sort=sort, search=search, page=number, page_size=page_size, version=version
+                league=league,
+                sort=sort,
+                search=search,
+                page=number,
+                page_size=page_size,
+                version=version,
+                activity=activity,
             )
             decimals = rating_decimals(league.game)
             provisional_after = selectors.provisional_matches(league.game)
@@ -129,6 +175,8 @@ class LeaderboardApi(APIView):
                     "peak_rating": rating_number(row.peak_rating, decimals=decimals),
                     "rated_matches": row.rated_matches,
                     "provisional": row.rated_matches < provisional_after,
+                    "active": row.active,
+                    "inactive_since": row.inactive_since,
                 }
                 for row in page.rows
             ]
@@ -139,7 +187,7 @@ class LeaderboardApi(APIView):
         # The whole page's data, under the ratings version; only the links depend on the request's URL.
         # Searches and unusual page sizes are computed each time: bounded cache keys (leaderboard_cacheable).
         payload = cached(
-            ("leaderboard-api", league.pk, sort, search, number, page_size, version),
+            ("leaderboard-api", league.pk, sort, search, number, page_size, activity.key, version),
             compute,
             keep=selectors.leaderboard_cacheable(search=search, page_size=page_size),
         )
@@ -174,6 +222,8 @@ def player_detail_data(player: Player) -> dict:
                 "peak_rating": rating_number(rating.peak_rating, decimals=decimals),
                 "rated_matches": rating.rated_matches,
                 "rank": rating.rank,
+                "active": rating.active,
+                "inactive_since": rating.inactive_since,
             }
         )
     return {"id": player.pk, "name": player.name, "ratings": ratings}
@@ -252,13 +302,15 @@ class LeaderboardCsvApi(DownloadApi):
         operation_id="leagues_leaderboard_csv",
         parameters=[
             OpenApiParameter("sort", str, enum=list(Sort.CHOICES), description="current (default) or peak"),
+            INCLUDE_INACTIVE,
             NO_FORMAT_PARAMETER,
         ],
         responses=download_responses(
             "text/csv",
-            "rank,player_id,player,federation_id,rating,peak_rating,rated_matches,provisional: every player of "
-            "the league, best first (UTF-8 with a byte order mark). federation_id is empty unless the "
-            "client is the club's staff.",
+            "rank,player_id,player,federation_id,rating,peak_rating,rated_matches,provisional,active,"
+            "inactive_since: the league's players as its leaderboard shows them (active ones, or everyone with "
+            "include_inactive=true), best first (UTF-8 with a byte order mark). federation_id is empty unless "
+            "the client is the club's staff.",
             400,
             404,
             *ANY_REQUEST_ERRORS,
@@ -266,10 +318,14 @@ class LeaderboardCsvApi(DownloadApi):
     )
     def get(self, request, slug):
         league = get_object_or_404(League.objects.select_related("game"), slug=self.slug_of(slug))
-        sort = query_params_once(request).get("sort") or Sort.CURRENT
+        params = query_params_once(request)
+        sort = params.get("sort") or Sort.CURRENT
         if sort not in Sort.CHOICES:
             raise ValidationError({"sort": ["Must be 'current' or 'peak'."]})
-        pieces = leaderboard_csv_pieces(league=league, sort=sort, with_ids=user_sees_club_data(request.user))
+        activity = selectors.league_activity(league=league, everyone=include_inactive_param(params))
+        pieces = leaderboard_csv_pieces(
+            league=league, sort=sort, with_ids=user_sees_club_data(request.user), activity=activity
+        )
         return download(with_bom(pieces), filename=f"{league.slug}-leaderboard.csv")
 
 

@@ -92,13 +92,15 @@ def _ledger_rollback(*, game: Game, start: LedgerKey) -> None:
         rows = RatingChange.objects.filter(pk__in=[pk for pk in last_pks.values() if pk is not None])
         by_pk = {
             row[0]: row[1:]
-            for row in rows.values_list("pk", "rating_after", "peak_after", "rated_matches_after", "league_after_id")
+            for row in rows.values_list(
+                "pk", "rating_after", "peak_after", "rated_matches_after", "league_after_id", "played_at"
+            )
         }
         restore = {rating_pk: by_pk.get(last_pk) for rating_pk, last_pk in last_pks.items()}
     Promotion.objects.filter(game=game).filter(_at_or_after(start)).delete()
     later.delete()
     restored = [
-        _Standing(rating_pk, decimal_cents(row[0]), decimal_cents(row[1]), row[2], row[3])
+        _Standing(rating_pk, decimal_cents(row[0]), decimal_cents(row[1]), row[2], row[3], row[4])
         for rating_pk, row in restore.items()
         if row is not None
     ]
@@ -132,6 +134,8 @@ class _Standing:
     peak: int
     rated_matches: int
     league_id: int
+    #: When the player's last rated result was played (``PlayerRating.last_played_at``).
+    last_played_at: datetime | None = None
 
 
 class _LedgerWriter:
@@ -220,10 +224,12 @@ class _LedgerWriter:
 
 def _pool_load(*, game: Game, pool: dict[int, _Standing], needed: set[int], entry_league: League, start: int) -> None:
     rows = PlayerRating.objects.filter(game=game, player_id__in=needed).values_list(
-        "pk", "player_id", "rating", "peak_rating", "rated_matches", "league_id"
+        "pk", "player_id", "rating", "peak_rating", "rated_matches", "league_id", "last_played_at"
     )
-    for pk, player_id, rating, peak, rated_matches, league_id in rows:
-        pool[player_id] = _Standing(pk, decimal_cents(rating), decimal_cents(peak), rated_matches, league_id)
+    for pk, player_id, rating, peak, rated_matches, league_id, last_played_at in rows:
+        pool[player_id] = _Standing(
+            pk, decimal_cents(rating), decimal_cents(peak), rated_matches, league_id, last_played_at
+        )
     for player_id in needed - pool.keys():
         pool[player_id] = _Standing(None, start, start, 0, entry_league.pk)
 
@@ -238,6 +244,7 @@ def _pool_save(*, game: Game, pool: dict[int, _Standing]) -> None:
             rating=cents_decimal(standing.rating),
             peak_rating=cents_decimal(standing.peak),
             rated_matches=standing.rated_matches,
+            last_played_at=standing.last_played_at,
         )
         for player_id, standing in pool.items()
         if standing.pk is None
@@ -257,9 +264,9 @@ def _standings_update(standings: list[_Standing]) -> None:
                 """
                 UPDATE ratings_playerrating AS r
                 SET rating = v.rating / 100.0, peak_rating = v.peak / 100.0, rated_matches = v.rated_matches,
-                    league_id = v.league_id, updated_at = now()
-                FROM unnest(%s::bigint[], %s::bigint[], %s::bigint[], %s::integer[], %s::bigint[])
-                    AS v(id, rating, peak, rated_matches, league_id)
+                    league_id = v.league_id, last_played_at = v.last_played_at, updated_at = now()
+                FROM unnest(%s::bigint[], %s::bigint[], %s::bigint[], %s::integer[], %s::bigint[], %s::timestamptz[])
+                    AS v(id, rating, peak, rated_matches, league_id, last_played_at)
                 WHERE r.id = v.id
                 """,
                 [
@@ -268,6 +275,7 @@ def _standings_update(standings: list[_Standing]) -> None:
                     [standing.peak for standing in standings],
                     [standing.rated_matches for standing in standings],
                     [standing.league_id for standing in standings],
+                    [standing.last_played_at for standing in standings],
                 ],
             )
         return
@@ -279,9 +287,10 @@ def _standings_update(standings: list[_Standing]) -> None:
                 peak_rating=cents_decimal(standing.peak),
                 rated_matches=standing.rated_matches,
                 league_id=standing.league_id,
+                last_played_at=standing.last_played_at,
             )
             for standing in standings
         ),
-        ["rating", "peak_rating", "rated_matches", "league"],
+        ["rating", "peak_rating", "rated_matches", "league", "last_played_at"],
         batch_size=WRITE_BATCH,
     )

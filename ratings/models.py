@@ -5,6 +5,10 @@ Vocabulary:
                     current rating, the peak, the rated matches completed and
                     the league the player is in. Maintained only by
                     the rating services (written by ``ratings.ledger``).
+    last played     the played_at of the player's latest ledger row in the game
+                    (``PlayerRating.last_played_at``), kept by the ledger with the
+                    rating, so a leaderboard tells active players from inactive
+                    ones (``League.inactive_after_days``) without reading the ledger.
     rating change   an immutable ledger row per player per rated unit (a
                     Slaps match, a Preferans deal, a bridge board):
                     rating before and after, and the formula's inputs in
@@ -31,6 +35,12 @@ class PlayerRating(models.Model):
     rating = models.DecimalField(max_digits=9, decimal_places=2)
     peak_rating = models.DecimalField(max_digits=9, decimal_places=2)
     rated_matches = models.PositiveIntegerField(default=0)
+    last_played_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the player's last rated result in this game was played (the latest played_at of their "
+        "ledger rows): what a league's inactivity setting is judged by.",
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -47,6 +47,9 @@ def league_leaderboard(request, slug):
     version = rating_version_of_state(getattr(league.game, "rating_state", None))
     sort = Sort.clean(request.GET.get("sort"))
     search = selectors.leaderboard_search(request.GET.get("q"))
+    # The toggle: inactive players too (marked). Like the sort, anything but "true" is the default view.
+    everyone = league.inactive_after_days is not None and request.GET.get("include_inactive") == "true"
+    activity = selectors.league_activity(league=league, everyone=everyone)
     number = selectors.leaderboard_page_number(
         league=league,
         sort=sort,
@@ -54,11 +57,19 @@ def league_leaderboard(request, slug):
         page=request.GET.get("page"),
         page_size=LEADERBOARD_PAGE_SIZE,
         version=version,
+        activity=activity,
     )
+    query = urlencode({"sort": sort, "q": search, **({"include_inactive": "true"} if everyone else {})})
 
     def board() -> str:
         page = selectors.leaderboard_page(
-            league=league, sort=sort, search=search, page=number, page_size=LEADERBOARD_PAGE_SIZE, version=version
+            league=league,
+            sort=sort,
+            search=search,
+            page=number,
+            page_size=LEADERBOARD_PAGE_SIZE,
+            version=version,
+            activity=activity,
         )
         context = {
             "sort": sort,
@@ -66,24 +77,38 @@ def league_leaderboard(request, slug):
             "page": page,
             "rows": page.rows,
             "provisional_after": selectors.provisional_matches(league.game),
+            "activity": activity,
+            "query": query,
         }
         return render_to_string("leagues/leaderboard.html#board", context)
 
-    # The #board partial is the same for every visitor: cached as HTML under the ratings version.
-    # The page around it (the signed-in user, CSRF token) is rendered per request.
+    # The #board partial is the same for every visitor: cached as HTML under the ratings version and
+    # the activity's key (who is active changes with the day). The page around it (the signed-in user,
+    # CSRF token) is rendered per request.
     # A search is computed each time: its text is the visitor's, not a bounded key (leaderboard_cacheable).
-    key = ("leaderboard-html", league.pk, sort, search, number, version)
+    key = ("leaderboard-html", league.pk, sort, search, number, activity.key, version)
     keep = selectors.leaderboard_cacheable(search=search, page_size=LEADERBOARD_PAGE_SIZE)
     board_html = mark_safe(cached(key, board, keep=keep))  # noqa: S308 - our own rendered template
     if request.htmx:
-        return HttpResponse(board_html)
+        # The table's CSV link (outside the board) follows the toggle too: swapped out of band.
+        csv_link = render_to_string(
+            "leagues/leaderboard.html#table-csv", {"league": league, "everyone": everyone, "oob": True}
+        )
+        return HttpResponse(board_html + csv_link)
     leagues = cached(("league-tabs", league.game_id, version), lambda: list(league.game.leagues.order_by("tier")))
-    context = {"league": league, "leagues": leagues, "sort": sort, "search": search, "board_html": board_html}
+    context = {
+        "league": league,
+        "leagues": leagues,
+        "sort": sort,
+        "search": search,
+        "everyone": everyone,
+        "board_html": board_html,
+    }
     return render(request, "leagues/leaderboard.html", context)
 
 
-def _profile_cards(player: Player, version: str) -> dict:
-    ratings = selectors.player_ratings(player=player, version=version)
+def _profile_cards(player: Player, version: str, today) -> dict:
+    ratings = selectors.player_ratings(player=player, version=version, today=today)
     for rating in ratings:
         rating.provisional_after = selectors.provisional_matches(rating.game)
         rating.provisional = rating.rated_matches < rating.provisional_after
@@ -119,6 +144,7 @@ def player_profile(request, pk):
     # Versions first, data after: a part is never older than its key.
     ratings = rating_version_site()
     results = results_version_site()
+    today = selectors.activity_today()
 
     def part(name: str, context: Callable[[], dict]) -> Callable[[], str]:
         return lambda: render_to_string(f"leagues/player.html#{name}", context()).strip()
@@ -126,8 +152,9 @@ def player_profile(request, pk):
     parts = cached_many(
         {
             "cards": (
-                ("profile-cards", player.pk, player.name, ratings),
-                part("cards", lambda: _profile_cards(player, ratings)),
+                # The day too: whether the player is inactive in a league changes with it.
+                ("profile-cards", player.pk, player.name, today.isoformat(), ratings),
+                part("cards", lambda: _profile_cards(player, ratings, today)),
             ),
             "promotions": (
                 ("profile-promotions", player.pk, ratings),

@@ -172,7 +172,10 @@ class _MatchApplier:
             engine_input = replace(engine_input, frozen=True)
         changes = self.system.rate(engine_input, states, self.parameters)
         for player_id in states:
-            pool[player_id].rated_matches += 1
+            standing = pool[player_id]
+            standing.rated_matches += 1
+            # Matches come in ledger order, so the last one seen is the latest (a player's activity).
+            standing.last_played_at = match.played_at
         played_at_text = match.played_at.isoformat()
         for change in changes:
             standing = pool[change.player]

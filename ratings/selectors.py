@@ -11,7 +11,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
-from datetime import date
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 from django.core.paginator import EmptyPage, PageNotAnInteger
@@ -106,6 +106,72 @@ def provisional_matches(game: Game) -> int:
     return int(getattr(parameters, "provisional_matches", 0))
 
 
+def activity_today(now: datetime | None = None) -> date:
+    """The day it is at ``now`` (default: now) in the site's time zone: the day activity is judged on.
+
+    The site's zone, not a request's active one, so every process and every visitor agrees.
+    """
+    return timezone.localtime(now or timezone.now(), timezone.get_default_timezone()).date()
+
+
+@dataclass(frozen=True)
+class Activity:
+    """Who a league counts as active on a day, and whether a leaderboard shows the others.
+
+    A player is *inactive* in a league with ``inactive_after_days`` N when
+    their last rated result in the game (``PlayerRating.last_played_at``) was
+    played more than N full days ago: a result on day D keeps them active
+    through day D + N, and they are *inactive since* day D + N + 1 (days in
+    the site's time zone). They keep their rating and are active again with
+    their next rated result. A league without the setting has nobody inactive.
+
+    ``everyone``: the leaderboard shows inactive players too, marked and ranked
+    among everyone; otherwise it shows only the active ones, ranked among
+    themselves. ``active_from``: the earliest last result that keeps a player
+    active today (None: everyone is active). ``key``: what cache keys of
+    pages that show activity carry (the day matters only when the league has
+    the setting).
+    """
+
+    days: int | None
+    today: date
+    active_from: datetime | None
+    everyone: bool = False
+
+    @property
+    def shown_from(self) -> datetime | None:
+        """The ``active_from`` the shown players are filtered by: None when everyone is shown."""
+        return None if self.everyone else self.active_from
+
+    @property
+    def key(self) -> str:
+        if self.days is None:
+            return "always-active"
+        return f"{'everyone' if self.everyone else 'active'}:{self.days}:{self.today.isoformat()}"
+
+    def active(self, last_played_at: datetime | None) -> bool:
+        """Whether a player whose last rated result was played at ``last_played_at`` is active (None: no
+        rated result known, inactive wherever the setting applies)."""
+        if self.active_from is None:
+            return True
+        return last_played_at is not None and last_played_at >= self.active_from
+
+    def inactive_since(self, last_played_at: datetime | None) -> date | None:
+        """The first day the player is inactive (day D of their last result + N + 1), or None when active
+        or when their last result is not known."""
+        if self.days is None or last_played_at is None or self.active(last_played_at):
+            return None
+        return activity_today(last_played_at) + timedelta(days=self.days + 1)
+
+
+def league_activity(*, league: League, today: date | None = None, everyone: bool = False) -> Activity:
+    """The league's ``Activity`` on ``today`` (default: today in the site's time zone)."""
+    today = today or activity_today()
+    return Activity(
+        days=league.inactive_after_days, today=today, active_from=league.active_from(today), everyone=everyone
+    )
+
+
 @dataclass(frozen=True)
 class Standings:
     """How many players of a league hold each rating (or peak), best first: the league's histogram.
@@ -136,17 +202,17 @@ class Standings:
         return cents_decimal(-self.values[index]), offset - self.before[index]
 
 
-def league_standings(*, league: League, sort: str, version: str) -> Standings:
-    """The league's histogram for a sort, cached under the game's ratings version."""
+def league_standings(*, league: League, sort: str, version: str, active_from: datetime | None = None) -> Standings:
+    """The league's histogram for a sort, cached under the game's ratings version.
+
+    ``active_from``: only the players whose last rated result was played then or later (the active ones,
+    ``Activity.shown_from``); None: everyone.
+    """
     field = Sort.FIELDS[Sort.clean(sort)]
 
     def compute() -> Standings:
-        rows = (
-            PlayerRating.objects.filter(league=league)
-            .order_by(f"-{field}")
-            .values_list(field)
-            .annotate(players=Count("pk"))
-        )
+        rows = _shown(PlayerRating.objects.filter(league=league), active_from)
+        rows = rows.order_by(f"-{field}").values_list(field).annotate(players=Count("pk"))
         values, before, total = array("q"), array("q", [0]), 0
         for value, players in rows:
             values.append(-decimal_cents(value))
@@ -154,7 +220,13 @@ def league_standings(*, league: League, sort: str, version: str) -> Standings:
             before.append(total)
         return Standings(values=values, before=before)
 
-    return cached(("standings", league.pk, field, version), compute)
+    shown = "everyone" if active_from is None else active_from.isoformat()
+    return cached(("standings", league.pk, field, shown, version), compute)
+
+
+def _shown(ratings: QuerySet[PlayerRating], active_from: datetime | None) -> QuerySet[PlayerRating]:
+    """The ratings a leaderboard shows: those last played at or after ``active_from`` (None: all)."""
+    return ratings if active_from is None else ratings.filter(last_played_at__gte=active_from)
 
 
 @dataclass(frozen=True)
@@ -165,6 +237,9 @@ class LeaderboardRow:
     rating: Decimal
     peak_rating: Decimal
     rated_matches: int
+    #: Whether the player is active in the league today, and if not since when (``Activity``).
+    active: bool = True
+    inactive_since: date | None = None
 
 
 @dataclass(frozen=True)
@@ -221,10 +296,11 @@ def _page_number(raw, *, count: int, page_size: int, clamp: bool) -> int:
     raise EmptyPage("That page contains no results.")
 
 
-def _ties_ahead(field: str):
-    """League members with the same rating whose name (then id) comes first: the rank within a tie."""
+def _ties_ahead(field: str, active_from: datetime | None = None):
+    """League members with the same rating whose name (then id) comes first: the rank within a tie
+    (among the players last played at or after ``active_from``, when given)."""
     ahead = (
-        PlayerRating.objects.filter(league=OuterRef("league"), **{field: OuterRef(field)})
+        _shown(PlayerRating.objects.filter(league=OuterRef("league"), **{field: OuterRef(field)}), active_from)
         .filter(
             Q(player__name__lt=OuterRef("player__name"))
             | Q(player__name=OuterRef("player__name"), player_id__lt=OuterRef("player_id"))
@@ -246,23 +322,28 @@ def leaderboard_page_number(
     page_size: int,
     clamp: bool = True,
     version: str,
+    activity: Activity | None = None,
 ) -> int:
     """The page number ``leaderboard_page`` will show for the raw ``page`` parameter (cached reads only, when warm).
 
     Callers that cache what they make of a page key it on this number, not on
     the raw parameter (``page=007``, ``page=99999`` clamped): one entry per page.
     """
-    _standings, count = _leaderboard_count(league=league, sort=sort, search=search, version=version)
+    activity = activity or league_activity(league=league)
+    _standings, count = _leaderboard_count(league=league, sort=sort, search=search, version=version, activity=activity)
     return _page_number(page, count=count, page_size=page_size, clamp=clamp)
 
 
-def _leaderboard_count(*, league: League, sort: str, search: str, version: str) -> tuple[Standings, int]:
-    """The league's histogram for ``sort`` and how many players the leaderboard lists (all, or the search's)."""
-    standings = league_standings(league=league, sort=Sort.clean(sort), version=version)
+def _leaderboard_count(
+    *, league: League, sort: str, search: str, version: str, activity: Activity
+) -> tuple[Standings, int]:
+    """The histogram of the shown players for ``sort`` and how many the leaderboard lists (all, or the search's)."""
+    standings = league_standings(league=league, sort=Sort.clean(sort), version=version, active_from=activity.shown_from)
     if not search:
         return standings, standings.count
     # Not cached: search text is the visitor's (see ``leaderboard_cacheable``).
-    return standings, PlayerRating.objects.filter(league=league, player__name__icontains=search).count()
+    found = _shown(PlayerRating.objects.filter(league=league), activity.shown_from)
+    return standings, found.filter(player__name__icontains=search).count()
 
 
 def leaderboard_page(
@@ -274,21 +355,26 @@ def leaderboard_page(
     page_size: int,
     clamp: bool = True,
     version: str | None = None,
+    activity: Activity | None = None,
 ) -> LeaderboardPage:
     """A page of the league's leaderboard, best first, ties broken by name (then id).
 
-    Ranks are true league ranks, in search results too. Cached under the game's
-    ratings version; on a miss the page costs the histogram (cached as well),
+    Ranks are ranks among the shown players, in search results too: the
+    active ones by default, everyone with ``activity.everyone`` (inactive
+    rows marked). Cached under the game's ratings version and the activity's
+    key (its day); on a miss the page costs the histogram (cached as well),
     one read of its rows from the (league, rating) index seeking from the
     page's first rating, and for a search its count. ``page`` is the raw page
     parameter; out of range it is clamped (``clamp``) or refused with
     ``InvalidPage``. ``version``: the game's ratings version, if the caller has read it already.
+    ``activity``: the league's activity (``league_activity``; default: today, active players only).
     """
     sort = Sort.clean(sort)
     field = Sort.FIELDS[sort]
     version = version or rating_version(game_id=league.game_id)
-    standings, count = _leaderboard_count(league=league, sort=sort, search=search, version=version)
-    ratings = PlayerRating.objects.filter(league=league).select_related("player")
+    activity = activity or league_activity(league=league)
+    standings, count = _leaderboard_count(league=league, sort=sort, search=search, version=version, activity=activity)
+    ratings = _shown(PlayerRating.objects.filter(league=league), activity.shown_from).select_related("player")
     if search:
         ratings = ratings.filter(player__name__icontains=search)
     number = _page_number(page, count=count, page_size=page_size, clamp=clamp)
@@ -297,7 +383,9 @@ def leaderboard_page(
         offset = (number - 1) * page_size
         order = (f"-{field}", "player__name", "player_id")
         if search:
-            found = ratings.annotate(ties_ahead=_ties_ahead(field)).order_by(*order)[offset : offset + page_size]
+            found = ratings.annotate(ties_ahead=_ties_ahead(field, activity.shown_from)).order_by(*order)[
+                offset : offset + page_size
+            ]
             ranked = [(standings.above(getattr(rating, field)) + rating.ties_ahead + 1, rating) for rating in found]
         elif offset < count:
             # Keyset seek: start at the page's first rating instead of skipping `offset` rows.
@@ -314,41 +402,65 @@ def leaderboard_page(
                 rating=rating.rating,
                 peak_rating=rating.peak_rating,
                 rated_matches=rating.rated_matches,
+                active=activity.active(rating.last_played_at),
+                inactive_since=activity.inactive_since(rating.last_played_at),
             )
             for rank, rating in ranked
         ]
         return LeaderboardPage(rows=rows, number=number, page_size=page_size, count=count)
 
     return cached(
-        ("leaderboard", league.pk, sort, search, number, page_size, version),
+        ("leaderboard", league.pk, sort, search, number, page_size, activity.key, version),
         compute,
         keep=leaderboard_cacheable(search=search, page_size=page_size),
     )
 
 
-def player_ratings(*, player: Player, version: str | None = None) -> list[PlayerRating]:
-    """The player's rating in every game they played, each with its league rank (``rank``).
+def player_ratings(*, player: Player, version: str | None = None, today: date | None = None) -> list[PlayerRating]:
+    """The player's rating in every game they played, each with its league rank (``rank``) and activity.
 
-    Cached under the ratings versions of all games; on a miss, one query plus
-    each league's histogram (itself cached). ``version``: the site version, if
-    the caller has read it already.
+    ``active`` and ``inactive_since`` say whether the player is active in their
+    league on ``today`` (default: today in the site's time zone; ``Activity``).
+    ``rank`` is the player's rank on the leaderboard they appear on: among the
+    league's active players when active, among everyone (the leaderboard's
+    "everyone" view) when inactive.
+
+    Cached under the ratings versions of all games and the day; on a miss, one
+    query plus each league's histogram (itself cached), and for an active player
+    in a league with an inactivity setting a count of their ties among active
+    players. ``version``: the site version, if the caller has read it already.
     """
     version = version or rating_version_site()
+    today = today or activity_today()
+    field = Sort.FIELDS[Sort.CURRENT]
 
     def compute() -> list[PlayerRating]:
         ratings = list(
             PlayerRating.objects.filter(player=player)
             .select_related("game", "league")
-            .annotate(ties_ahead=_ties_ahead(Sort.FIELDS[Sort.CURRENT]))
+            .annotate(ties_ahead=_ties_ahead(field))
             .order_by("game__name")
         )
         for rating in ratings:
+            activity = league_activity(league=rating.league, today=today)
+            rating.active = activity.active(rating.last_played_at)
+            rating.inactive_since = activity.inactive_since(rating.last_played_at)
+            active_from = activity.active_from if rating.active else None
+            ties_ahead = rating.ties_ahead
+            if active_from is not None:
+                ties_ahead = (
+                    _shown(PlayerRating.objects.filter(league=rating.league, rating=rating.rating), active_from)
+                    .filter(Q(player__name__lt=player.name) | Q(player__name=player.name, player_id__lt=player.pk))
+                    .count()
+                )
             game_version = rating_version_of(version, game_id=rating.game_id)
-            standings = league_standings(league=rating.league, sort=Sort.CURRENT, version=game_version)
-            rating.rank = standings.above(rating.rating) + rating.ties_ahead + 1
+            standings = league_standings(
+                league=rating.league, sort=Sort.CURRENT, version=game_version, active_from=active_from
+            )
+            rating.rank = standings.above(rating.rating) + ties_ahead + 1
         return ratings
 
-    return cached(("player-ratings", player.pk, version), compute)
+    return cached(("player-ratings", player.pk, today.isoformat(), version), compute)
 
 
 def player_history(*, player: Player, game: Game | None = None) -> QuerySet[RatingChange]:

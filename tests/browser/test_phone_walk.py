@@ -26,6 +26,7 @@ ANONYMOUS, REFEREE, ADMIN = "anonymous", "referee", "admin"
 PAGES = [
     (ANONYMOUS, "/", 200),
     (ANONYMOUS, "/leagues/slaps-amateur/", 200),
+    (ANONYMOUS, "/leagues/slaps-amateur/?include_inactive=true", 200),
     (ANONYMOUS, "/leagues/preferans-amateur/", 200),
     (ANONYMOUS, "/leagues/bridge-amateur/", 200),
     (ANONYMOUS, "/players/{player}/", 200),

@@ -6,12 +6,14 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.db import connection
+from django.db.models import Max
 from django.test import Client
 
 from games.management.commands.demo_data import DEMO_PASSWORD
-from leagues.models import Game, Player
+from leagues.models import Game, League, Player
 from matches.models import AuditEntry, Match, ResultsVersion
 from matches.selectors import match_as_body, match_detail_queryset
+from ratings.models import PlayerRating, RatingChange
 from tests.conftest import manage_on_production
 from tests.factories import UserFactory
 
@@ -116,6 +118,14 @@ def test_make_run_loads_once_with_the_demo_password_and_files_every_match_in_a_l
     assert signs_in("referee", DEMO_PASSWORD)
     assert signs_in("scorer", DEMO_PASSWORD)
     assert User.objects.get(username="admin").is_superuser
+    # The demo club's leagues count players inactive after 30 days (docs/ratings.md), and every rating's
+    # last rated result is its ledger's latest row, in all three games (periods, deals and boards included).
+    assert set(League.objects.values_list("inactive_after_days", flat=True)) == {30}
+    ledger = RatingChange.objects.values("player_id", "game_id").annotate(latest=Max("played_at"))
+    latest = {(row["player_id"], row["game_id"]): row["latest"] for row in ledger}
+    kept = {(p, g): last for p, g, last in PlayerRating.objects.values_list("player_id", "game_id", "last_played_at")}
+    assert kept == latest
+    assert len(kept) > 8
 
     stored = (Player.objects.count(), Match.objects.count(), User.objects.count())
     second = demo_data()

@@ -97,6 +97,10 @@ LAST = [
 DEMO_PASSWORD = "cardrank-demo"  # noqa: S105 - demo accounts on a local SQLite file only
 
 
+# The demo leagues' League.inactive_after_days (docs/ratings.md, "Inactive players").
+DEMO_INACTIVE_AFTER_DAYS = 30
+
+
 class Command(BaseCommand):
     help = (
         "Load demo players and a Slaps, Preferans and bridge history (skipped when players already exist). "
@@ -161,6 +165,9 @@ class Command(BaseCommand):
             scorer_password = password if referee_new and admin_new else None
             scorer, scorer_new = self._account("scorer", scorer_password, groups=["referees"])
             two_step, waiting = _two_step_league(rng, preferans, scorer)
+            # The demo club's leagues count a player inactive after a month without a rated result (a fresh
+            # install's leagues have no such setting: nobody leaves a leaderboard until an admin sets one).
+            League.objects.update(inactive_after_days=DEMO_INACTIVE_AFTER_DAYS)
         self.stdout.write(
             f"Loaded {len(roster)} players, {matches} Slaps matches ({rated_count} rated), "
             f"{preferans_games} Preferans games ({preferans_rated} rated) and {sessions} bridge sessions."
