@@ -13,6 +13,8 @@ from games.preferans.results import (
     preferans_input_body,
     preferans_stored_body,
 )
+from ratings.engines import preferans as preferans_engine
+from ratings.quality import pair_scale
 
 
 class PreferansKind(BaseKind):
@@ -96,3 +98,12 @@ class PreferansKind(BaseKind):
 
     def entry_initial(self, match):
         return views.preferans_entry_initial(match)
+
+    # --- head-to-head and compare (ratings.compare) -----------------------------------------------
+
+    meeting_nouns = ("game", "games")
+    points_label = "whists"
+
+    def compare_expected(self, *, game, a, b, ratings):
+        # The chance that A ends a game with more whists than B, on the game's fitted pair scale.
+        return preferans_engine.pair_expected_score(ratings[a[0]], ratings[b[0]], pair_scale(game))

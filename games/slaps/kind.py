@@ -7,6 +7,8 @@ from games.slaps import api, views
 from games.slaps.csv import SLAPS_COLUMNS, slaps_body_players, slaps_csv_cells, slaps_csv_read
 from games.slaps.loading import slaps_engine_input
 from games.slaps.results import slaps_clean, slaps_input_body, slaps_stored_body
+from ratings.engines import elo
+from ratings.parameters import rating_parameters
 
 
 class SlapsKind(BaseKind):
@@ -75,3 +77,11 @@ class SlapsKind(BaseKind):
 
     def entry_initial(self, match):
         return views.slaps_entry_initial(match)
+
+    # --- head-to-head and compare (ratings.compare) -----------------------------------------------
+
+    shows_draws = False
+
+    def compare_expected(self, *, game, a, b, ratings):
+        # Seed 000's expected score, on the game's own scale.
+        return elo.expected_score(ratings[a[0]], ratings[b[0]], rating_parameters(game=game).scale)
