@@ -263,3 +263,8 @@ class BaseKind(GameKind):
         """Every record among ``player_ids`` (a league's top players), keyed (player, opponent); None for a
         game whose opponents are not single players (bridge's are pairs)."""
         return seats_crosstable(game=game, player_ids=player_ids)
+
+    #: What the compare page says the expected score is.
+    compare_expected_note: ClassVar[str] = (
+        "Elo's expected score of A against B, a win counting 1 and a draw 1/2: E = 1 / (1 + 10^((Rb - Ra) / 400))."
+    )

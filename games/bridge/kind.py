@@ -170,3 +170,8 @@ class BridgeKind(BaseKind):
 
     def crosstable(self, *, game, player_ids):
         return None  # bridge is met pair against pair: the profile's head-to-head lists the pairs
+
+    compare_expected_note = (
+        "Seed 003's expected score of pair A in a duel against pair B, each pair rated as its partners' mean plus "
+        "its partnership bonus, the gap capped at 400 (the rule of 400)."
+    )

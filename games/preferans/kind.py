@@ -107,3 +107,8 @@ class PreferansKind(BaseKind):
     def compare_expected(self, *, game, a, b, ratings):
         # The chance that A ends a game with more whists than B, on the game's fitted pair scale.
         return preferans_engine.pair_expected_score(ratings[a[0]], ratings[b[0]], pair_scale(game))
+
+    compare_expected_note = (
+        "The chance that A ends a game at one table with more whists than B: 1 / (1 + 10^(-(Ra - Rb) / s)), "
+        "s the game's pair scale."
+    )

@@ -85,3 +85,7 @@ class SlapsKind(BaseKind):
     def compare_expected(self, *, game, a, b, ratings):
         # Seed 000's expected score, on the game's own scale.
         return elo.expected_score(ratings[a[0]], ratings[b[0]], rating_parameters(game=game).scale)
+
+    compare_expected_note = (
+        "Seed 000's expected score of A against B, the chance of a win: E = 1 / (1 + 10^((Rb - Ra) / 400))."
+    )
