@@ -268,3 +268,5 @@ class BaseKind(GameKind):
     compare_expected_note: ClassVar[str] = (
         "Elo's expected score of A against B, a win counting 1 and a draw 1/2: E = 1 / (1 + 10^((Rb - Ra) / 400))."
     )
+    #: Whether the profile shows the game's head-to-head rows (a kind with its own section for them says no).
+    profile_head_to_head: ClassVar[bool] = True

@@ -144,6 +144,7 @@ class BridgeKind(BaseKind):
     # --- head-to-head and compare (ratings.compare) -----------------------------------------------
 
     compare_side_size = 2
+    profile_head_to_head = False  # its records section lists the opposing pairs (``profile_sections``)
     meeting_nouns = ("board", "boards")
     points_label = "net IMPs"
 
