@@ -54,7 +54,8 @@ def compare_page(request):
     games = list(Game.objects.order_by("name"))
     values = {name: (request.GET.get(name) or "")[:100] for name in ("game", "a", "b")}
     context = {"games": games, "values": values, "errors": {}, "comparison": None}
-    if not any(values.values()):
+    if not (values["a"] and values["b"]):
+        # A link that names a game or one side (the profile's, the leaderboard's) opens the form filled in.
         return render(request, "ratings/compare.html", context)
     try:
         game = compare_game(values["game"])

@@ -162,14 +162,13 @@ def league_top_players(*, league: League, limit: int) -> list[Player]:
 
 def seats_crosstable(*, game: Game, player_ids: list[int]) -> dict[tuple[int, int], HeadToHeadRow]:
     """Every record among ``player_ids`` in ``game``, keyed (player, opponent), both ways round; pairs that
-    never met are absent. One query: each of the players' seats joined to the match's other seats held by
-    the same players, grouped by the two."""
+    never met are absent. Two queries: each of the players' seats joined to the match's other seats held by
+    the same players, grouped by the two; the opponents' names."""
     rows = (
         Seat.objects.filter(match__game=game, match__status=Match.Status.RATED, player_id__in=player_ids)
         .annotate(other=FilteredRelation("match__seats", condition=Q(match__seats__player_id__in=player_ids)))
         .filter(other__isnull=False)
-        .exclude(other__player_id=F("player_id"))
-        .values("player_id", "other__player_id", "other__player__name")
+        .values("player_id", "other__player_id")
         .annotate(
             meetings=Count("pk"),
             wins=Count("pk", filter=Q(result__gt=F("other__result"))),
@@ -181,9 +180,12 @@ def seats_crosstable(*, game: Game, player_ids: list[int]) -> dict[tuple[int, in
         )
         .order_by()
     )
+    # Each seat also meets itself through the join: those (player, player) groups are dropped here.
+    rows = [row for row in rows if row["player_id"] != row["other__player_id"]]
+    names = dict(Player.objects.filter(pk__in={row["other__player_id"] for row in rows}).values_list("pk", "name"))
     return {
         (row["player_id"], row["other__player_id"]): HeadToHeadRow(
-            opponents=(Opponent(row["other__player_id"], row["other__player__name"]),),
+            opponents=(Opponent(row["other__player_id"], names[row["other__player_id"]]),),
             meetings=row["meetings"],
             wins=row["wins"],
             draws=row["draws"],
