@@ -54,19 +54,21 @@ def slaps_history(reference_data):
 
 
 def test_a_slaps_record_per_opponent_counts_rated_results_and_their_rating_change(slaps_history):
-    ann, bob, cid = slaps_history
+    ann, _bob, _cid = slaps_history
     rows = Game.objects.get(slug="slaps").kind.head_to_head(player=ann, game=Game.objects.get(slug="slaps"))
     table = [(row.name, row.meetings, row.wins, row.losses, row.rating_change, row.last_met) for row in rows]
     assert table == [("Bob", 3, 2, 1, Decimal(12), T0 + 2 * DAY), ("Cid", 1, 1, 0, Decimal(15), T0 + 3 * DAY)]
 
 
 def test_the_head_to_head_api_answers_a_page_of_rows(anon_client, slaps_history, django_assert_max_num_queries):
-    ann, bob, cid = slaps_history
+    ann, bob, _cid = slaps_history
     with django_assert_max_num_queries(4):  # the player, the game, the rows (one aggregate query)
         response = anon_client.get(f"/api/players/{ann.pk}/head-to-head/?game=slaps")
     assert response.status_code == 200, response.content
     body = response.json()
-    assert body["count"] == 2 and body["next"] is None and body["previous"] is None
+    assert body["count"] == 2
+    assert body["next"] is None
+    assert body["previous"] is None
     assert body["results"][0] == {
         "opponents": [{"id": bob.pk, "name": "Bob"}],
         "meetings": 3,
@@ -79,17 +81,19 @@ def test_the_head_to_head_api_answers_a_page_of_rows(anon_client, slaps_history,
         "points_against": None,
     }
     first = anon_client.get(f"/api/players/{bob.pk}/head-to-head/?game=slaps&page_size=1").json()
-    assert first["count"] == 1 and first["results"][0]["rating_change"] == -12
+    assert first["count"] == 1
+    assert first["results"][0]["rating_change"] == -12
     paged = anon_client.get(f"/api/players/{ann.pk}/head-to-head/?game=slaps&page_size=1&page=2").json()
     assert [row["opponents"][0]["name"] for row in paged["results"]] == ["Cid"]
-    assert paged["previous"].endswith("page_size=1") and paged["next"] is None
+    assert paged["previous"].endswith("page_size=1")
+    assert paged["next"] is None
     assert anon_client.get(f"/api/players/{ann.pk}/head-to-head/?game=slaps&page=3").status_code == 404
 
 
 def test_compare_answers_ratings_record_and_the_expected_score(anon_client, slaps_history):
     """Ann 1027 against Bob 988: E = 1 / (1 + 10^((988 - 1027) / 400)) = 1 / (1 + 10^-0.0975)
     = 1 / (1 + 0.79892) = 0.5559."""
-    ann, bob, cid = slaps_history
+    ann, bob, _cid = slaps_history
     response = anon_client.get(f"/api/compare/?game=slaps&a={ann.pk}&b={bob.pk}")
     assert response.status_code == 200, response.content
     body = response.json()
@@ -119,12 +123,14 @@ def test_compare_answers_ratings_record_and_the_expected_score(anon_client, slap
 def test_compare_of_two_who_never_met_and_one_not_yet_rated(anon_client, slaps_history):
     """Dee has no rated result: the start rating, 1000. Cid 985 against Dee 1000:
     E = 1 / (1 + 10^(15/400)) = 1 / (1 + 1.090184) = 0.4784."""
-    ann, bob, cid = slaps_history
+    _ann, _bob, cid = slaps_history
     dee = PlayerFactory(name="Dee")
     body = anon_client.get(f"/api/compare/?game=slaps&a={cid.pk}&b={dee.pk}").json()
     assert body["expected_score_a"] == pytest.approx(0.4784, abs=1e-4)
     assert body["b"]["players"][0] == {"id": dee.pk, "name": "Dee", "rating": 1000, "rated_matches": 0, "league": None}
-    assert body["record"]["meetings"] == 0 and body["record"]["last_met"] is None and body["recent"] == []
+    assert body["record"]["meetings"] == 0
+    assert body["record"]["last_met"] is None
+    assert body["recent"] == []
 
 
 @pytest.mark.parametrize(
@@ -155,7 +161,7 @@ def test_compare_refuses_bad_input_with_400_naming_the_parameter(anon_client, sl
 
 
 def test_unknown_players_are_404_and_head_to_head_needs_a_known_game(anon_client, slaps_history):
-    ann, bob, cid = slaps_history
+    ann, _bob, _cid = slaps_history
     missing = Player.objects.order_by("-pk").first().pk + 1000
     assert anon_client.get(f"/api/compare/?game=slaps&a={ann.pk}&b={missing}").status_code == 404
     assert anon_client.get(f"/api/players/{missing}/head-to-head/?game=slaps").status_code == 404
@@ -165,7 +171,7 @@ def test_unknown_players_are_404_and_head_to_head_needs_a_known_game(anon_client
 
 
 def test_an_erased_player_is_compared_by_their_erased_name(anon_client, slaps_history):
-    ann, bob, cid = slaps_history
+    ann, bob, _cid = slaps_history
     erased = player_erase(player=bob, by=AdminFactory())
     body = anon_client.get(f"/api/compare/?game=slaps&a={ann.pk}&b={bob.pk}").json()
     assert body["b"]["name"] == erased.name != "Bob"
@@ -179,28 +185,35 @@ def test_an_erased_player_is_compared_by_their_erased_name(anon_client, slaps_hi
 
 
 def test_the_profile_shows_the_head_to_head_and_links_the_full_list(client, slaps_history):
-    ann, bob, cid = slaps_history
+    ann, bob, _cid = slaps_history
     page = client.get(f"/players/{ann.pk}/").content.decode()
     assert 'id="head-to-head-slaps"' in page
     assert f"/compare/?game=slaps&amp;a={ann.pk}&amp;b={bob.pk}" in page
     full = client.get(f"/players/{ann.pk}/head-to-head/?game=slaps")
     assert full.status_code == 200
     text = full.content.decode()
-    assert "Bob" in text and "Cid" in text and "+12" in text and "+15" in text
+    assert "Bob" in text
+    assert "Cid" in text
+    assert "+12" in text
+    assert "+15" in text
     assert client.get(f"/players/{ann.pk}/head-to-head/?game=chess").status_code == 404
 
 
 def test_the_compare_page_shows_both_sides_and_refuses_what_it_cannot_read(client, slaps_history):
-    ann, bob, cid = slaps_history
+    ann, bob, _cid = slaps_history
     assert client.get("/compare/").status_code == 200
     assert client.get(f"/compare/?game=slaps&a={ann.pk}").status_code == 200  # a link naming one side
     response = client.get(f"/compare/?game=slaps&a={ann.pk}&b={bob.pk}")
     assert response.status_code == 200
     text = response.content.decode()
-    assert "1027" in text and "988" in text and "56%" in text  # E = 0.5559 (above)
-    assert "+12" in text and "\u221212" in text
+    assert "1027" in text
+    assert "988" in text
+    assert "56%" in text
+    assert "+12" in text
+    assert "\u221212" in text
     refused = client.get(f"/compare/?game=slaps&a={ann.pk}&b={ann.pk}")
-    assert refused.status_code == 400 and "different players" in refused.content.decode()
+    assert refused.status_code == 400
+    assert "different players" in refused.content.decode()
     missing = Player.objects.order_by("-pk").first().pk + 1000
     assert client.get(f"/compare/?game=slaps&a={ann.pk}&b={missing}").status_code == 404
 
@@ -208,7 +221,7 @@ def test_the_compare_page_shows_both_sides_and_refuses_what_it_cannot_read(clien
 def test_the_crosstable_crosses_the_top_players(client, slaps_history, django_assert_max_num_queries):
     """Ann (1027) first, Bob (988), Cid (985). Ann's row: Bob 2-1, Cid 1-0; Bob's: Ann 1-2; Cid's: Ann 0-1;
     Bob and Cid never met."""
-    ann, bob, cid = slaps_history
+    _ann, _bob, _cid = slaps_history
     with django_assert_max_num_queries(12):
         response = client.get("/leagues/slaps-amateur/crosstable/")
     assert response.status_code == 200
@@ -218,7 +231,8 @@ def test_the_crosstable_crosses_the_top_players(client, slaps_history, django_as
         assert label in text
     assert "Bob against Cid: never met" in text
     bridge = client.get("/leagues/bridge-amateur/crosstable/")
-    assert bridge.status_code == 200 and "pair against pair" in bridge.content.decode()
+    assert bridge.status_code == 200
+    assert "pair against pair" in bridge.content.decode()
 
 
 # --- Preferans: games shared, whists and the deals' changes ---------------------------------------------
@@ -259,7 +273,7 @@ def preferans_history(referee_client, reference_data, django_capture_on_commit_c
 
 
 def test_a_preferans_record_counts_games_whists_and_the_deals_changes(anon_client, preferans_history):
-    ann, bob, cid = preferans_history
+    ann, bob, _cid = preferans_history
     rows = anon_client.get(f"/api/players/{ann.pk}/head-to-head/?game=preferans").json()["results"]
     assert rows[0] == {
         "opponents": [{"id": bob.pk, "name": "Bob"}],
@@ -279,7 +293,7 @@ def test_a_preferans_record_counts_games_whists_and_the_deals_changes(anon_clien
 def test_preferans_compare_gives_the_chance_of_more_whists(anon_client, preferans_history):
     """Ratings set by hand: Ann 1100, Bob 1000. With the pair scale 400 (provisional, ratings.quality):
     p = 1 / (1 + 10^(-(1100 - 1000) / 400)) = 1 / (1 + 10^-0.25) = 1 / (1 + 0.562341) = 0.6401."""
-    ann, bob, cid = preferans_history
+    ann, bob, _cid = preferans_history
     PlayerRating.objects.filter(game__slug="preferans", player=ann).update(
         rating=Decimal(1100), peak_rating=Decimal(1100)
     )
@@ -288,7 +302,8 @@ def test_preferans_compare_gives_the_chance_of_more_whists(anon_client, preferan
     )
     body = anon_client.get(f"/api/compare/?game=preferans&a={ann.pk}&b={bob.pk}").json()
     assert body["expected_score_a"] == pytest.approx(0.6401, abs=1e-4)
-    assert body["record"]["wins_a"] == 1 and body["record"]["wins_b"] == 1
+    assert body["record"]["wins_a"] == 1
+    assert body["record"]["wins_b"] == 1
     assert (body["record"]["points_a"], body["record"]["points_b"]) == (3.0, -2.0)
     assert body["record"]["rating_change_a"] == 2.35
 
@@ -313,10 +328,13 @@ def test_bridge_compares_two_pairs_by_the_pairs_ratings(anon_client, reference_d
     body = response.json()
     assert body["expected_score_a"] == pytest.approx(0.5715, abs=1e-4)
     assert body["expected_score_a"] == pytest.approx(1 / (1 + 10 ** (-50 / 400)), abs=1e-4)
-    assert body["a"]["name"] == "Ann & Bob" and body["a"]["rating"] == 1050.0
-    assert body["record"]["meetings"] == 0 and body["record"]["points_a"] == 0.0
+    assert body["a"]["name"] == "Ann & Bob"
+    assert body["a"]["rating"] == 1050.0
+    assert body["record"]["meetings"] == 0
+    assert body["record"]["points_a"] == 0.0
     page = anon_client.get(f"/compare/?game=bridge&a={ann},{bob}&b={cid},{dee}")
-    assert page.status_code == 200 and "57%" in page.content.decode()
+    assert page.status_code == 200
+    assert "57%" in page.content.decode()
 
 
 def test_engines_pair_functions_match_the_hand_figures():
