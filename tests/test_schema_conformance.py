@@ -77,6 +77,8 @@ OPERATIONS = {
     "GET /api/players/{id}/": "anonymous",
     "GET /api/players/{id}/history/": "anonymous",
     "GET /api/players/{id}/history.csv": "anonymous",
+    "GET /api/players/{id}/head-to-head/": "anonymous",
+    "GET /api/compare/": "anonymous",
     "POST /api/matches/": "referee",
     "POST /api/matches/batch/": "referee",
     "GET /api/matches/{id}/": "anonymous",
@@ -93,7 +95,11 @@ REFUSED_ROLES = {"referee": ["anonymous"], "admin": ["anonymous", "referee"], "a
 EXAMPLES = 15
 REFUSED_EXAMPLES = 3
 # Parameters that random text almost never gets right, given valid values in part of the positive cases.
-KNOWN_QUERY = {"GET /api/calculator/preferans/": {"opponents": ["1500", "1800,1200", "2400, 1600, 1000"]}}
+KNOWN_QUERY = {
+    "GET /api/calculator/preferans/": {"opponents": ["1500", "1800,1200", "2400, 1600, 1000"]},
+    "GET /api/players/{id}/head-to-head/": {"game": ["slaps", "preferans", "bridge"]},
+    "GET /api/compare/": {"game": ["slaps", "preferans", "bridge"], "a": ["1", "2", "1,2"], "b": ["2", "3", "3,4"]},
+}
 
 
 @contextlib.contextmanager
