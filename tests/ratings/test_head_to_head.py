@@ -352,3 +352,87 @@ def test_engines_pair_functions_match_the_hand_figures():
         1 / (1 + 10 ** (-bonus / 400)), abs=1e-9
     )
     assert bonus == pytest.approx(31.606, abs=1e-3)
+
+
+def set_board_rows(match: Match, player: Player, rows: list[tuple[str, float, float]]) -> None:
+    """Give the player's ledger rows of a bridge session these (delta, score, IMPs), board by board."""
+    for change, (delta, score, imps) in zip(
+        RatingChange.objects.filter(match=match, player=player).order_by("unit"), rows, strict=True
+    ):
+        RatingChange.objects.filter(pk=change.pk).update(
+            rating_before=Decimal(1000),
+            rating_after=Decimal(1000) + Decimal(delta),
+            delta=Decimal(delta),
+            details={**change.details, "score": score, "imps": imps},
+        )
+
+
+def test_a_bridge_pair_record_reads_the_boards_where_the_pairs_met(
+    anon_client, referee_client, reference_data, django_capture_on_commit_callbacks
+):
+    """One session, two tables, two boards: (Ann, Bob) NS against (Cid, Dee) EW at table 1 on both; (Eve, Fay)
+    against (Gus, Hal) at table 2. Board 1: 420 at table 1, -50 at table 2: 470 points, 10 IMPs to Ann and Bob
+    (and to Gus and Hal, their teammates in the duel): won. Board 2: 100 at both, 0 IMPs: drawn.
+    The ledger is set by hand: Ann +21.50 and -1.48, Bob +21.50 and -1.50, Cid and Dee -21.50 and +1.48.
+    Pair (Ann, Bob) against (Cid, Dee): 2 boards, won 1, drawn 1, lost 0; its change is the mean of the
+    partners' deltas a board: (21.50 + 21.50) / 2 + (-1.48 - 1.50) / 2 = 21.50 - 1.49 = +20.01; (Cid, Dee):
+    -21.50 + 1.48 = -20.02. Net IMPs: Ann 10 + 0 = 10, Cid -10. Ann alone against (Cid, Dee): +20.02."""
+    names = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal")
+    players = [PlayerFactory(name=name) for name in names]
+    ann, bob, cid, dee = players[:4]
+    body = {
+        "game": "bridge",
+        "played_at": "2026-11-01T19:00:00Z",
+        "boards": [
+            {
+                "number": number,
+                "tables": [
+                    {"ns": [ann.pk, bob.pk], "ew": [cid.pk, dee.pk], "ns_score": first},
+                    {"ns": [players[4].pk, players[5].pk], "ew": [players[6].pk, players[7].pk], "ns_score": second},
+                ],
+            }
+            for number, (first, second) in enumerate([(420, -50), (100, 100)], start=1)
+        ],
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        response = referee_client.post("/api/matches/", body, format="json")
+    assert response.status_code == 201, response.content
+    match = Match.objects.get(pk=response.json()["id"])
+    assert match.status == Match.Status.RATED
+    set_board_rows(match, ann, [("21.50", 1.0, 10.0), ("-1.48", 0.5, 0.0)])
+    set_board_rows(match, bob, [("21.50", 1.0, 10.0), ("-1.50", 0.5, 0.0)])
+    for player in (cid, dee):
+        set_board_rows(match, player, [("-21.50", 0.0, -10.0), ("1.48", 0.5, 0.0)])
+    body = anon_client.get(f"/api/compare/?game=bridge&a={ann.pk},{bob.pk}&b={dee.pk},{cid.pk}").json()
+    assert body["record"] == {
+        "meetings": 2,
+        "wins_a": 1,
+        "wins_b": 0,
+        "draws": 1,
+        "last_met": "2026-11-01T19:00:00Z",
+        "rating_change_a": 20.01,
+        "rating_change_b": -20.02,
+        "points_a": 10.0,
+        "points_b": -10.0,
+    }
+    assert body["recent"] == [match.pk]
+    rows = anon_client.get(f"/api/players/{ann.pk}/head-to-head/?game=bridge").json()["results"]
+    assert rows == [
+        {
+            "opponents": [{"id": cid.pk, "name": "Cid"}, {"id": dee.pk, "name": "Dee"}],
+            "meetings": 2,
+            "wins": 1,
+            "draws": 1,
+            "losses": 0,
+            "last_met": "2026-11-01T19:00:00Z",
+            "rating_change": 20.02,
+            "points_for": 10.0,
+            "points_against": None,
+        }
+    ]
+    # Pairs that never sat at one table (Ann and Bob against Eve and Fay) have no record.
+    other = anon_client.get(f"/api/compare/?game=bridge&a={ann.pk},{bob.pk}&b={players[4].pk},{players[5].pk}").json()
+    assert other["record"]["meetings"] == 0
+    page = anon_client.get(f"/compare/?game=bridge&a={ann.pk},{bob.pk}&b={cid.pk},{dee.pk}")
+    assert page.status_code == 200
+    assert "+20" in page.content.decode()
