@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
-from django.db.models import Count, DecimalField, F, FilteredRelation, Max, OuterRef, Q, Subquery, Sum, Value
-from django.db.models.functions import Coalesce
+from django.db import connection
+from django.db.models import Count, F, FilteredRelation, Max, Q, Sum
 
 from leagues.models import Game, League, Player
 from matches.models import Match, Seat
@@ -67,62 +67,65 @@ class HeadToHeadRow:
         return ",".join(str(opponent.id) for opponent in self.opponents)
 
 
-def _delta_in_match(player_id: int):
-    """The player's ledger deltas summed over one match (the outer row's): a Slaps match, a Preferans game."""
-    return Subquery(
-        RatingChange.objects.filter(match=OuterRef("match"), player_id=player_id)
-        .order_by()
-        .values("match")
-        .annotate(total=Sum("delta"))
-        .values("total"),
-        output_field=DecimalField(max_digits=12, decimal_places=2),
-    )
+# One pass over the player's seats in the game's rated matches, each joined to the other seats held by players;
+# the player's deltas come summed per match from the ledger's player index (a Preferans game has a row a
+# deal), so joining them multiplies nothing.
+_SEATS_HEAD_TO_HEAD_SQL = """
+SELECT theirs.player_id, player.name, COUNT(*) AS meetings,
+       COUNT(*) FILTER (WHERE mine.result > theirs.result) AS wins,
+       COUNT(*) FILTER (WHERE mine.result = theirs.result) AS draws,
+       COUNT(*) FILTER (WHERE mine.result < theirs.result) AS losses,
+       MAX(played.played_at) AS last_met,
+       COALESCE(SUM(deltas.total), 0) AS change,
+       SUM(mine.result) AS points_for,
+       SUM(theirs.result) AS points_against
+FROM {seat} AS mine
+JOIN {match} AS played ON played.id = mine.match_id AND played.game_id = %(game)s AND played.status = %(rated)s
+JOIN {seat} AS theirs ON theirs.match_id = mine.match_id AND theirs.player_id IS NOT NULL
+                     AND theirs.player_id <> mine.player_id
+JOIN {player} AS player ON player.id = theirs.player_id
+LEFT JOIN (
+    SELECT match_id, SUM(delta) AS total FROM {change}
+    WHERE player_id = %(player)s AND game_id = %(game)s GROUP BY match_id
+) AS deltas ON deltas.match_id = mine.match_id
+WHERE mine.player_id = %(player)s {only}
+GROUP BY theirs.player_id, player.name
+ORDER BY meetings DESC, player.name, theirs.player_id
+"""
 
 
 def seats_head_to_head(*, player_id: int, game: Game, opponent_ids: list[int] | None = None) -> list[HeadToHeadRow]:
     """The player's record against every player they shared a rated result of ``game`` with (or only those
-    of ``opponent_ids``), most meetings first, then by name. One query.
+    of ``opponent_ids``), most meetings first, then by name. One query (SQL: the ORM would read the player's
+    own seat and deltas with a subquery a row, which a long history pays for).
 
     A result is won against an opponent when the player's seat result is above theirs (Slaps: 1 against 0;
     Preferans: more whists over the game), drawn when equal, lost when below. ``points_for`` and
     ``points_against`` sum the two seats' results over the meetings."""
-    mine = Seat.objects.filter(match=OuterRef("match"), player_id=player_id).values("result")[:1]
-    theirs = Seat.objects.filter(
-        match__game=game,
-        match__status=Match.Status.RATED,
-        match__in=Seat.objects.filter(player_id=player_id).values("match"),
-        player__isnull=False,
-    ).exclude(player_id=player_id)
-    if opponent_ids is not None:
-        theirs = theirs.filter(player_id__in=opponent_ids)
-    rows = (
-        theirs.annotate(mine=Subquery(mine), my_delta=_delta_in_match(player_id))
-        .values("player_id", "player__name")
-        .annotate(
-            meetings=Count("pk"),
-            wins=Count("pk", filter=Q(mine__gt=F("result"))),
-            draws=Count("pk", filter=Q(mine=F("result"))),
-            losses=Count("pk", filter=Q(mine__lt=F("result"))),
-            last_met=Max("match__played_at"),
-            change=Coalesce(Sum("my_delta"), Value(Decimal(0)), output_field=DecimalField()),
-            points_for=Sum("mine"),
-            points_against=Sum("result"),
-        )
-        .order_by("-meetings", "player__name", "player_id")
+    sql = _SEATS_HEAD_TO_HEAD_SQL.format(
+        seat=Seat._meta.db_table,
+        match=Match._meta.db_table,
+        player=Player._meta.db_table,
+        change=RatingChange._meta.db_table,
+        only="AND theirs.player_id = ANY(%(only)s)" if opponent_ids is not None else "",
     )
+    params = {"game": game.pk, "rated": Match.Status.RATED.value, "player": player_id, "only": opponent_ids}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
     return [
         HeadToHeadRow(
-            opponents=(Opponent(row["player_id"], row["player__name"]),),
-            meetings=row["meetings"],
-            wins=row["wins"],
-            draws=row["draws"],
-            losses=row["losses"],
-            last_met=row["last_met"],
-            rating_change=row["change"],
-            points_for=row["points_for"],
-            points_against=row["points_against"],
+            opponents=(Opponent(opponent_id, name),),
+            meetings=meetings,
+            wins=wins,
+            draws=draws,
+            losses=losses,
+            last_met=last_met,
+            rating_change=Decimal(change),
+            points_for=points_for,
+            points_against=points_against,
         )
-        for row in rows
+        for opponent_id, name, meetings, wins, draws, losses, last_met, change, points_for, points_against in rows
     ]
 
 
