@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 from django.core.cache import cache
 
-from leagues.models import Game, League, Player
+from leagues.models import Bot, Game, League, Player
 from matches.models import Match
 from ratings.models import PlayerRating, RatingChange
 from ratings.people import player_erase
@@ -436,3 +436,16 @@ def test_a_bridge_pair_record_reads_the_boards_where_the_pairs_met(
     page = anon_client.get(f"/compare/?game=bridge&a={ann.pk},{bob.pk}&b={cid.pk},{dee.pk}")
     assert page.status_code == 200
     assert "+20" in page.content.decode()
+
+
+def test_a_game_the_player_never_played_has_no_rows_and_a_bots_number_is_no_player(anon_client, slaps_history):
+    """Ann played no Preferans: an empty list, not an error. A bot is not a player: the number of a bot that
+    no player shares answers 404 (bots and players are numbered apart)."""
+    ann, _bob, _cid = slaps_history
+    body = anon_client.get(f"/api/players/{ann.pk}/head-to-head/?game=preferans").json()
+    assert body == {"count": 0, "next": None, "previous": None, "results": []}
+    taken = set(Player.objects.values_list("pk", flat=True))
+    bot_ids = [pk for pk in Bot.objects.values_list("pk", flat=True) if pk not in taken]
+    assert bot_ids  # the reference data's three bots
+    for pk in bot_ids:
+        assert anon_client.get(f"/api/compare/?game=preferans&a={ann.pk}&b={pk}").status_code == 404
