@@ -306,6 +306,10 @@ def test_preferans_compare_gives_the_chance_of_more_whists(anon_client, preferan
     assert body["record"]["wins_b"] == 1
     assert (body["record"]["points_a"], body["record"]["points_b"]) == (3.0, -2.0)
     assert body["record"]["rating_change_a"] == 2.35
+    page = anon_client.get(f"/compare/?game=preferans&a={ann.pk}&b={bob.pk}").content.decode()
+    assert "64%" in page  # p = 0.6401 (above)
+    assert "Whists" in page  # the record's points column, named by the kind
+    assert "Normal bot" in page  # the latest meetings list game 1 with its bot seat
 
 
 # --- bridge: two pairs ----------------------------------------------------------------------------------
@@ -436,6 +440,9 @@ def test_a_bridge_pair_record_reads_the_boards_where_the_pairs_met(
     page = anon_client.get(f"/compare/?game=bridge&a={ann.pk},{bob.pk}&b={cid.pk},{dee.pk}")
     assert page.status_code == 200
     assert "+20" in page.content.decode()
+    full = anon_client.get(f"/players/{ann.pk}/head-to-head/?game=bridge").content.decode()
+    assert f'<a href="/players/{cid.pk}/">Cid</a> &amp; <a href="/players/{dee.pk}/">Dee</a>' in full
+    assert "Net IMPs" in full
 
 
 def test_a_game_the_player_never_played_has_no_rows_and_a_bots_number_is_no_player(anon_client, slaps_history):
