@@ -12,7 +12,7 @@ from games import pickers as games_pickers
 from leagues import apis as league_apis
 from leagues.kinds import KINDS
 from matches import views as match_views
-from ratings import confirm_pages, match_apis
+from ratings import compare_apis, compare_pages, confirm_pages, match_apis
 from ratings import league_apis as rating_league_apis
 from ratings import pages as rating_pages
 from ratings import views as rating_views
@@ -38,6 +38,8 @@ api = [
     path("players/", league_apis.PlayerCreateApi.as_view(), name="api-players"),
     path("players/<int:pk>/", rating_league_apis.PlayerDetailApi.as_view(), name="api-player"),
     path("players/<int:pk>/history/", rating_league_apis.PlayerHistoryApi.as_view(), name="api-player-history"),
+    path("players/<int:pk>/head-to-head/", compare_apis.PlayerHeadToHeadApi.as_view(), name="api-player-head-to-head"),
+    path("compare/", compare_apis.CompareApi.as_view(), name="api-compare"),
     path(
         "players/<str:pk>/history.csv", rating_league_apis.PlayerHistoryCsvApi.as_view(), name="api-player-history-csv"
     ),
@@ -71,6 +73,9 @@ urlpatterns = [
     path("players/<int:pk>/", rating_pages.player_profile, name="player-profile"),
     path("players/<int:pk>/history/", rating_pages.player_history, name="player-history"),
     path("players/<int:pk>/records/<slug:kind>/<slug:name>/", rating_pages.player_records, name="player-records"),
+    path("players/<int:pk>/head-to-head/", compare_pages.head_to_head_page, name="player-head-to-head"),
+    path("leagues/<slug:slug>/crosstable/", compare_pages.crosstable_page, name="league-crosstable"),
+    path("compare/", compare_pages.compare_page, name="compare"),
     path("matches/", match_views.recent_matches_page, name="matches-recent"),
     path("matches/<int:pk>/", rating_pages.match_page, name="match-detail"),
     # The kinds' own pages and the confirmations first: the game route takes any slug.

@@ -25,6 +25,7 @@ from leagues.models import Game, League, Player
 from matches.selectors import matches_recent, results_version_site
 from ratings import selectors
 from ratings.caching import cached, cached_many, rating_version_of_state, rating_version_site
+from ratings.compare import PROFILE_HEAD_TO_HEAD, player_head_to_head
 from ratings.forms import HistoryFilterForm
 from ratings.selectors import HISTORY_PAGE_SIZE, Sort, match_detail_rated_queryset
 
@@ -126,6 +127,23 @@ def _profile_recent(player: Player) -> dict:
     return {"player": player, "recent": recent, "recent_games": games}
 
 
+def _profile_head_to_head(player: Player, version: str) -> dict:
+    """Each game's first head-to-head rows (the opponents met most), for the games the player is rated in
+    and whose kind shows them here (bridge lists its opposing pairs in its own section): one aggregate
+    query a game."""
+    sections = []
+    for rating in selectors.player_ratings(player=player, version=version):
+        kind = rating.game.kind
+        if not kind.profile_head_to_head:
+            continue
+        rows = player_head_to_head(player=player, game=rating.game)
+        if rows:
+            sections.append(
+                {"game": rating.game, "kind": kind, "rows": rows[:PROFILE_HEAD_TO_HEAD], "count": len(rows)}
+            )
+    return {"player": player, "head_to_head": sections}
+
+
 def player_profile(request, pk):
     """A player's profile: the parts are cached as HTML under what each shows.
 
@@ -172,6 +190,11 @@ def player_profile(request, pk):
                 for name, template, read in kind.profile_sections()
             },
             "chart": (("profile-chart", player.pk, ratings), part("chart", lambda: _profile_chart(player, ratings))),
+            # Rated results only, but opponents' names too: keyed on the results version as well.
+            "head_to_head": (
+                ("profile-head-to-head", player.pk, ratings, results),
+                part("head_to_head", lambda: _profile_head_to_head(player, ratings)),
+            ),
             "recent": (
                 ("profile-recent", player.pk, ratings, results),
                 part("recent", lambda: _profile_recent(player)),

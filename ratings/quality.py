@@ -51,3 +51,13 @@ def rating_quality_overview() -> list[QualityRow]:
         for league in game.leagues.all():
             result.append(QualityRow(game=game, league=league, report=rating_quality(game=game, league=league)))
     return result
+
+
+def pair_scale(game: Game) -> float:
+    """The logistic scale ``s`` of ``p = 1 / (1 + 10^(-(Ra - Rb) / s))``, the chance that of two players at a
+    table the one rated Ra ends the game with more whists than the one rated Rb.
+
+    Provisional: the engine's default 400.0 for every game. The fitted scale per game (issue 16's Preferans
+    quality measure) replaces this function; its callers (the compare page and API) keep calling it.
+    """
+    return 400.0

@@ -304,8 +304,8 @@ def test_api_doc_serves_what_it_lists_as_served_and_not_what_is_planned():
     served, planned = _served_and_planned()
     not_routed = sorted(path for _, path in _doc_operations(served) if not _routed(path))
     assert not not_routed, f"docs/api.md lists as served what no route serves: {not_routed}"
+    # The section may be empty (every announced endpoint served); what it lists is not routed yet.
     planned_paths = [path for _, path in _doc_operations(planned)]
-    assert planned_paths, "the planned section lists its endpoints"
     now_routed = sorted(path for path in planned_paths if _routed(path))
     assert not now_routed, f"served now: move them out of 'Planned, not yet served': {now_routed}"
 

@@ -78,6 +78,8 @@ OPERATIONS = {
     "GET /api/players/{id}/": "anonymous",
     "GET /api/players/{id}/history/": "anonymous",
     "GET /api/players/{id}/history.csv": "anonymous",
+    "GET /api/players/{id}/head-to-head/": "anonymous",
+    "GET /api/compare/": "anonymous",
     "POST /api/matches/": "referee",
     "POST /api/matches/batch/": "referee",
     "GET /api/matches/{id}/": "anonymous",
@@ -95,6 +97,20 @@ EXAMPLES = 15
 REFUSED_EXAMPLES = 3
 # Parameters that random text almost never gets right, given valid values in part of the positive cases.
 KNOWN_QUERY = {"GET /api/calculator/preferans/": {"opponents": ["1500", "1800,1200", "2400, 1600, 1000"]}}
+
+
+def _known_queries(label: str, world) -> list[dict[str, str]]:
+    """Whole query strings that reach an answer (two parameters or more, which random text never matches)."""
+    ids = [str(pk) for pk in world["players"]]
+    if label == "GET /api/compare/":
+        return [
+            {"game": "slaps", "a": ids[0], "b": ids[1]},
+            {"game": "preferans", "a": ids[0], "b": ids[1]},
+            {"game": "bridge", "a": f"{ids[0]},{ids[1]}", "b": f"{ids[2]},{ids[3]}"},
+        ]
+    if label == "GET /api/players/{id}/head-to-head/":
+        return [{"game": slug} for slug in ("slaps", "preferans", "bridge")]
+    return []
 
 
 @contextlib.contextmanager
@@ -241,6 +257,15 @@ def _cases(operation, mode: GenerationMode, world) -> st.SearchStrategy:
         generated |= _path_values(operation, world).flatmap(
             lambda values: operation.as_strategy(generation_mode=mode, path_parameters=values)
         )
+    for query in _known_queries(operation.label, world):
+        if operation.path_parameters:
+            generated |= _path_values(operation, world).flatmap(
+                lambda values, query=query: operation.as_strategy(
+                    generation_mode=mode, path_parameters=values, query=query
+                )
+            )
+        else:
+            generated |= operation.as_strategy(generation_mode=mode, query=query)
     for name, values in KNOWN_QUERY.get(operation.label, {}).items():
         generated |= st.sampled_from(values).flatmap(
             lambda value, name=name: operation.as_strategy(generation_mode=mode, query={name: value})

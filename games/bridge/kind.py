@@ -8,7 +8,15 @@ from games.base import BaseKind
 from games.bridge import api, views
 from games.bridge.importing import parse_pbn, parse_usebio
 from games.bridge.loading import bridge_inputs
-from games.bridge.records import bridge_board_opponents, bridge_change_notes, player_bridge_records
+from games.bridge.records import (
+    bridge_board_opponents,
+    bridge_change_notes,
+    bridge_deals_together,
+    bridge_head_to_head,
+    bridge_pair_meetings,
+    bridge_pair_record,
+    player_bridge_records,
+)
 from games.bridge.results import (
     bridge_boards_store,
     bridge_clean,
@@ -18,6 +26,8 @@ from games.bridge.results import (
 )
 from games.bridge.session import session_page_context, session_title
 from matches.models import Board
+from ratings.engines import bridge as bridge_engine
+from ratings.parameters import rating_parameters
 
 
 class BridgeKind(BaseKind):
@@ -151,3 +161,39 @@ class BridgeKind(BaseKind):
             ),
         )
         return {"boards": tables}
+
+    # --- head-to-head and compare (ratings.compare) -----------------------------------------------
+
+    compare_side_size = 2
+    profile_head_to_head = False  # its records section lists the opposing pairs (``profile_sections``)
+    meeting_nouns = ("board", "boards")
+    points_label = "net IMPs"
+
+    def head_to_head(self, *, player, game):
+        return bridge_head_to_head(player=player, game=game)
+
+    def compare_record(self, *, game, a, b):
+        rows = bridge_pair_record(game=game, a=a, b=b)
+        return rows[0] if rows else None
+
+    def compare_meetings(self, *, game, a, b, limit):
+        return bridge_pair_meetings(game=game, a=a, b=b, limit=limit)
+
+    def compare_expected(self, *, game, a, b, ratings):
+        # Seed 003's E for one pair against another, each rated with its partnership bonus.
+        together_a, together_b = bridge_deals_together(game=game, pairs=[a, b])
+        return bridge_engine.pairs_expected_score(
+            (ratings[a[0]], ratings[a[1]]),
+            together_a,
+            (ratings[b[0]], ratings[b[1]]),
+            together_b,
+            rating_parameters(game=game),
+        )
+
+    def crosstable(self, *, game, player_ids):
+        return None  # bridge is met pair against pair: the profile's head-to-head lists the pairs
+
+    compare_expected_note = (
+        "Seed 003's expected score of pair A in a duel against pair B, each pair rated as its partners' mean plus "
+        "its partnership bonus, the gap capped at 400 (the rule of 400)."
+    )

@@ -17,6 +17,8 @@ from games.preferans.results import (
     preferans_stored_body,
 )
 from matches.models import Deal
+from ratings.engines import preferans as preferans_engine
+from ratings.quality import pair_scale
 
 
 class PreferansKind(BaseKind):
@@ -119,3 +121,17 @@ class PreferansKind(BaseKind):
                 name="api-calculator-preferans",
             )
         ]
+
+    # --- head-to-head and compare (ratings.compare) -----------------------------------------------
+
+    meeting_nouns = ("game", "games")
+    points_label = "whists"
+
+    def compare_expected(self, *, game, a, b, ratings):
+        # The chance that A ends a game with more whists than B, on the game's fitted pair scale.
+        return preferans_engine.pair_expected_score(ratings[a[0]], ratings[b[0]], pair_scale(game))
+
+    compare_expected_note = (
+        "The chance that A ends a game at one table with more whists than B: 1 / (1 + 10^(-(Ra - Rb) / s)), "
+        "s the game's pair scale."
+    )

@@ -9,6 +9,8 @@ from games.slaps import api, calculator, views
 from games.slaps.csv import SLAPS_COLUMNS, slaps_body_players, slaps_csv_cells, slaps_csv_read
 from games.slaps.loading import slaps_engine_input
 from games.slaps.results import slaps_clean, slaps_input_body, slaps_stored_body
+from ratings.engines import elo
+from ratings.parameters import rating_parameters
 
 
 class SlapsKind(BaseKind):
@@ -89,3 +91,15 @@ class SlapsKind(BaseKind):
 
     def api_urls(self):
         return [path("calculator/elo/", calculator.SlapsCalculatorApi.as_view(), name="api-calculator-elo")]
+
+    # --- head-to-head and compare (ratings.compare) -----------------------------------------------
+
+    shows_draws = False
+
+    def compare_expected(self, *, game, a, b, ratings):
+        # Seed 000's expected score, on the game's own scale.
+        return elo.expected_score(ratings[a[0]], ratings[b[0]], rating_parameters(game=game).scale)
+
+    compare_expected_note = (
+        "Seed 000's expected score of A against B, the chance of a win: E = 1 / (1 + 10^((Rb - Ra) / 400))."
+    )

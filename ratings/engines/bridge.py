@@ -304,3 +304,17 @@ class BridgeSystem:
 
 
 SYSTEM = BridgeSystem()
+
+
+def pair_rating(ratings: tuple[float, float], deals_together: int, p: BridgeParameters) -> float:
+    """A pair's rating as the engine rates it (module docstring): the partners' mean plus the partnership
+    bonus of the deals they have played together."""
+    return (ratings[0] + ratings[1]) / 2.0 + partnership_bonus(deals_together, p)
+
+
+def pairs_expected_score(
+    pair_a: tuple[float, float], together_a: int, pair_b: tuple[float, float], together_b: int, p: BridgeParameters
+) -> float:
+    """The expected score of pair A in a duel against pair B (seed 003's E, with the rule of 400): each pair
+    rated by ``pair_rating``, one pair a side."""
+    return expected_score(pair_rating(pair_a, together_a, p), pair_rating(pair_b, together_b, p), p)

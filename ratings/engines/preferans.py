@@ -285,3 +285,12 @@ class PreferansSystem:
 
 
 SYSTEM = PreferansSystem()
+
+
+def pair_expected_score(rating_a: float, rating_b: float, scale: float = 400.0) -> float:
+    """The chance that A ends a game at the table with more whists than B (the compare page's "expected
+    score"): p = 1 / (1 + 10^(-(Ra - Rb) / s)), with ``s`` the game's fitted pair scale
+    (``ratings.quality.pair_scale``). SmartPref's formula predicts whists against the table, not who of two
+    players finishes ahead; this logistic reading of the gap is what the pair measure scores."""
+    exponent = min(max((rating_b - rating_a) / scale, -300.0), 300.0)
+    return 1.0 / (1.0 + 10.0**exponent)

@@ -17,7 +17,7 @@ import pytest
 from django.core.management import call_command
 
 from leagues.models import League, Player
-from matches.models import Match
+from matches.models import BoardTable, Match, Seat
 from tests.factories import RefereeFactory, reference_data_ensure
 
 ANONYMOUS, REFEREE, ADMIN = "anonymous", "referee", "admin"
@@ -33,6 +33,13 @@ PAGES = [
     (ANONYMOUS, "/players/{player}/history/", 200),
     (ANONYMOUS, "/players/{player}/history/?game=preferans", 200),
     (ANONYMOUS, "/players/{player}/records/bridge/records/", 200),
+    (ANONYMOUS, "/players/{player}/head-to-head/?game=slaps", 200),
+    (ANONYMOUS, "/players/{player}/head-to-head/?game=preferans", 200),
+    (ANONYMOUS, "/compare/", 200),
+    (ANONYMOUS, "/compare/?game=slaps&a={player}&b={slaps_opponent}", 200),
+    (ANONYMOUS, "/compare/?game=bridge&a={bridge_pair_a}&b={bridge_pair_b}", 200),
+    (ANONYMOUS, "/leagues/slaps-amateur/crosstable/", 200),
+    (ANONYMOUS, "/leagues/preferans-amateur/crosstable/", 200),
     (ANONYMOUS, "/players/?q=a", 200),
     (ANONYMOUS, "/matches/", 200),
     (ANONYMOUS, "/matches/?game=bridge&page=2", 200),
@@ -220,7 +227,19 @@ def walk_data(settings):
     player = Player.objects.filter(ratings__game__slug="bridge").filter(ratings__game__slug="preferans").first()
     assert League.objects.filter(slug="slaps-amateur").exists()
     slaps_game = Match.objects.get(pk=matches["slaps_match"]).game_id
-    return {**matches, "player": player.pk, "slaps_game": slaps_game}
+    # The compare page's sides: the player's latest Slaps opponent, and the two pairs of a bridge table.
+    slaps_opponent = (
+        Seat.objects.filter(match__game__slug="slaps", match__seats__player=player).exclude(player=player).first()
+    )
+    table = BoardTable.objects.order_by("pk").first()
+    return {
+        **matches,
+        "player": player.pk,
+        "slaps_game": slaps_game,
+        "slaps_opponent": slaps_opponent.player_id if slaps_opponent else player.pk + 1,
+        "bridge_pair_a": f"{table.ns_1_id},{table.ns_2_id}",
+        "bridge_pair_b": f"{table.ew_1_id},{table.ew_2_id}",
+    }
 
 
 def sign_in(page, username: str) -> None:
