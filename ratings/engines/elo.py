@@ -33,6 +33,7 @@ from .base import (
     stop_at_floor,
     stored_expected_score,
 )
+from .quality import Forecast
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +166,19 @@ class EloSystem:
                                                        "k": k_b, "score": score_b, "floor_applied": floored_b},
                         promoted_b)),
         ]  # fmt: skip
+
+    def forecasts(
+        self, match: EloMatch, states: Mapping[Hashable, PlayerState], parameters: EloParameters
+    ) -> list[Forecast]:
+        """One forecast per match, from the first player's side: their rating minus the opponent's, 1 if they won.
+
+        ``probability(gap, parameters.scale)`` is exactly the expected score ``rate`` uses.
+        """
+        (first, second), winner = match
+        return [Forecast(states[first].rating - states[second].rating, 1.0 if winner == first else 0.0)]
+
+    def forecast_scale(self, parameters: EloParameters) -> float:
+        return parameters.scale
 
 
 _copysign, _floor = math.copysign, math.floor
