@@ -9,7 +9,7 @@ from rest_framework.views import APIView
 
 from config.api import ANY_REQUEST_ERRORS, AnswerSerializer, error_responses, query_params_once
 from leagues.models import Game
-from ratings.drift import ACTIVE_DAYS, AUTO, PERIODS, rating_drift
+from ratings.drift import ACTIVE_DAYS, AUTO, PERIODS, rating_drift_cached
 
 MAX_ACTIVE_DAYS = 3650
 
@@ -59,5 +59,5 @@ class GameDriftApi(APIView):
         raw_days = params.get("active_days") or str(ACTIVE_DAYS)
         if not (raw_days.isascii() and raw_days.isdigit() and 1 <= int(raw_days) <= MAX_ACTIVE_DAYS):
             raise ValidationError({"active_days": [f"A whole number of days from 1 to {MAX_ACTIVE_DAYS}."]})
-        drift = rating_drift(game=game, period=period, active_days=int(raw_days))
+        drift = rating_drift_cached(game=game, period=period, active_days=int(raw_days))
         return Response(self.OutputSerializer({"game": game.slug, **drift.as_dict()}).data)

@@ -24,7 +24,7 @@ def quality_detail(request, slug):
     from django.shortcuts import get_object_or_404
 
     from leagues.models import League
-    from ratings.drift import rating_drift
+    from ratings.drift import rating_drift_cached
     from ratings.quality import rating_quality
 
     game = get_object_or_404(Game, slug=slug)
@@ -32,7 +32,7 @@ def quality_detail(request, slug):
     if request.GET.get("league"):
         league = get_object_or_404(League, game=game, slug=request.GET["league"])
     report = rating_quality(game=game, league=league)
-    drift = rating_drift(game=game)
+    drift = rating_drift_cached(game=game)
     calibration = [
         {"label": f"{b.low:.1f}-{b.high:.1f}", "count": b.count, "predicted": b.predicted, "observed": b.observed}
         for b in report.bins

@@ -62,7 +62,8 @@ MONTHLY = [
 
 
 def test_monthly_drift_by_hand(history, django_assert_max_num_queries):
-    with django_assert_max_num_queries(2):
+    """Two reads (the bounds, the series), whatever the history's length; with the SET LOCAL and a savepoint."""
+    with django_assert_max_num_queries(5):
         drift = rating_drift(game=history, period="month")
     assert [(p.start, p.mean_rating, p.active_players) for p in drift.points] == MONTHLY
     assert drift.change == 984.5 - 1000.0
@@ -133,3 +134,16 @@ def test_quality_page_draws_the_drift_with_a_table(history, client):
     # Weeks by default here; the table's first row is the week of 6 Jan: 2 active, mean 1000.
     assert '<td>2025-01-06</td><td class="num">2</td><td class="num">1000</td>' in page
     assert 'id="drift-change"' in page
+
+
+def test_a_rating_change_shows_at_once(history, client):
+    """The page's series is cached under the ratings version: a new result moves it at once.
+    11 Jun, Cid (969) beats Ann (1031): E_Cid = 1/(1 + 10^(62/400)) = 1/(1 + 1.428894) = 0.411710,
+    Cid 969 + 32 * 0.588290 = 987.83 -> 988, Ann 1031 - 18.83 = 1012.17 -> 1012. June's end: Bob 1000,
+    Cid 988, Ann 1012 (active again): mean 3000/3 = 1000."""
+    assert client.get("/api/games/slaps/drift/?period=month").json()["points"][-1]["mean_rating"] == 984.5
+    ann, cid = (RatingChange.objects.filter(player__name=name).first().player for name in ("Ann", "Cid"))
+    slaps_match(winner=cid, loser=ann, played_at=at(6, 11))
+    ratings_process_game(game_id=history.pk)
+    last = client.get("/api/games/slaps/drift/?period=month").json()["points"][-1]
+    assert (last["mean_rating"], last["active_players"]) == (1000.0, 3)
