@@ -142,7 +142,7 @@ def rating_drift(*, game: Game, period: str = AUTO, active_days: int = ACTIVE_DA
     last_start = _period_start(bounds["last"], period, zone)
     with transaction.atomic(), connection.cursor() as cursor:
         # The planner cannot know that each ledger row spans a few periods only, expects millions of rows
-        # and compiles the query with JIT, which then costs more than running it (docs/performance.md).
+        # and compiles the query with JIT, which costs more than running it (docs/performance.md, "Rating quality").
         cursor.execute("SET LOCAL jit = off")
         cursor.execute(
             DRIFT_SQL,
