@@ -150,9 +150,15 @@ def fit_scale(forecasts: Iterable[Forecast]) -> float:
     (bisection when a step would leave it): deterministic, a few dozen passes
     at most. Ratings that predict nothing or the wrong way (the slope is not
     positive even at the largest scale), or gaps that are all 0, give
-    SCALE_MAX.
+    SCALE_MAX. Forecasts no engine makes (a gap that is not a finite number,
+    an outcome outside 0..1) are left out, as ``QualityReport.add`` leaves
+    them out.
     """
-    pairs = [(float(gap), float(outcome)) for gap, outcome in forecasts if gap]
+    pairs = [
+        (float(gap), float(outcome))
+        for gap, outcome in forecasts
+        if gap and math.isfinite(gap) and 0.0 <= outcome <= 1.0  # an impossible forecast says nothing
+    ]
     low, high = _LN10 / SCALE_MAX, _LN10 / SCALE_MIN
 
     def slope_and_curvature(b: float) -> tuple[float, float]:
@@ -185,8 +191,12 @@ def fit_scale(forecasts: Iterable[Forecast]) -> float:
 
 
 def forecast_report(forecasts: Iterable[Forecast], scale: float) -> QualityReport:
-    """The quality report of these forecasts read on ``scale``: (probability(gap, scale), outcome) pairs."""
-    return quality_report((probability(gap, scale), outcome) for gap, outcome in forecasts)
+    """The quality report of these forecasts read on ``scale``: (probability(gap, scale), outcome) pairs.
+
+    A gap that is not a finite number is left out, as ``fit_scale`` leaves it out (and the report any
+    outcome outside 0..1).
+    """
+    return quality_report((probability(gap, scale), outcome) for gap, outcome in forecasts if math.isfinite(gap))
 
 
 def pairwise_forecasts(ratings: Sequence[float], scores: Sequence[float]) -> list[Forecast]:

@@ -71,6 +71,14 @@ def test_fit_scale_bounds():
     assert fit_scale([Forecast(100, 1), Forecast(-30, 0)]) == SCALE_MIN
 
 
+def test_fit_scale_ignores_impossible_forecasts():
+    """A NaN or infinite gap, or an outcome outside 0..1, changes nothing: the closed form above stands."""
+    forecasts = [Forecast(200, 1), Forecast(200, 1), Forecast(200, 1), Forecast(200, 0)]
+    hostile = [Forecast(float("nan"), 1), Forecast(float("inf"), 0), Forecast(100, 2.0), Forecast(100, -1.0)]
+    assert fit_scale(forecasts + hostile) == fit_scale(forecasts)
+    assert forecast_report(hostile, 400).count == 0
+
+
 def test_forecast_report_reads_gaps_on_the_scale():
     """Gap 400 won, gap -400 won, on 400: p = 10/11 and 1/11. RMSE = sqrt(((1/11)^2 + (10/11)^2) / 2)
     = sqrt(101/242); log-loss = (ln(11/10) + ln 11) / 2."""
