@@ -175,6 +175,8 @@ class EloSystem:
         ``probability(gap, parameters.scale)`` is exactly the expected score ``rate`` uses.
         """
         (first, second), winner = match
+        if first == second or (winner != first and winner != second):
+            raise EngineInputError("an Elo match needs two distinct players and a winner among them")
         return [Forecast(states[first].rating - states[second].rating, 1.0 if winner == first else 0.0)]
 
     def forecast_scale(self, parameters: EloParameters) -> float:

@@ -104,6 +104,8 @@ def test_elo_forecast_is_the_seed_expected_score():
     change_a = ELO.rate(match, states, EloParameters())[0]
     assert change_a.details["expected"] == pytest.approx(probability(200, scale), abs=1e-4)
     assert ELO.forecast_scale(EloParameters(scale=600)) == 600
+    with pytest.raises(EngineInputError, match="winner among them"):
+        ELO.forecasts(EloMatch(players=("a", "b"), winner="c"), states, EloParameters())
 
 
 # -- bridge -------------------------------------------------------------------------------------------------
