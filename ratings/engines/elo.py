@@ -28,6 +28,7 @@ from .base import (
     EngineInputError,
     Param,
     PlayerState,
+    _tuple_new,
     new_change,
     round_half_away_from_zero,
     stop_at_floor,
@@ -177,7 +178,8 @@ class EloSystem:
         (first, second), winner = match
         if first == second or (winner != first and winner != second):
             raise EngineInputError("an Elo match needs two distinct players and a winner among them")
-        return [Forecast(states[first].rating - states[second].rating, 1.0 if winner == first else 0.0)]
+        # Built with tuple.__new__, as changes are (base.new_change): one per match of every replay a tuning runs.
+        return [_tuple_new(Forecast, (states[first].rating - states[second].rating, 1.0 if winner == first else 0.0))]
 
     def forecast_scale(self, parameters: EloParameters) -> float:
         return parameters.scale
