@@ -15,6 +15,7 @@ from matches import views as match_views
 from ratings import compare_apis, compare_pages, confirm_pages, match_apis
 from ratings import league_apis as rating_league_apis
 from ratings import pages as rating_pages
+from ratings import quality_apis as rating_quality_apis
 from ratings import views as rating_views
 
 # Each game's own pages and endpoints (its calculator, ...) come from its kind (``page_urls``, ``api_urls``):
@@ -29,6 +30,7 @@ api = [
     # a bad one), where a stricter converter would leave Django's slash-appending redirect to answer it.
     path("games/<str:slug>/results.csv", games_export_apis.GameResultsCsvApi.as_view(), name="api-game-results-csv"),
     path("games/<str:slug>/results.json", games_export_apis.GameDumpApi.as_view(), name="api-game-results-json"),
+    path("games/<slug:slug>/drift/", rating_quality_apis.GameDriftApi.as_view(), name="api-game-drift"),
     path("leagues/<slug:slug>/leaderboard/", rating_league_apis.LeaderboardApi.as_view(), name="api-leaderboard"),
     path(
         "leagues/<str:slug>/leaderboard.csv",

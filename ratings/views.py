@@ -24,6 +24,7 @@ def quality_detail(request, slug):
     from django.shortcuts import get_object_or_404
 
     from leagues.models import League
+    from ratings.drift import rating_drift_cached
     from ratings.quality import rating_quality
 
     game = get_object_or_404(Game, slug=slug)
@@ -31,6 +32,7 @@ def quality_detail(request, slug):
     if request.GET.get("league"):
         league = get_object_or_404(League, game=game, slug=request.GET["league"])
     report = rating_quality(game=game, league=league)
+    drift = rating_drift_cached(game=game)
     calibration = [
         {"label": f"{b.low:.1f}-{b.high:.1f}", "count": b.count, "predicted": b.predicted, "observed": b.observed}
         for b in report.bins
@@ -48,6 +50,12 @@ def quality_detail(request, slug):
                 "labels": [row["label"] for row in calibration],
                 "predicted": [row["predicted"] for row in calibration],
                 "observed": [row["observed"] for row in calibration],
+            },
+            "drift": drift,
+            "drift_chart": {
+                "labels": [point.start.isoformat() for point in drift.points],
+                "means": [point.mean_rating for point in drift.points],
+                "active": [point.active_players for point in drift.points],
             },
         },
     )

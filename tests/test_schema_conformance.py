@@ -71,6 +71,7 @@ OPERATIONS = {
     "GET /api/games/": "anonymous",
     "GET /api/games/{slug}/results.csv": "anonymous",
     "GET /api/games/{slug}/results.json": "admin",
+    "GET /api/games/{slug}/drift/": "anonymous",
     "GET /api/leagues/": "anonymous",
     "GET /api/leagues/{slug}/leaderboard/": "anonymous",
     "GET /api/leagues/{slug}/leaderboard.csv": "anonymous",

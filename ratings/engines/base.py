@@ -118,6 +118,17 @@ class RatingSystem(Protocol):
         """(predicted score, actual score) of a stored change, for rating-quality reports."""
         ...
 
+    def forecasts(self, match: Any, states: Mapping[Hashable, PlayerState], parameters: Any) -> list:
+        """What the system predicted of one match's duels from the states before it (``quality.Forecast``s).
+
+        Optional: ``quality.forecasts_of`` gives none for a system without it, and reports leave it out.
+        """
+        ...
+
+    def forecast_scale(self, parameters: Any) -> float | None:
+        """The scale the system's own expected score uses (``quality.probability``), or None: fit it on the data."""
+        ...
+
 
 def round_half_away_from_zero(value: float, decimals: int = 0) -> float:
     """Round like people do on paper: 1111.5 -> 1112, -0.5 -> -1.

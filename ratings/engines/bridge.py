@@ -66,6 +66,7 @@ from .base import (
     stop_at_floor,
     stored_expected_score,
 )
+from .quality import Forecast
 
 # WBF IMP scale: (lowest score difference, IMPs).
 IMP_SCALE: tuple[tuple[int, int], ...] = (
@@ -228,6 +229,16 @@ class BridgeSystem:
     def rate(
         self, match: BridgeSession, states: Mapping[Hashable, PlayerState], parameters: BridgeParameters
     ) -> list[Change]:
+        return self._rate(match, states, parameters, None)
+
+    def _rate(
+        self,
+        match: BridgeSession,
+        states: Mapping[Hashable, PlayerState],
+        parameters: BridgeParameters,
+        forecasts: list[Forecast] | None,
+    ) -> list[Change]:
+        """``rate``, also appending each duel's forecast to ``forecasts`` when given (see ``forecasts``)."""
         p = parameters
         ratings = {player: float(state.rating) for player, state in states.items()}
         floors = {player: state.floor for player, state in states.items()}
@@ -253,6 +264,10 @@ class BridgeSystem:
             for duel in board_duels(board):
                 rating_a, rating_b = side_rating(duel.side_a), side_rating(duel.side_b)
                 k = margin_k(duel.imps_a, p)
+                if forecasts is not None:
+                    cap = p.rating_difference_cap
+                    gap = min(max(rating_a - rating_b, -cap), cap)
+                    forecasts.append(Forecast(gap, actual_score(duel.imps_a, p)))
                 for side, own, other, won in (
                     (duel.side_a, rating_a, rating_b, duel.imps_a),
                     (duel.side_b, rating_b, rating_a, -duel.imps_a),
@@ -301,6 +316,28 @@ class BridgeSystem:
                 for pair in (table.ns, table.ew):
                     together[pair_key(pair)] = together.get(pair_key(pair), 0) + 1
         return changes
+
+    def forecasts(
+        self, match: BridgeSession, states: Mapping[Hashable, PlayerState], parameters: BridgeParameters
+    ) -> list[Forecast]:
+        """One forecast per duel of every board (``board_duels``), never averaged per player.
+
+        Seen from side A: the gap is side A's rating minus side B's (pairs'
+        means plus partnership bonuses, as ``rate`` computes them just before
+        the board), clamped by the rule of 400 as the expected score is, and
+        the outcome is A's score S by the IMP margin (1, 1/2 within the draw
+        margin, 0). ``probability(gap, forecast_scale(parameters))`` is
+        exactly the thesis's E. A board of T tables gives T(T-1)/2 duels. The
+        session is rated on the way (ratings move board by board unless the
+        session is frozen in a rating period), so later boards are forecast
+        from the ratings the earlier ones left.
+        """
+        forecasts: list[Forecast] = []
+        self._rate(match, states, parameters, forecasts)
+        return forecasts
+
+    def forecast_scale(self, parameters: BridgeParameters) -> float:
+        return parameters.scale
 
 
 SYSTEM = BridgeSystem()

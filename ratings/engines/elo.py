@@ -28,11 +28,13 @@ from .base import (
     EngineInputError,
     Param,
     PlayerState,
+    _tuple_new,
     new_change,
     round_half_away_from_zero,
     stop_at_floor,
     stored_expected_score,
 )
+from .quality import Forecast
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +167,22 @@ class EloSystem:
                                                        "k": k_b, "score": score_b, "floor_applied": floored_b},
                         promoted_b)),
         ]  # fmt: skip
+
+    def forecasts(
+        self, match: EloMatch, states: Mapping[Hashable, PlayerState], parameters: EloParameters
+    ) -> list[Forecast]:
+        """One forecast per match, from the first player's side: their rating minus the opponent's, 1 if they won.
+
+        ``probability(gap, parameters.scale)`` is exactly the expected score ``rate`` uses.
+        """
+        (first, second), winner = match
+        if first == second or (winner != first and winner != second):
+            raise EngineInputError("an Elo match needs two distinct players and a winner among them")
+        # Built with tuple.__new__, as changes are (base.new_change): one per match of every replay a tuning runs.
+        return [_tuple_new(Forecast, (states[first].rating - states[second].rating, 1.0 if winner == first else 0.0))]
+
+    def forecast_scale(self, parameters: EloParameters) -> float:
+        return parameters.scale
 
 
 _copysign, _floor = math.copysign, math.floor

@@ -54,6 +54,7 @@ from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
 from .base import Change, EngineInputError, Param, PlayerState, new_change
+from .quality import Forecast, pairwise_forecasts
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,13 +205,16 @@ def _deal_update(
 
 
 def prediction(details: dict, rating_before: float, scale: float = 400.0) -> tuple[float, float] | None:
-    """A deal as a win/loss prediction, for quality reports.
+    """A deal as a win/loss prediction: the first reading of Preferans quality, superseded by ``forecasts``.
 
-    SmartPref's formula predicts whists, not a winner; to compare it with the
-    other games the deal is read as "did the player finish it ahead": the
-    prediction is the logistic chance of beating the table rating,
-    1 / (1 + 10^((Rt - Rs)/400)), and the outcome 1 for positive whists,
-    1/2 for none, 0 for negative.
+    It read each deal as "did the player finish it ahead": the logistic
+    chance of beating the table rating on Elo's scale,
+    1 / (1 + 10^((Rt - Rs)/400)), against 1 for positive whists, 1/2 for
+    none, 0 for negative. Nothing in the seed says a gap of 400 points means
+    10 to 1 (the formula turns a gap into expected whists, Vf, not into a
+    chance), and one deal's whists are mostly luck, so on simulated games
+    with skill it scores worse than a coin flip (docs/ratings.md). Kept for
+    the stored-ledger report until that moves to forecasts.
     """
     if "table_rating" not in details or "whists" not in details:
         return None
@@ -282,6 +286,44 @@ class PreferansSystem:
                 }
                 changes.append(new_change((unit, seat, ratings[index], after, details, promoted)))
         return changes
+
+    def forecasts(
+        self, match: PreferansGame, states: Mapping[Hashable, PlayerState], parameters: PreferansParameters
+    ) -> list[Forecast]:
+        """One forecast per pair of seats at the table, over the whole game, from the ratings before it.
+
+        A Preferans rating claims that the higher-rated player tends to end a
+        game with more whists than the lower-rated one (the seed expects
+        ``Vf`` more whists per deal from a player rated above the table), so
+        each pair (i before j in seat order) is a duel: the gap is
+        Rs(i) - Rs(j) before the game's first deal, the outcome 1 when i's
+        whists summed over the game's deals exceed j's, 1/2 when equal, 0
+        otherwise. How many rating points make 10 to 1 is not in the seed:
+        ``forecast_scale`` is None and the scale is fitted on the data.
+
+        Bots: a pair of a player and a bot is a duel too, with the rating the
+        bot had as played (the formula measures players against it as against
+        anyone); a pair of two bots is not, since no rating there is
+        learned. A game without deals forecasts nothing.
+        """
+        seats = match.seats
+        if not match.deals:
+            return []
+        totals = [0.0] * len(seats)
+        for whists in match.deals:
+            if len(whists) != len(seats):
+                raise EngineInputError(f"a deal has {len(whists)} scores for {len(seats)} seats")
+            for index, whist in enumerate(whists):
+                totals[index] += float(whist)
+        ratings = [seat.rating if isinstance(seat, BotSeat) else float(states[seat].rating) for seat in seats]
+        forecasts = pairwise_forecasts(ratings, totals)
+        bot = [isinstance(seat, BotSeat) for seat in seats]
+        pairs = [(i, j) for i in range(len(seats)) for j in range(i + 1, len(seats))]
+        return [forecast for forecast, (i, j) in zip(forecasts, pairs, strict=True) if not (bot[i] and bot[j])]
+
+    def forecast_scale(self, parameters: PreferansParameters) -> None:
+        """None: the seed's formula predicts whists, not chances, so the scale is fitted (``quality.fit_scale``)."""
+        return None
 
 
 SYSTEM = PreferansSystem()

@@ -1,0 +1,181 @@
+"""Rating drift: the mean rating of a game's active players over time, read from the ledger.
+
+Vocabulary:
+    period      a calendar week (from Monday) or month, in the configured time
+                zone (``settings.TIME_ZONE``); the series has every period
+                from the first rated result's to the last one's, gaps included.
+    active      a player is active at a period's end when they had a rated
+                result in the ``active_days`` days before it (the end itself
+                excluded: the end is the next period's start). Their rating
+                there is the one their last result up to then left.
+    drift       the mean rating of the players active at each period's end.
+                A rating system that hands out as many points as it takes
+                keeps it level as players come and go; one that does not
+                (SmartPref's Preferans formula rewards beating the table
+                rating by more than it punishes falling short of it) shows a
+                climb.
+
+``ACTIVE_DAYS`` is the default window. A league setting for inactivity, when
+the leagues gain one, is the natural source; until then the page and the API
+use this one figure for every game.
+
+Reads only, in two queries (and a ``SET LOCAL``): the history's bounds, and ``DRIFT_SQL``, where
+PostgreSQL keeps each player's last ledger row per period (``DISTINCT ON``)
+and averages them per period, so Python receives one row per period.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from dateutil.relativedelta import relativedelta
+from django.db import connection, transaction
+from django.db.models import Max, Min
+from django.utils import timezone
+
+from leagues.models import Game
+from ratings.caching import cached, rating_version
+from ratings.models import RatingChange
+
+ACTIVE_DAYS = 90
+WEEK, MONTH, AUTO = "week", "month", "auto"
+PERIODS = (WEEK, MONTH)
+# A history shorter than this is drawn week by week: by month it would be a handful of points.
+WEEKLY_UNTIL = datetime.timedelta(days=183)
+
+
+@dataclass(frozen=True)
+class DriftPoint:
+    start: datetime.date  # the period's first day
+    mean_rating: float | None  # None when nobody was active at the period's end
+    active_players: int
+
+
+@dataclass(frozen=True)
+class Drift:
+    period: str  # "week" or "month"
+    active_days: int
+    points: list[DriftPoint]
+
+    @property
+    def change(self) -> float | None:
+        """The last mean minus the first (None without two means)."""
+        means = [point.mean_rating for point in self.points if point.mean_rating is not None]
+        return round(means[-1] - means[0], 2) if len(means) >= 2 else None
+
+    def as_dict(self) -> dict:
+        return {
+            "period": self.period,
+            "active_days": self.active_days,
+            "change": self.change,
+            "points": [
+                {"start": point.start, "mean_rating": point.mean_rating, "active_players": point.active_players}
+                for point in self.points
+            ],
+        }
+
+
+def _step(period: str) -> relativedelta:
+    return relativedelta(weeks=1) if period == WEEK else relativedelta(months=1)
+
+
+def _period_start(moment: datetime.datetime, period: str, zone) -> datetime.datetime:
+    """The local start of the week (Monday) or month holding ``moment``: PostgreSQL's ``date_trunc``, in Python."""
+    local = timezone.make_naive(moment, zone).replace(hour=0, minute=0, second=0, microsecond=0)
+    return local - datetime.timedelta(days=local.weekday()) if period == WEEK else local.replace(day=1)
+
+
+# For each period, the mean and count of the ratings of the players active at its end, periods with
+# nobody active left out. ``last_rows``: each player's last ledger row in each period (local period
+# starts). ``spans``: with the start of the player's next period with a result. Each row then counts
+# at the end of its own period and of each later one before the player's next result, while its
+# result is within the window (the generated series stops at the window, the filter is exact).
+DRIFT_SQL = """
+WITH last_rows AS (
+    SELECT DISTINCT ON (player_id, period_start) player_id, period_start, played_at, rating_after
+    FROM (
+        SELECT player_id, date_trunc(%(period)s, played_at AT TIME ZONE %(zone)s) AS period_start,
+               played_at, match_id, unit, rating_after
+        FROM ratings_ratingchange
+        WHERE game_id = %(game)s
+    ) AS ledger
+    ORDER BY player_id, period_start, played_at DESC, match_id DESC, unit DESC
+), spans AS (
+    SELECT period_start, played_at, rating_after,
+           LEAD(period_start) OVER (PARTITION BY player_id ORDER BY period_start) AS next_start
+    FROM last_rows
+)
+SELECT shown.start, AVG(spans.rating_after), COUNT(*)
+FROM spans
+CROSS JOIN LATERAL generate_series(
+    spans.period_start,
+    LEAST(
+        COALESCE(spans.next_start - %(step)s::interval, %(last_start)s),
+        %(last_start)s,
+        spans.period_start + %(step)s::interval + make_interval(days => %(days)s)
+    ),
+    %(step)s::interval
+) AS shown(start)
+WHERE ((shown.start + %(step)s::interval) AT TIME ZONE %(zone)s) - make_interval(days => %(days)s) <= spans.played_at
+GROUP BY shown.start
+"""
+
+
+def rating_drift(*, game: Game, period: str = AUTO, active_days: int = ACTIVE_DAYS) -> Drift:
+    """The mean rating of ``game``'s active players at the end of each week or month of its history.
+
+    ``period`` is "week", "month" or "auto" (weeks for a history shorter than
+    about six months, months otherwise).
+    """
+    if period not in (*PERIODS, AUTO):
+        raise ValueError(f"period must be 'week', 'month' or 'auto', not {period!r}")
+    if active_days < 1:
+        raise ValueError("active_days must be at least 1")
+    bounds = RatingChange.objects.filter(game=game).aggregate(first=Min("played_at"), last=Max("played_at"))
+    if bounds["first"] is None:
+        return Drift(period=MONTH if period == AUTO else period, active_days=active_days, points=[])
+    if period == AUTO:
+        period = WEEK if bounds["last"] - bounds["first"] < WEEKLY_UNTIL else MONTH
+    zone = timezone.get_current_timezone()
+    first_start = _period_start(bounds["first"], period, zone)
+    last_start = _period_start(bounds["last"], period, zone)
+    with transaction.atomic(), connection.cursor() as cursor:
+        # The planner cannot know that each ledger row spans a few periods only, expects millions of rows
+        # and compiles the query with JIT, which costs more than running it (docs/performance.md, "Rating quality").
+        cursor.execute("SET LOCAL jit = off")
+        cursor.execute(
+            DRIFT_SQL,
+            {
+                "period": period,
+                "zone": str(zone),
+                "game": game.pk,
+                "step": f"1 {period}",
+                "days": active_days,
+                "last_start": last_start,
+            },
+        )
+        found = {start: (float(mean), count) for start, mean, count in cursor.fetchall()}
+    points = []
+    step = _step(period)
+    start = first_start
+    while start <= last_start:
+        mean, count = found.get(start, (None, 0))
+        points.append(
+            DriftPoint(start=start.date(), mean_rating=None if mean is None else round(mean, 2), active_players=count)
+        )
+        start += step
+    return Drift(period=period, active_days=active_days, points=points)
+
+
+def rating_drift_cached(*, game: Game, period: str = AUTO, active_days: int = ACTIVE_DAYS) -> Drift:
+    """``rating_drift`` under the game's ratings version (``ratings.caching``): recomputed after a rating change.
+
+    Only the default window is kept, so a client choosing windows freely cannot fill the cache.
+    """
+    version = rating_version(game_id=game.pk)
+    return cached(
+        ("rating-drift", game.pk, period, active_days, version),
+        lambda: rating_drift(game=game, period=period, active_days=active_days),
+        keep=active_days == ACTIVE_DAYS,
+    )

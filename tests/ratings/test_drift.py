@@ -1,0 +1,149 @@
+"""Rating drift: the mean rating of a game's active players by week or month, on the page and in the API.
+
+The history is three Slaps matches rated through the services; each rating is
+worked by hand from seed 000's formula (K = 32, halves away from zero).
+"""
+
+import datetime
+
+import pytest
+
+from leagues.models import Game
+from ratings.drift import rating_drift
+from ratings.models import RatingChange
+from ratings.services import ratings_process_game
+from tests.factories import PlayerFactory, slaps_match
+
+pytestmark = pytest.mark.django_db
+UTC = datetime.UTC
+
+
+def at(month: int, day: int) -> datetime.datetime:
+    return datetime.datetime(2025, month, day, 12, tzinfo=UTC)
+
+
+@pytest.fixture
+def history(slaps, settings):
+    """Ann, Bob, Cid start at 1000 (settings.TIME_ZONE is UTC here):
+
+    10 Jan  Ann beats Bob   E = 1/2: Ann 1000 + 32 * 1/2 = 1016, Bob 984
+    10 Feb  Ann beats Cid   E_Ann = 1/(1 + 10^((1000 - 1016)/400)) = 1/(1 + 0.912011) = 0.523013:
+                            Ann 1016 + 32 * 0.476987 = 1031.26 -> 1031, Cid 1000 - 15.26 = 984.74 -> 985
+    10 Jun  Bob beats Cid   E_Bob = 1/(1 + 10^((985 - 984)/400)) = 1/(1 + 1.005773) = 0.498561:
+                            Bob 984 + 32 * 0.501439 = 1000.05 -> 1000, Cid 985 - 16.05 = 968.95 -> 969
+    """
+    settings.TIME_ZONE = "UTC"
+    ann, bob, cid = (PlayerFactory(name=name) for name in ("Ann", "Bob", "Cid"))
+    slaps_match(winner=ann, loser=bob, played_at=at(1, 10))
+    slaps_match(winner=ann, loser=cid, played_at=at(2, 10))
+    slaps_match(winner=bob, loser=cid, played_at=at(6, 10))
+    ratings_process_game(game_id=slaps.pk)
+    after = {(c.player.name, c.played_at.month): float(c.rating_after) for c in RatingChange.objects.all()}
+    assert after == {("Ann", 1): 1016, ("Bob", 1): 984, ("Ann", 2): 1031, ("Cid", 2): 985, ("Bob", 6): 1000,
+                     ("Cid", 6): 969}  # fmt: skip
+    return slaps
+
+
+# Month by month, active = a result in the 90 days before the month's end (the next month's first day):
+#   Jan (end 1 Feb, from 3 Nov)   Ann 1016, Bob 984             mean 1000,  2
+#   Feb (end 1 Mar, from 1 Dec)   Ann 1031, Bob 984, Cid 985    mean 3000/3 = 1000, 3
+#   Mar (end 1 Apr, from 1 Jan)   the same three                mean 1000,  3
+#   Apr (end 1 May, from 31 Jan)  Bob's 10 Jan is too old: Ann 1031, Cid 985, mean 2016/2 = 1008, 2
+#   May (end 1 Jun, from 3 Mar)   nobody                        none,       0
+#   Jun (end 1 Jul, from 2 Apr)   Bob 1000, Cid 969             mean 1969/2 = 984.5, 2
+MONTHLY = [
+    (datetime.date(2025, 1, 1), 1000.0, 2),
+    (datetime.date(2025, 2, 1), 1000.0, 3),
+    (datetime.date(2025, 3, 1), 1000.0, 3),
+    (datetime.date(2025, 4, 1), 1008.0, 2),
+    (datetime.date(2025, 5, 1), None, 0),
+    (datetime.date(2025, 6, 1), 984.5, 2),
+]
+
+
+def test_monthly_drift_by_hand(history, django_assert_max_num_queries):
+    """Two reads (the bounds, the series), whatever the history's length; with the SET LOCAL and a savepoint."""
+    with django_assert_max_num_queries(5):
+        drift = rating_drift(game=history, period="month")
+    assert [(p.start, p.mean_rating, p.active_players) for p in drift.points] == MONTHLY
+    assert drift.change == 984.5 - 1000.0
+    assert drift.active_days == 90
+
+
+def test_weekly_by_default_for_a_short_history_and_a_window(history):
+    """10 Jan to 10 Jun is 151 days, under six months: weeks, from Monday 6 Jan to Monday 9 Jun
+    (154 days, 22 weeks later: 23 points).
+    With a 7-day window, the week of 6 Jan (end Monday 13 Jan, window from 6 Jan) has Ann 1016 and Bob 984;
+    the week after has nobody (10 Jan is before 13 Jan)."""
+    drift = rating_drift(game=history, active_days=7)
+    assert drift.period == "week"
+    assert len(drift.points) == 23
+    assert drift.points[0].start == datetime.date(2025, 1, 6)
+    assert drift.points[-1].start == datetime.date(2025, 6, 9)
+    assert (drift.points[0].mean_rating, drift.points[0].active_players) == (1000.0, 2)
+    assert (drift.points[1].mean_rating, drift.points[1].active_players) == (None, 0)
+    assert (drift.points[-1].mean_rating, drift.points[-1].active_players) == (984.5, 2)
+
+
+def test_no_history_no_points(slaps):
+    drift = rating_drift(game=Game.objects.get(slug="bridge"))
+    assert drift.points == []
+    assert drift.change is None
+
+
+def test_drift_api(history, client):
+    answer = client.get("/api/games/slaps/drift/?period=month")
+    assert answer.status_code == 200
+    body = answer.json()
+    assert (body["game"], body["period"], body["active_days"]) == ("slaps", "month", 90)
+    assert body["change"] == -15.5
+    assert [(p["start"], p["mean_rating"], p["active_players"]) for p in body["points"]] == [
+        (start.isoformat(), mean, active) for start, mean, active in MONTHLY
+    ]
+    assert client.get("/api/games/slaps/drift/?period=week&active_days=7").json()["points"][0]["active_players"] == 2
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ("period=year", "period"),
+        ("active_days=0", "active_days"),
+        ("active_days=abc", "active_days"),
+        ("active_days=99999", "active_days"),
+        ("active_days=-5", "active_days"),
+        ("period=week&period=month", "period"),
+    ],
+)
+def test_drift_api_refuses_bad_queries(history, client, query, field):
+    """A bad query is a 400 naming the parameter, and changes nothing."""
+    rows = list(RatingChange.objects.order_by("pk").values_list("pk", "rating_after"))
+    answer = client.get(f"/api/games/slaps/drift/?{query}")
+    assert answer.status_code == 400
+    assert list(answer.json()) == [field]
+    assert list(RatingChange.objects.order_by("pk").values_list("pk", "rating_after")) == rows
+
+
+def test_drift_api_unknown_game(client, reference_data):
+    assert client.get("/api/games/nope/drift/").status_code == 404
+
+
+def test_quality_page_draws_the_drift_with_a_table(history, client):
+    page = client.get("/quality/slaps/").content.decode()
+    for piece in ('id="drift-chart"', 'id="drift-data"', "js/drift-chart.js"):
+        assert piece in page
+    # Weeks by default here; the table's first row is the week of 6 Jan: 2 active, mean 1000.
+    assert '<td>2025-01-06</td><td class="num">2</td><td class="num">1000</td>' in page
+    assert 'id="drift-change"' in page
+
+
+def test_a_rating_change_shows_at_once(history, client):
+    """The page's series is cached under the ratings version: a new result moves it at once.
+    11 Jun, Cid (969) beats Ann (1031): E_Cid = 1/(1 + 10^(62/400)) = 1/(1 + 1.428894) = 0.411710,
+    Cid 969 + 32 * 0.588290 = 987.83 -> 988, Ann 1031 - 18.83 = 1012.17 -> 1012. June's end: Bob 1000,
+    Cid 988, Ann 1012 (active again): mean 3000/3 = 1000."""
+    assert client.get("/api/games/slaps/drift/?period=month").json()["points"][-1]["mean_rating"] == 984.5
+    ann, cid = (RatingChange.objects.filter(player__name=name).first().player for name in ("Ann", "Cid"))
+    slaps_match(winner=cid, loser=ann, played_at=at(6, 11))
+    ratings_process_game(game_id=history.pk)
+    last = client.get("/api/games/slaps/drift/?period=month").json()["points"][-1]
+    assert (last["mean_rating"], last["active_players"]) == (1000.0, 3)
