@@ -15,9 +15,10 @@ Vocabulary:
                 rating by more than it punishes falling short of it) shows a
                 climb.
 
-``ACTIVE_DAYS`` is the default window. A league setting for inactivity, when
-the leagues gain one, is the natural source; until then the page and the API
-use this one figure for every game.
+The window is the game's leagues' own: their "inactive after N days" setting
+(``League.inactive_after_days``, the one the leaderboards hide players by),
+the largest where leagues differ (a player active in any league counts), and
+``ACTIVE_DAYS`` for a game where no league sets one (``game_active_days``).
 
 Reads only, in two queries (and a ``SET LOCAL``): the history's bounds, and ``DRIFT_SQL``, where
 PostgreSQL keeps each player's last ledger row per period (``DISTINCT ON``)
@@ -122,6 +123,12 @@ GROUP BY shown.start
 """
 
 
+def game_active_days(game: Game) -> int:
+    """The game's window: the largest ``inactive_after_days`` among its leagues, else ``ACTIVE_DAYS``."""
+    days = [league.inactive_after_days for league in game.leagues.all() if league.inactive_after_days]
+    return max(days, default=ACTIVE_DAYS)
+
+
 def rating_drift(*, game: Game, period: str = AUTO, active_days: int = ACTIVE_DAYS) -> Drift:
     """The mean rating of ``game``'s active players at the end of each week or month of its history.
 
@@ -168,14 +175,17 @@ def rating_drift(*, game: Game, period: str = AUTO, active_days: int = ACTIVE_DA
     return Drift(period=period, active_days=active_days, points=points)
 
 
-def rating_drift_cached(*, game: Game, period: str = AUTO, active_days: int = ACTIVE_DAYS) -> Drift:
+def rating_drift_cached(*, game: Game, period: str = AUTO, active_days: int | None = None) -> Drift:
     """``rating_drift`` under the game's ratings version (``ratings.caching``): recomputed after a rating change.
 
-    Only the default window is kept, so a client choosing windows freely cannot fill the cache.
+    ``active_days`` None is the game's own window (``game_active_days``). Only that window is kept, so a
+    client choosing windows freely cannot fill the cache.
     """
+    own = game_active_days(game)
+    active_days = own if active_days is None else active_days
     version = rating_version(game_id=game.pk)
     return cached(
         ("rating-drift", game.pk, period, active_days, version),
         lambda: rating_drift(game=game, period=period, active_days=active_days),
-        keep=active_days == ACTIVE_DAYS,
+        keep=active_days == own,
     )

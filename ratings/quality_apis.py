@@ -45,7 +45,10 @@ class GameDriftApi(APIView):
             OpenApiParameter(
                 "active_days",
                 {"type": "integer", "minimum": 1, "maximum": MAX_ACTIVE_DAYS},
-                description=f"The activity window in days, {ACTIVE_DAYS} by default.",
+                description=(
+                    "The activity window in days; by default the game's leagues' inactivity setting (the largest), "
+                    f"or {ACTIVE_DAYS} where none sets one."
+                ),
             ),
         ],
         responses={200: OutputSerializer, **error_responses(400, 404, *ANY_REQUEST_ERRORS)},
@@ -56,8 +59,10 @@ class GameDriftApi(APIView):
         period = params.get("period") or AUTO
         if period not in (*PERIODS, AUTO):
             raise ValidationError({"period": ["Must be 'week', 'month' or 'auto'."]})
-        raw_days = params.get("active_days") or str(ACTIVE_DAYS)
-        if not (raw_days.isascii() and raw_days.isdigit() and 1 <= int(raw_days) <= MAX_ACTIVE_DAYS):
+        raw_days = params.get("active_days") or None
+        if raw_days is not None and not (
+            raw_days.isascii() and raw_days.isdigit() and 1 <= int(raw_days) <= MAX_ACTIVE_DAYS
+        ):
             raise ValidationError({"active_days": [f"A whole number of days from 1 to {MAX_ACTIVE_DAYS}."]})
-        drift = rating_drift_cached(game=game, period=period, active_days=int(raw_days))
+        drift = rating_drift_cached(game=game, period=period, active_days=int(raw_days) if raw_days else None)
         return Response(self.OutputSerializer({"game": game.slug, **drift.as_dict()}).data)

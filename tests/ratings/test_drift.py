@@ -147,3 +147,21 @@ def test_a_rating_change_shows_at_once(history, client):
     ratings_process_game(game_id=history.pk)
     last = client.get("/api/games/slaps/drift/?period=month").json()["points"][-1]
     assert (last["mean_rating"], last["active_players"]) == (1000.0, 3)
+
+
+def test_the_window_is_the_leagues_inactivity_setting(history, client):
+    """A game whose leagues hide players after N days draws its drift with that window: the largest where
+    they differ (a player active in any league counts); 90 days where none sets one. With 7 days the week of
+    6 Jan has Ann and Bob (as in the test above) and the week after nobody."""
+    from leagues.models import League
+    from ratings.drift import game_active_days
+
+    assert game_active_days(history) == 90
+    amateur, pro = League.objects.filter(game=history).order_by("pk")  # the reference data's two leagues
+    League.objects.filter(pk=amateur.pk).update(inactive_after_days=5)
+    League.objects.filter(pk=pro.pk).update(inactive_after_days=7)
+    assert game_active_days(Game.objects.get(pk=history.pk)) == 7
+    body = client.get("/api/games/slaps/drift/?period=week").json()
+    assert body["active_days"] == 7
+    assert [(p["mean_rating"], p["active_players"]) for p in body["points"][:2]] == [(1000.0, 2), (None, 0)]
+    assert client.get("/api/games/slaps/drift/?period=week&active_days=").json()["active_days"] == 7
