@@ -130,14 +130,21 @@ def _ledger_apply(*, game: Game, start: LedgerKey, now: datetime) -> tuple[int, 
 
 
 class _MatchApplier:
-    """Rates one match at a time on top of the in-memory pool and buffers its ledger rows."""
+    """Rates one match at a time on top of the in-memory pool and hands its ledger rows to ``writer``.
 
-    def __init__(self, *, system, parameters, rules: dict[int, _LeagueRules], writer: _LedgerWriter, snapshots):
+    The writer is the ledger's (``_LedgerWriter``) in a replay, or an in-memory
+    sink when a history is replayed under other parameters without writing it
+    (``ratings.evaluation``); ``observe``, when given, is called with each match,
+    its engine input and the states the engine is about to rate it from.
+    """
+
+    def __init__(self, *, system, parameters, rules: dict[int, _LeagueRules], writer, snapshots, observe=None):
         self.system = system
         self.parameters = parameters
         self.rules = rules
         self.writer = writer
         self.snapshots = snapshots
+        self.observe = observe
         self.pool: dict[int, _Standing] = {}
 
     def __call__(
@@ -170,6 +177,8 @@ class _MatchApplier:
             )
         if window and hasattr(engine_input, "frozen"):
             engine_input = replace(engine_input, frozen=True)
+        if self.observe is not None:
+            self.observe(match, engine_input, states)
         changes = self.system.rate(engine_input, states, self.parameters)
         for player_id in states:
             pool[player_id].rated_matches += 1

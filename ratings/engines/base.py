@@ -118,6 +118,14 @@ class RatingSystem(Protocol):
         """(predicted score, actual score) of a stored change, for rating-quality reports."""
         ...
 
+    def forecasts(self, match: Any, states: Mapping[Hashable, PlayerState], parameters: Any) -> list:
+        """What the system predicted for the unit(s) of ``match`` from ``states`` (``quality.Forecast``s)."""
+        ...
+
+    def forecast_scale(self, parameters: Any) -> float | None:
+        """The logistic scale the system itself implies, or None when it must be fitted on the data."""
+        ...
+
 
 def round_half_away_from_zero(value: float, decimals: int = 0) -> float:
     """Round like people do on paper: 1111.5 -> 1112, -0.5 -> -1.

@@ -66,6 +66,7 @@ from .base import (
     stop_at_floor,
     stored_expected_score,
 )
+from .quality import Forecast
 
 # WBF IMP scale: (lowest score difference, IMPs).
 IMP_SCALE: tuple[tuple[int, int], ...] = (
@@ -301,6 +302,35 @@ class BridgeSystem:
                 for pair in (table.ns, table.ew):
                     together[pair_key(pair)] = together.get(pair_key(pair), 0) + 1
         return changes
+
+    def forecasts(
+        self, match: BridgeSession, states: Mapping[Hashable, PlayerState], parameters: BridgeParameters
+    ) -> list:
+        """Per board, per duel: side A's rating gap (the session's starting ratings, partnership bonus
+        included, capped by the rule of 400 as the expected score is) and its score."""
+        p = parameters
+        together = dict(match.deals_together)
+        forecasts = []
+        for board in match.boards:
+
+            def side_rating(side: Sequence[Pair]) -> float:
+                total = 0.0
+                for pair in side:
+                    base = (float(states[pair[0]].rating) + float(states[pair[1]].rating)) / 2.0
+                    total += base + partnership_bonus(together.get(pair_key(pair), 0), p)
+                return total / len(side)
+
+            for duel in board_duels(board):
+                gap = side_rating(duel.side_a) - side_rating(duel.side_b)
+                gap = min(max(gap, -p.rating_difference_cap), p.rating_difference_cap)
+                forecasts.append(Forecast(gap, actual_score(duel.imps_a, p)))
+            for table in board.tables:
+                for pair in (table.ns, table.ew):
+                    together[pair_key(pair)] = together.get(pair_key(pair), 0) + 1
+        return forecasts
+
+    def forecast_scale(self, parameters: BridgeParameters) -> float:
+        return parameters.scale
 
 
 SYSTEM = BridgeSystem()

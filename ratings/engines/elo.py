@@ -33,6 +33,7 @@ from .base import (
     stop_at_floor,
     stored_expected_score,
 )
+from .quality import Forecast
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +166,14 @@ class EloSystem:
                                                        "k": k_b, "score": score_b, "floor_applied": floored_b},
                         promoted_b)),
         ]  # fmt: skip
+
+    def forecasts(self, match: EloMatch, states: Mapping[Hashable, PlayerState], parameters: EloParameters) -> list:
+        """One forecast per match: the first player's rating gap and whether they won."""
+        (first, second), winner = match
+        return [Forecast(states[first].rating - states[second].rating, 1.0 if winner == first else 0.0)]
+
+    def forecast_scale(self, parameters: EloParameters) -> float:
+        return parameters.scale
 
 
 _copysign, _floor = math.copysign, math.floor

@@ -54,6 +54,7 @@ from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
 from .base import Change, EngineInputError, Param, PlayerState, new_change
+from .quality import Forecast
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,6 +283,26 @@ class PreferansSystem:
                 }
                 changes.append(new_change((unit, seat, ratings[index], after, details, promoted)))
         return changes
+
+    def forecasts(
+        self, match: PreferansGame, states: Mapping[Hashable, PlayerState], parameters: PreferansParameters
+    ) -> list:
+        """Per deal, per two seats with a player among them: the rating gap (before the game) and who
+        ended the deal with more whists. The engine claims no win chance, so its scale is fitted."""
+        seats = match.seats
+        ratings = [seat.rating if isinstance(seat, BotSeat) else float(states[seat].rating) for seat in seats]
+        rated = [not isinstance(seat, BotSeat) for seat in seats]
+        pairs = [(i, j) for i in range(len(seats)) for j in range(i + 1, len(seats)) if rated[i] or rated[j]]
+        forecasts = []
+        for whists in match.deals:
+            for i, j in pairs:
+                difference = whists[i] - whists[j]
+                outcome = 1.0 if difference > 0 else 0.0 if difference < 0 else 0.5
+                forecasts.append(Forecast(ratings[i] - ratings[j], outcome))
+        return forecasts
+
+    def forecast_scale(self, parameters: PreferansParameters) -> None:
+        return None
 
 
 SYSTEM = PreferansSystem()

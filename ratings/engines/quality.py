@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 EPSILON = 1e-6
 
@@ -90,4 +91,67 @@ def quality_report(pairs: Iterable[tuple[float, float]]) -> QualityReport:
     report = QualityReport()
     for predicted, outcome in pairs:
         report.add(predicted, outcome)
+    return report
+
+
+# --- forecasts: what a rating system predicted before a unit -------------------------------------
+
+
+class Forecast(NamedTuple):
+    """One side of one duel as the system saw it just before rating it."""
+
+    gap: float  # this side's rating minus the other side's
+    outcome: float  # 1 this side did better, 0.5 even, 0 worse
+
+
+# The fitted scale's bounds: below 50 an everyday gap is a certainty; a huge scale says ratings predict nothing.
+SCALE_MIN = 50.0
+SCALE_MAX = 100_000.0
+_LN10 = math.log(10.0)
+
+
+def probability(gap: float, scale: float) -> float:
+    """1 / (1 + 10^(-gap / scale)), without overflow for any gap."""
+    exponent = min(max(-gap / scale, -300.0), 300.0)
+    return 1.0 / (1.0 + 10.0**exponent)
+
+
+def fit_scale(forecasts: Iterable[Forecast]) -> float:
+    """The maximum-likelihood logistic scale of the forecasts, within [SCALE_MIN, SCALE_MAX].
+
+    With b = 1 / scale the log-likelihood is concave in b (a logistic regression
+    through the origin), so its derivative sum(gap * ln10 * (s - p)) falls as b
+    grows: bisection on its sign over [1/SCALE_MAX, 1/SCALE_MIN] finds the
+    maximum, deterministically. No information (no gaps) gives SCALE_MAX.
+    """
+    pairs = [(gap * _LN10, outcome) for gap, outcome in forecasts if gap]
+    if not pairs:
+        return SCALE_MAX
+
+    def slope(b: float) -> float:
+        total = 0.0
+        for x, s in pairs:
+            z = min(max(-b * x, -700.0), 700.0)
+            total += x * (s - 1.0 / (1.0 + math.exp(z)))
+        return total
+
+    low, high = 1.0 / SCALE_MAX, 1.0 / SCALE_MIN
+    if slope(low) <= 0:
+        return SCALE_MAX
+    if slope(high) >= 0:
+        return SCALE_MIN
+    for _ in range(60):
+        middle = (low + high) / 2
+        if slope(middle) > 0:
+            low = middle
+        else:
+            high = middle
+    return 1.0 / ((low + high) / 2)
+
+
+def forecast_report(forecasts: Iterable[Forecast], scale: float) -> QualityReport:
+    """The quality report of the forecasts read as win chances on ``scale``."""
+    report = QualityReport()
+    for gap, outcome in forecasts:
+        report.add(probability(gap, scale), outcome)
     return report
