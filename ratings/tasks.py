@@ -28,3 +28,10 @@ def ratings_sweep() -> int:
 @shared_task
 def ratings_close_periods() -> int:
     return services.ratings_close_periods()
+
+
+@shared_task
+def ratings_tune(run_id: int) -> None:
+    from ratings.tuning_runs import tuning_run_execute
+
+    tuning_run_execute(run_id=run_id)
