@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from dataclasses import asdict
 
+from celery import current_app
 from django.db import transaction
 from django.utils import timezone
 
@@ -38,9 +39,8 @@ def tuning_run_create(*, game: Game, user, split: float = 0.5) -> TuningRun:
 
 
 def _queue(run_id: int) -> None:
-    from ratings.tasks import ratings_tune
-
-    ratings_tune.delay(run_id)
+    # By name, as ratings.services queues its tasks: ratings.tasks imports this module.
+    current_app.tasks["ratings.tasks.ratings_tune"].delay(run_id)
 
 
 def tuning_run_execute(*, run_id: int) -> None:
