@@ -25,6 +25,8 @@ import hashlib
 import itertools
 import json
 import math
+import multiprocessing
+import os
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -339,15 +341,52 @@ def evaluate(
     )
 
 
+#: Below this many results replayed in all (results x candidates), candidates are replayed one after another.
+PARALLEL_FROM = 200_000
+
+# The history a forked worker replays: set before the fork, so it is inherited, never pickled.
+_FORKED: dict = {}
+
+
+def _evaluate_forked(job: tuple) -> Candidate:
+    index, parameters = job
+    history, split_at, active_days, current_index = _FORKED["job"]
+    return evaluate(history, parameters, split_at=split_at, active_days=active_days, current=index == current_index)
+
+
+def _workers(jobs: int, size: int) -> int:
+    """How many processes replay the candidates: one per CPU, none in a daemon (a Celery prefork worker)."""
+    if jobs < 2 or size < PARALLEL_FROM or multiprocessing.current_process().daemon:
+        return 1
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, min(cpus, jobs))
+
+
 def tune(
     history: History, candidates: list, *, split: float = 0.5, current_index: int = 0, active_days: int = ACTIVE_DAYS
 ) -> Tuning:
-    """Score every candidate on the newer part; the lowest log-loss there is chosen (the earlier one on a tie)."""
+    """Score every candidate on the newer part; the lowest log-loss there is chosen (the earlier one on a tie).
+
+    Each candidate's replay is independent of the others: on a long history they run in forked
+    processes, one per CPU (the history inherited, the figures sent back), in the candidates' order.
+    """
     split_at = split_time(history, split)
-    results = [
-        evaluate(history, parameters, split_at=split_at, active_days=active_days, current=index == current_index)
-        for index, parameters in enumerate(candidates)
-    ]
+    jobs = list(enumerate(candidates))
+    workers = _workers(len(jobs), len(history.units) * len(jobs))
+    if workers > 1:
+        _FORKED["job"] = (history, split_at, active_days, current_index)
+        try:
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                results = pool.map(_evaluate_forked, jobs, chunksize=1)
+        finally:
+            _FORKED.clear()
+    else:
+        results = [
+            evaluate(history, parameters, split_at=split_at, active_days=active_days, current=index == current_index)
+            for index, parameters in jobs
+        ]
     scored = [c for c in results if c.report.log_loss is not None]
     if scored:
         min(scored, key=lambda c: c.report.log_loss).chosen = True
