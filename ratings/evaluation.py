@@ -294,29 +294,54 @@ def evaluate(
     With ``league_id``, only the forecasts of results filed under that league
     count (the whole history is still replayed: ratings are the game's).
     """
+    return evaluate_leagues(
+        history, parameters, split_at=split_at, active_days=active_days, current=current, leagues=[league_id]
+    )[0]
+
+
+def evaluate_leagues(
+    history: History,
+    parameters,
+    *,
+    split_at: datetime | None,
+    leagues: list[int | None],
+    active_days: int = ACTIVE_DAYS,
+    current: bool = False,
+) -> list[Candidate]:
+    """``evaluate`` for several views of one replay: every result (None) or those filed under a league."""
     system = history.system
-    older: list = []
-    newer: list = []
-    counts = {"older": 0, "newer": 0, "split_seen": 0}
+    own_scale = system.forecast_scale(parameters)
+    # Per view: [older forecasts (kept only to fit a scale), newer forecasts,
+    #            older results, newer results, older forecasts counted].
+    views = {league: [[], [], 0, 0, 0] for league in leagues}
+    everything = views.get(None)
+    seen = {"split": False}
     last_seen: dict = {}
     drift = Drift(None, None, 0, 0)
 
     def observe(match, engine_input, states):
-        is_newer = split_at is not None and match.played_at >= split_at
-        if is_newer and not counts["split_seen"]:
-            counts["split_seen"] = 1
+        played_at = match.played_at
+        is_newer = split_at is not None and played_at >= split_at
+        if is_newer and not seen["split"]:
+            seen["split"] = True
             drift.at_split, drift.active_at_split = _mean_active(apply.pool, last_seen, split_at, active_days)
         for player in states:
-            last_seen[player] = match.played_at
-        if league_id is not None and match.league_id != league_id:
+            last_seen[player] = played_at
+        league_view = views.get(match.league_id) if match.league_id is not None else None
+        if everything is None and league_view is None:
             return
         forecasts = system.forecasts(engine_input, states, parameters)
-        if is_newer:
-            counts["newer"] += 1
-            newer.extend(forecasts)
-        else:
-            counts["older"] += 1
-            older.extend(forecasts)
+        for view in (everything, league_view):
+            if view is None:
+                continue
+            if is_newer:
+                view[3] += 1
+                view[1].extend(forecasts)
+            else:
+                view[2] += 1
+                view[4] += len(forecasts)
+                if own_scale is None:
+                    view[0].extend(forecasts)
 
     apply = _applier(history, parameters, observe)
     _run(history, apply)
@@ -324,21 +349,24 @@ def evaluate(
         drift.at_end, drift.active_at_end = _mean_active(
             apply.pool, last_seen, history.units[-1].match.played_at, active_days
         )
-    scale = system.forecast_scale(parameters)
-    fitted = scale is None
-    if fitted:
-        scale = fit_scale(older)
-    return Candidate(
-        parameters=parameters,
-        current=current,
-        scale=scale,
-        scale_fitted=fitted,
-        older_units=counts["older"],
-        newer_units=counts["newer"],
-        older_forecasts=len(older),
-        report=forecast_report(newer, scale),
-        drift=drift,
-    )
+    candidates = []
+    for league in leagues:
+        older, newer, older_units, newer_units, older_forecasts = views[league]
+        scale = own_scale if own_scale is not None else fit_scale(older)
+        candidates.append(
+            Candidate(
+                parameters=parameters,
+                current=current,
+                scale=scale,
+                scale_fitted=own_scale is None,
+                older_units=older_units,
+                newer_units=newer_units,
+                older_forecasts=older_forecasts,
+                report=forecast_report(newer, scale),
+                drift=drift,
+            )
+        )
+    return candidates
 
 
 #: Below this many results replayed in all (results x candidates), candidates are replayed one after another.
@@ -504,19 +532,3 @@ def game_tuning(
     candidates = candidate_grid(system, current, values=values, max_candidates=max_candidates)
     history = history_load(game=game)
     return tune(history, candidates, split=split, active_days=active_days or ACTIVE_DAYS)
-
-
-def game_current_evaluation(
-    *, game: Game, split: float = 0.5, league: League | None = None
-) -> tuple[Candidate, Tuning]:
-    """The game's current parameters scored as the tuning scores a candidate (the quality pages)."""
-    history = history_load(game=game)
-    split_at = split_time(history, split)
-    candidate = evaluate(
-        history,
-        rating_parameters(game=game),
-        split_at=split_at,
-        current=True,
-        league_id=league.pk if league is not None else None,
-    )
-    return candidate, Tuning(split=split, split_at=split_at, active_days=ACTIVE_DAYS, candidates=[candidate])

@@ -16,7 +16,7 @@ from datetime import datetime
 from leagues.models import Game, League
 from ratings.engines import REGISTRY
 from ratings.engines.quality import QualityReport
-from ratings.evaluation import ACTIVE_DAYS, Candidate, evaluate, history_load, split_time
+from ratings.evaluation import ACTIVE_DAYS, Candidate, evaluate_leagues, history_load, split_time
 from ratings.parameters import rating_parameters
 
 #: The older part's share of the history: fitted on, not scored.
@@ -70,20 +70,21 @@ def _row(game: Game, league: League | None, candidate: Candidate | None, split_a
 def rating_quality_rows(*, game: Game, leagues: list[League | None]) -> list[QualityRow]:
     """The game's quality under its current parameters, for all its results (None) and each league given.
 
-    The history is read once; a league's row scores only the results filed under it.
+    The history is read and replayed once; a league's row scores only the results filed under it.
     """
     if REGISTRY.get(game.rating_system) is None:
         return [QualityRow(game=game, league=league, report=QualityReport()) for league in leagues]
     history = history_load(game=game)
     parameters = rating_parameters(game=game)
     split_at = split_time(history, SPLIT)
-    rows = []
-    for league in leagues:
-        candidate = evaluate(
-            history, parameters, split_at=split_at, current=True, league_id=league.pk if league else None
-        )
-        rows.append(_row(game, league, candidate, split_at))
-    return rows
+    candidates = evaluate_leagues(
+        history,
+        parameters,
+        split_at=split_at,
+        current=True,
+        leagues=[league.pk if league else None for league in leagues],
+    )
+    return [_row(game, league, candidate, split_at) for league, candidate in zip(leagues, candidates, strict=True)]
 
 
 def rating_quality_row(*, game: Game, league: League | None = None) -> QualityRow:

@@ -16,6 +16,7 @@ from django.utils import timezone
 from leagues.models import Game
 from ratings.engines.elo import SYSTEM as ELO
 from ratings.engines.elo import EloParameters
+from ratings.engines.quality import SCALE_MAX, SCALE_MIN, Forecast, fit_scale
 from ratings.evaluation import candidate_grid
 from ratings.models import RatingChange, TuningRun
 from ratings.services import ratings_process_game
@@ -207,3 +208,34 @@ def test_the_tuning_page_needs_the_permission_to_change_the_game(history, slaps)
     assert browser.get(f"/admin/leagues/game/{slaps.pk}/tuning/").status_code == 403
     assert browser.post(f"/admin/leagues/game/{slaps.pk}/tuning/", {"split": "0.5"}).status_code == 403
     assert not TuningRun.objects.exists()
+
+
+def test_the_fitted_scale_is_the_maximum_likelihood_one():
+    """Four forecasts at gap 100, three won: the likelihood peaks where the win chance is 3/4,
+    1 / (1 + 10^(-100/s)) = 3/4, so 10^(-100/s) = 1/3 and s = 100 / log10(3) = 209.590.
+    A gap of 0 says nothing about the scale; no information at all gives the largest scale."""
+    forecasts = [Forecast(100, 1), Forecast(100, 1), Forecast(100, 1), Forecast(100, 0), Forecast(0, 1)]
+    assert fit_scale(forecasts) == pytest.approx(100 / math.log10(3), rel=1e-6)
+    assert fit_scale([Forecast(0, 1)]) == SCALE_MAX
+    assert fit_scale([Forecast(100, 1)]) == SCALE_MIN  # always right: as sharp as allowed
+
+
+def test_the_quality_report_scores_the_newer_half_under_the_current_parameters(history, capsys):
+    """The same history and split as the tuning's hand calculation above: log-loss 0.672093 on
+    results 2 and 3, Elo's own scale 400 (not fitted); the results carry no league, so the
+    leagues' rows score nothing."""
+    call_command("rating_quality", "--game", "slaps", "--json")
+    rows = json.loads(capsys.readouterr().out)
+    everything = rows[0]
+    assert everything["league"] is None
+    assert everything["log_loss"] == pytest.approx(0.672093, abs=1e-6)
+    assert everything["units"] == 2
+    assert everything["newer_units"] == 2
+    assert everything["older_units"] == 1
+    assert everything["scale"] == 400
+    assert everything["scale_fitted"] is False
+    assert everything["split_at"] is not None
+    assert [row["units"] for row in rows[1:]] == [0, 0]
+    page = Client().get("/quality/slaps/").content.decode()
+    assert '<dd id="q-units">2</dd>' in page
+    assert '<dd id="q-scale">400.0</dd>' in page
