@@ -137,6 +137,7 @@ class _Sink:
     """Where the applier's ledger rows go when nothing is written: nowhere."""
 
     game_id = None
+    wants_text = False
 
     def __init__(self) -> None:
         self.promotions: list = []

@@ -28,6 +28,7 @@ from .base import (
     EngineInputError,
     Param,
     PlayerState,
+    _tuple_new,
     new_change,
     round_half_away_from_zero,
     stop_at_floor,
@@ -170,7 +171,8 @@ class EloSystem:
     def forecasts(self, match: EloMatch, states: Mapping[Hashable, PlayerState], parameters: EloParameters) -> list:
         """One forecast per match: the first player's rating gap and whether they won."""
         (first, second), winner = match
-        return [Forecast(states[first].rating - states[second].rating, 1.0 if winner == first else 0.0)]
+        # Built with tuple.__new__, as changes are (base.new_change): one per match of a tuning's every replay.
+        return [_tuple_new(Forecast, (states[first].rating - states[second].rating, 1.0 if winner == first else 0.0))]
 
     def forecast_scale(self, parameters: EloParameters) -> float:
         return parameters.scale
