@@ -27,6 +27,7 @@ import json
 import math
 import multiprocessing
 import os
+import threading
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -384,9 +385,12 @@ def _evaluate_forked(job: tuple) -> Candidate:
 
 
 def _workers(jobs: int, size: int) -> int:
-    """How many processes replay the candidates: one per CPU, none in a daemon (a Celery prefork worker)."""
+    """How many processes replay the candidates: one per CPU; none in a daemon (a Celery prefork worker)
+    or off the main thread."""
     if jobs < 2 or size < PARALLEL_FROM or multiprocessing.current_process().daemon:
         return 1
+    if threading.current_thread() is not threading.main_thread():
+        return 1  # a web server's thread (eager tasks): forking beside other threads may copy a held lock
     if "fork" not in multiprocessing.get_all_start_methods():
         return 1
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from datetime import timedelta
 from io import StringIO
 
@@ -239,3 +240,26 @@ def test_the_quality_report_scores_the_newer_half_under_the_current_parameters(h
     page = Client().get("/quality/slaps/").content.decode()
     assert '<dd id="q-units">2</dd>' in page
     assert '<dd id="q-scale">400.0</dd>' in page
+
+
+def test_a_game_without_results_lists_its_candidates_with_nothing_chosen(slaps, capsys):
+    result = tune_json("--param", "k_provisional=24")
+    assert result["split_at"] is None
+    assert result["chosen"] is None
+    assert [c["newer_units"] for c in result["candidates"]] == [0, 0]
+    assert all(c["log_loss"] is None for c in result["candidates"])
+    call_command("tune_ratings", "--game", "slaps")
+    assert "(current)" in capsys.readouterr().out
+
+
+def test_candidates_replayed_in_forked_processes_give_the_same_figures(monkeypatch):
+    """The same synthetic history tuned one candidate after another and in forked processes."""
+    from benchmarks.tuning import synthetic_history
+    from ratings import evaluation
+
+    history = synthetic_history(results=2000, players=60)
+    candidates = candidate_grid(ELO, EloParameters(), max_candidates=3)
+    one_by_one = evaluation.tune(history, candidates).as_dict()
+    monkeypatch.setattr(evaluation, "PARALLEL_FROM", 0)
+    assert evaluation._workers(len(candidates), 1) > 1 or len(os.sched_getaffinity(0)) == 1
+    assert evaluation.tune(history, candidates).as_dict() == one_by_one
