@@ -512,14 +512,23 @@ def candidate_grid(system, current, *, values: dict[str, list] | None = None, ma
 # --- a game's tuning ---------------------------------------------------------------------------
 
 
+#: A league's rules a replay reads (ratings/admin.py's rule fields): a change replays the game.
+LEAGUE_RULES = ("tier", "promotion_threshold", "rating_floor", "rating_period_days", "rating_period_anchor")
+
+
 def game_fingerprint(game: Game) -> str:
-    """What a tuning run was computed from: the results version, the system and the parameters.
+    """What a tuning run was computed from: the results version, the game's and its leagues' rules.
 
     Any results write raises the results version, and a rule change sets the
-    parameters: a run whose fingerprint differs from the game's is stale.
+    parameters, the start rating or a league's rules: a run whose fingerprint
+    differs from the game's is stale.
     """
     version = ResultsVersion.objects.filter(game_id=game.pk).values_list("version", flat=True).first() or 0
-    text = json.dumps([version, game.rating_system, game.parameters, str(game.start_rating)], sort_keys=True)
+    leagues = [
+        [str(value) for value in row]
+        for row in League.objects.filter(game_id=game.pk).order_by("pk").values_list("pk", *LEAGUE_RULES)
+    ]
+    text = json.dumps([version, game.rating_system, game.parameters, str(game.start_rating), leagues], sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
 

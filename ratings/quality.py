@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from leagues.models import Game, League
+from ratings.caching import cached, rating_version
 from ratings.engines import REGISTRY
 from ratings.engines.quality import QualityReport
-from ratings.evaluation import ACTIVE_DAYS, Candidate, evaluate_leagues, history_load, split_time
+from ratings.evaluation import ACTIVE_DAYS, Candidate, evaluate_leagues, game_fingerprint, history_load, split_time
 from ratings.parameters import rating_parameters
 
 #: The older part's share of the history: fitted on, not scored.
@@ -74,6 +75,18 @@ def rating_quality_rows(*, game: Game, leagues: list[League | None]) -> list[Qua
     """
     if REGISTRY.get(game.rating_system) is None:
         return [QualityRow(game=game, league=league, report=QualityReport()) for league in leagues]
+    # Cached under what the figures are computed from: the results, the rules, and the ratings' version.
+    key = (
+        "quality",
+        game.pk,
+        game_fingerprint(game),
+        rating_version(game_id=game.pk),
+        ",".join(str(league.pk) if league else "all" for league in leagues),
+    )
+    return cached(key, lambda: _quality_rows(game, leagues))
+
+
+def _quality_rows(game: Game, leagues: list[League | None]) -> list[QualityRow]:
     history = history_load(game=game)
     parameters = rating_parameters(game=game)
     split_at = split_time(history, SPLIT)

@@ -263,3 +263,19 @@ def test_candidates_replayed_in_forked_processes_give_the_same_figures(monkeypat
     monkeypatch.setattr(evaluation, "PARALLEL_FROM", 0)
     assert evaluation._workers(len(candidates), 1) > 1 or len(os.sched_getaffinity(0)) == 1
     assert evaluation.tune(history, candidates).as_dict() == one_by_one
+
+
+def test_a_league_rule_changed_since_the_run_makes_it_stale(
+    history, slaps, admin_browser, django_capture_on_commit_callbacks
+):
+    url = f"/admin/leagues/game/{slaps.pk}/tuning/"
+    with django_capture_on_commit_callbacks(execute=True):
+        admin_browser.post(url, {"split": "0.5"})
+    run = TuningRun.objects.get(game=slaps)
+    slaps.leagues.filter(tier="pro").update(rating_floor=1700)
+    response = admin_browser.post(f"{url}{run.pk}/apply/", {"candidate": "1"}, follow=True)
+    assert b"This tuning run is stale" in response.content
+    slaps.refresh_from_db()
+    assert slaps.parameters == {}
+    run.refresh_from_db()
+    assert run.applied is None
