@@ -154,6 +154,7 @@ def test_admin_runs_the_tuning_and_applies_a_candidate_which_replays_to_the_orac
     their calibration and the chart's data; Apply sets the game's parameters as the game's form does and
     the game replays (to the oracle's ledger under K 24), logged in admin's history."""
     url = f"/admin/leagues/game/{slaps.pk}/tuning/"
+    assert url.encode() in admin_browser.get(f"/admin/leagues/game/{slaps.pk}/change/").content
     assert admin_browser.get(url).status_code == 200
     with django_capture_on_commit_callbacks(execute=True):
         response = admin_browser.post(url, {"split": "0.5"})
