@@ -68,7 +68,7 @@ def tuning_run_candidate(*, run: TuningRun, index) -> dict:
     from the engine's defaults. Refused (``TuningRefused``) if the run is not done, the index is not a
     candidate's, or the game changed since the run (a result written, a rule changed)."""
     if run.status != TuningRun.Status.DONE:
-        raise TuningRefused("This tuning run has not finished: nothing can be applied from it.")
+        raise TuningRefused(f"This tuning run is {run.get_status_display().lower()}: it has no candidates to apply.")
     candidates = run.result.get("candidates", [])
     if not isinstance(index, int) or not 0 <= index < len(candidates):
         raise TuningRefused("There is no such candidate in this tuning run.")

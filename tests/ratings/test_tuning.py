@@ -280,3 +280,22 @@ def test_a_league_rule_changed_since_the_run_makes_it_stale(
     assert slaps.parameters == {}
     run.refresh_from_db()
     assert run.applied is None
+
+
+def test_parameters_stored_out_of_range_fail_the_run_and_the_command_clearly(
+    history, slaps, admin_browser, django_capture_on_commit_callbacks
+):
+    Game.objects.filter(pk=slaps.pk).update(parameters={"k_provisional": 0})
+    with pytest.raises(CommandError, match="k_provisional must be a number above 0"):
+        tune_json()
+    with django_capture_on_commit_callbacks(execute=True):
+        admin_browser.post(f"/admin/leagues/game/{slaps.pk}/tuning/", {"split": "0.5"})
+    run = TuningRun.objects.get(game=slaps)
+    assert run.status == TuningRun.Status.FAILED
+    assert "k_provisional must be a number above 0" in run.error
+    page = admin_browser.get(f"/admin/leagues/game/{slaps.pk}/tuning/").content.decode()
+    assert "k_provisional must be a number above 0" in page
+    response = admin_browser.post(
+        f"/admin/leagues/game/{slaps.pk}/tuning/{run.pk}/apply/", {"candidate": "0"}, follow=True
+    )
+    assert b"This tuning run is failed: it has no candidates to apply" in response.content
