@@ -299,3 +299,24 @@ def test_parameters_stored_out_of_range_fail_the_run_and_the_command_clearly(
         f"/admin/leagues/game/{slaps.pk}/tuning/{run.pk}/apply/", {"candidate": "0"}, follow=True
     )
     assert b"This tuning run is failed: it has no candidates to apply" in response.content
+
+
+@pytest.mark.parametrize("slug", ["slaps", "preferans", "bridge"])
+def test_every_game_of_the_demo_club_tunes(reference_data, settings, slug):
+    """Bots at Preferans tables, bridge partnerships, leagues with floors and promotion: every candidate of
+    every game gets its figures; Preferans' scale is fitted on the older part, the others' are their own."""
+    settings.DEBUG = True  # the demo accounts' password is given on the embedded defaults only
+    call_command(
+        "demo_data", "--players", "16", "--matches", "60", "--preferans-games", "12", "--bridge-weeks", "4",
+        stdout=StringIO(),
+    )  # fmt: skip
+    settings.DEBUG = False
+    out = StringIO()
+    call_command("tune_ratings", "--game", slug, "--json", "--max-candidates", "4", stdout=out)
+    result = json.loads(out.getvalue())
+    assert len(result["candidates"]) == 5
+    for candidate in result["candidates"]:
+        assert candidate["newer_units"] > 0
+        assert candidate["log_loss"] is not None
+        assert candidate["scale_fitted"] is (slug == "preferans")
+    assert result["chosen"] is not None
