@@ -543,6 +543,8 @@ def game_tuning(
     """Tune a game on its own stored history (``tune`` over ``candidate_grid``)."""
     current = rating_parameters(game=game)
     system = get_rating_system(game.rating_system)
+    if not hasattr(system, "forecasts") or not hasattr(system, "forecast_scale"):
+        raise EngineInputError(f"The {system.label} engine gives no forecasts: its parameters cannot be tuned.")
     candidates = candidate_grid(system, current, values=values, max_candidates=max_candidates)
     history = history_load(game=game)
     return tune(history, candidates, split=split, active_days=active_days or ACTIVE_DAYS)

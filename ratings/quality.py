@@ -73,7 +73,8 @@ def rating_quality_rows(*, game: Game, leagues: list[League | None]) -> list[Qua
 
     The history is read and replayed once; a league's row scores only the results filed under it.
     """
-    if REGISTRY.get(game.rating_system) is None:
+    system = REGISTRY.get(game.rating_system)
+    if system is None or not hasattr(system, "forecasts"):  # an engine that forecasts nothing is left out
         return [QualityRow(game=game, league=league, report=QualityReport()) for league in leagues]
     # Cached under what the figures are computed from: the results, the rules, and the ratings' version.
     key = (
