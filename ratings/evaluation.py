@@ -54,6 +54,9 @@ from ratings.replay import REPLAY_CHUNK, _league_rules, _LeagueRules, _MatchAppl
 ACTIVE_DAYS = 90
 #: Candidates besides the current parameters, unless asked otherwise.
 MAX_CANDIDATES = 20
+#: At most this many candidates (each a full replay), and this many combinations of given values to choose from.
+CANDIDATES_LIMIT = 200
+GRID_LIMIT = 10_000
 #: The default grid's values of a parameter: its current value times these, within its range.
 GRID_FACTORS = (0.75, 1.5)
 
@@ -464,8 +467,11 @@ def candidate_grid(system, current, *, values: dict[str, list] | None = None, ma
     deterministic. Combinations the engine refuses (``ORDERED``) are left out.
     A value out of its range, or an unknown parameter, raises EngineInputError.
     """
-    if max_candidates < 1:
-        raise EngineInputError("At least one candidate besides the current parameters is needed.")
+    if not 1 <= max_candidates <= CANDIDATES_LIMIT:
+        raise EngineInputError(
+            f"The number of candidates besides the current parameters must be from 1 to {CANDIDATES_LIMIT}; "
+            f"got {max_candidates}."
+        )
     cls = system.parameters_class
     ranges = parameter_ranges(cls)
     base = asdict(current)
@@ -480,19 +486,32 @@ def candidate_grid(system, current, *, values: dict[str, list] | None = None, ma
             if not given:
                 raise EngineInputError(f"Parameter {name} needs at least one value.")
             cleaned[name] = list(dict.fromkeys(ranges[name].clean(value) for value in given))
+        if math.prod(len(given) for given in cleaned.values()) > GRID_LIMIT:
+            raise EngineInputError(f"The values given make more than {GRID_LIMIT:,} combinations; give fewer values.")
         names = list(cleaned)
         changes = [dict(zip(names, combo, strict=True)) for combo in itertools.product(*cleaned.values())]
-    else:
-        single = {name: _grid_values(param, base[name]) for name, param in ranges.items()}
-        changes = [{name: value} for name, options in single.items() for value in options]
-        pairs = [
-            {first: a, second: b}
-            for first, second in itertools.combinations(single, 2)
-            for a, b in itertools.product(single[first], single[second])
-        ]
-        if len(changes) < max_candidates:
-            changes += pairs[: max_candidates - len(changes)]
+        seen = {json.dumps(base, sort_keys=True)}
+        valid, refused = _accepted(cls, base, changes, seen)
+        if refused is not None and not valid:
+            raise EngineInputError(f"No combination of the given values is one the engine accepts: {refused}")
+        return [current, *_spread(valid, max_candidates)]
+    single = {name: _grid_values(param, base[name]) for name, param in ranges.items()}
     seen = {json.dumps(base, sort_keys=True)}
+    singles, _ = _accepted(cls, base, [{name: value} for name, options in single.items() for value in options], seen)
+    if len(singles) >= max_candidates:
+        return [current, *_spread(singles, max_candidates)]
+    pairs = [
+        {first: a, second: b}
+        for first, second in itertools.combinations(single, 2)
+        for a, b in itertools.product(single[first], single[second])
+    ]
+    paired, _ = _accepted(cls, base, pairs, seen)
+    return [current, *singles, *paired[: max_candidates - len(singles)]]
+
+
+def _accepted(cls, base: dict, changes: list[dict], seen: set) -> tuple[list, EngineInputError | None]:
+    """The parameter sets the changes make that the engine accepts and ``seen`` does not hold yet (added to it),
+    in order, and the last refusal."""
     valid, refused = [], None
     for change in changes:
         try:
@@ -504,9 +523,7 @@ def candidate_grid(system, current, *, values: dict[str, list] | None = None, ma
         if key not in seen:
             seen.add(key)
             valid.append(candidate)
-    if values and refused is not None and not valid:
-        raise EngineInputError(f"No combination of the given values is one the engine accepts: {refused}")
-    return [current, *_spread(valid, max_candidates)]
+    return valid, refused
 
 
 # --- a game's tuning ---------------------------------------------------------------------------

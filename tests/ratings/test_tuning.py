@@ -124,6 +124,22 @@ def test_the_grid_is_deterministic_and_capped():
         (["--param", "k_provisional"], "--param takes NAME=v1,v2,..."),
         (["--split", "1.5"], "--split must be above 0 and below 1"),
         (["--param", "provisional_matches=2.5"], "provisional_matches must be a whole number"),
+        (["--max-candidates", "0"], "must be from 1 to 200; got 0"),
+        (["--max-candidates", "100000"], "must be from 1 to 200; got 100000"),
+        (
+            [
+                "--param",
+                "k_provisional=1,2,3,4,5,6,7,8,9,10",
+                "--param",
+                "k_established=1,2,3,4,5,6,7,8,9,10",
+                "--param",
+                "scale=100,200,300,400,500,600,700,800,900,1000",
+                "--param",
+                "provisional_matches=1,2,3,4,5,6,7,8,9,10,11",
+            ],
+            "more than 10,000 combinations",
+        ),
+        (["--param", "k_provisional=1", "--param", "k_provisional=2"], "--param k_provisional is given twice"),
     ],
 )
 def test_hostile_arguments_get_a_clear_error_and_change_nothing(history, slaps, args, message):
