@@ -7,17 +7,21 @@ player's page lists their ratings; leagues, the base layer, imports neither
 ratings nor matches.
 """
 
+import json
 from dataclasses import asdict
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
-from django.core.exceptions import ValidationError
-from django.db import models
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import models, transaction
 from django.db.models import Count
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.response import TemplateResponse
+from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html_join
+from django.views.decorators.http import require_POST
 
 from config.admin import ReadOnlyAdmin
 from config.jsonbody import JSONFormField
@@ -26,10 +30,11 @@ from leagues.services import player_federation_id_clean, player_name_clean
 from matches.models import Seat
 from matches.services import league_due_dates_refresh
 from ratings.engines import REGISTRY, parameter_ranges
-from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
+from ratings.models import PlayerRating, Promotion, RatingChange, RatingState, TuningRun
 from ratings.parameters import rating_parameters_validate
 from ratings.people import player_erase, players_merge
 from ratings.services import ratings_request_full_replay
+from ratings.tuning_runs import TuningRefused, tuning_run_candidate, tuning_run_create, tuning_run_view
 
 
 @admin.register(PlayerRating)
@@ -158,6 +163,105 @@ class GameAdmin(admin.ModelAdmin):
                     league_due_dates_refresh(league=inline_form.instance)
         if change and changed & RULE_FIELDS and ratings_request_full_replay(game_id=form.instance.pk):
             self.message_user(request, "The rules changed: this game's ratings are being replayed.")
+
+    # --- tuning on the game's own history (ratings.tuning_runs) ---
+
+    def get_urls(self):
+        view = self.admin_site.admin_view
+        own = [
+            path("<int:pk>/tuning/", view(self.tuning_view), name="leagues_game_tuning"),
+            path(
+                "<int:pk>/tuning/<int:run_id>/status/", view(self.tuning_status_view), name="leagues_game_tuning_status"
+            ),
+            path(
+                "<int:pk>/tuning/<int:run_id>/apply/",
+                view(require_POST(self.tuning_apply_view)),
+                name="leagues_game_tuning_apply",
+            ),
+        ]
+        return own + super().get_urls()
+
+    def _tuning_game(self, request, pk) -> Game:
+        game = get_object_or_404(Game, pk=pk)
+        if not self.has_change_permission(request, game):
+            raise PermissionDenied
+        return game
+
+    def _tuning_context(self, request, game, run, **extra):
+        return {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "original": game,
+            "game": game,
+            "run": run,
+            "title": f"Tune {game.name}'s rating parameters",
+            **tuning_run_view(run),
+            **extra,
+        }
+
+    def tuning_view(self, request, pk):
+        """The game's latest tuning run, and a form to start one (POST: queue a run on the game's history)."""
+        game = self._tuning_game(request, pk)
+        if request.method == "POST":
+            try:
+                split = float(request.POST.get("split", "0.5"))
+                run = tuning_run_create(game=game, user=request.user, split=split)
+            except ValueError:
+                self.message_user(request, "The split must be a number above 0 and below 1.", messages.ERROR)
+            else:
+                self.message_user(request, "Tuning queued: the page follows it.", messages.SUCCESS)
+                return redirect(f"{reverse('admin:leagues_game_tuning', args=[game.pk])}?run={run.pk}")
+        runs = TuningRun.objects.filter(game=game)
+        run_id = request.GET.get("run", "")
+        run = runs.filter(pk=run_id).first() if run_id.isdigit() else runs.first()
+        return render(request, "admin/leagues/game/tuning.html", self._tuning_context(request, game, run))
+
+    def tuning_status_view(self, request, pk, run_id):
+        """The run's block alone, polled while the run is in progress; a finished run reloads the page (its chart)."""
+        game = self._tuning_game(request, pk)
+        run = get_object_or_404(TuningRun, pk=run_id, game=game)
+        response = render(request, "admin/leagues/game/_tuning_run.html", self._tuning_context(request, game, run))
+        if not run.in_progress:
+            response["HX-Refresh"] = "true"
+        return response
+
+    def tuning_apply_view(self, request, pk, run_id):
+        """Set the game's parameters to a candidate's, as the game's form would (a rule change: the game replays)."""
+        game = self._tuning_game(request, pk)
+        run = get_object_or_404(TuningRun, pk=run_id, game=game)
+        back = f"{reverse('admin:leagues_game_tuning', args=[game.pk])}?run={run.pk}"
+        index = request.POST.get("candidate", "")
+        try:
+            overrides = tuning_run_candidate(run=run, index=int(index) if index.isdigit() else None)
+        except TuningRefused as error:
+            self.message_user(request, f"Nothing was changed: {error}", messages.ERROR)
+            return redirect(back)
+        data = {
+            "name": game.name,
+            "slug": game.slug,
+            "rating_system": game.rating_system,
+            "start_rating": game.start_rating,
+            "parameters": json.dumps(overrides),
+        }
+        form = GameForm(data, instance=game)
+        if not form.is_valid():
+            self.message_user(request, f"Nothing was changed: {form.errors.as_text()}", messages.ERROR)
+            return redirect(back)
+        with transaction.atomic():
+            form.save()
+            run.applied = int(index)
+            run.save(update_fields=["applied"])
+            self.log_change(
+                request, game, [{"changed": {"fields": ["parameters"]}}, f"Tuning run {run.pk}, candidate {index}"]
+            )
+            replaying = ratings_request_full_replay(game_id=game.pk)
+        self.message_user(
+            request,
+            f"Candidate {index} applied: parameters {json.dumps(overrides) if overrides else '(the defaults)'}"
+            + ("; this game's ratings are being replayed." if replaying else "."),
+            messages.SUCCESS,
+        )
+        return redirect(back)
 
 
 @admin.register(League)

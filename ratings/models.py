@@ -164,3 +164,39 @@ class RatingState(models.Model):
 
     def __str__(self) -> str:
         return f"Rating state of {self.game}"
+
+
+class TuningRun(models.Model):
+    """One tuning of a game's parameters on its own history (``ratings.tuning_runs``), kept for admin to apply.
+
+    ``fingerprint`` is what the run was computed from (``ratings.evaluation.game_fingerprint``: the results
+    version, the rating system, the parameters and the start rating): a candidate of a run whose
+    fingerprint is no longer the game's is refused.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    game = models.ForeignKey("leagues.Game", on_delete=models.CASCADE, related_name="tuning_runs")
+    user = models.ForeignKey("auth.User", null=True, on_delete=models.SET_NULL, related_name="+")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    split = models.FloatField(default=0.5)
+    fingerprint = models.CharField(max_length=64, blank=True)
+    result = models.JSONField(default=dict, blank=True)  # ratings.evaluation.Tuning.as_dict()
+    error = models.TextField(blank=True)
+    applied = models.PositiveIntegerField(null=True, blank=True)  # the index of the candidate applied
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Tuning of {self.game} ({self.get_status_display()})"
+
+    @property
+    def in_progress(self) -> bool:
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING)

@@ -21,7 +21,7 @@ from leagues.models import Game, League
 from matches.models import Match, due_condition
 from ratings.cents import CENT, cents_decimal, decimal_cents, to_cents
 from ratings.engines import PlayerState, get_rating_system
-from ratings.engines.base import stop_at_floor
+from ratings.engines.base import _tuple_new, stop_at_floor
 from ratings.history import LedgerKey, _at_or_after, _match_chunks, _MatchRow
 from ratings.ledger import _LedgerWriter, _pool_load, _pool_save, _Standing
 from ratings.loaders import ReplayContext
@@ -130,15 +130,33 @@ def _ledger_apply(*, game: Game, start: LedgerKey, now: datetime) -> tuple[int, 
 
 
 class _MatchApplier:
-    """Rates one match at a time on top of the in-memory pool and buffers its ledger rows."""
+    """Rates one match at a time on top of the in-memory pool and hands its ledger rows to ``writer``.
 
-    def __init__(self, *, system, parameters, rules: dict[int, _LeagueRules], writer: _LedgerWriter, snapshots):
+    The writer is the ledger's (``_LedgerWriter``) in a replay, or an in-memory
+    sink when a history is replayed under other parameters without writing it
+    (``ratings.evaluation``); ``observe``, when given, is called with each match,
+    its engine input and the states the engine is about to rate it from.
+    """
+
+    def __init__(self, *, system, parameters, rules: dict[int, _LeagueRules], writer, snapshots, observe=None):
         self.system = system
         self.parameters = parameters
         self.rules = rules
         self.writer = writer
         self.snapshots = snapshots
+        self.observe = observe
         self.pool: dict[int, _Standing] = {}
+        # Each league's floor and promotion as a player's state ends (PlayerState's last three fields),
+        # worked out once: a state is built per player per match.
+        self.tails = {
+            pk: tuple(
+                cents / 100 if cents is not None else None
+                for cents in (rule.floor, rule.promote_at, rule.promoted_floor)
+            )
+            for pk, rule in rules.items()
+        }
+        # An in-memory sink has no use for the match time as text (``ratings.evaluation``).
+        self.texts = getattr(writer, "wants_text", True)
 
     def __call__(
         self, match: _MatchRow, players: tuple[int, ...], engine_input, window: tuple[datetime, datetime] | None
@@ -152,7 +170,7 @@ class _MatchApplier:
         start, the deltas it computes are added to the current ratings, and the
         floor and promotion are applied here, unit by unit, to those ratings.
         """
-        pool, rules, writer = self.pool, self.rules, self.writer
+        pool, rules, writer, tails = self.pool, self.rules, self.writer, self.tails
         states = {}
         for player_id in players:
             standing = pool[player_id]
@@ -160,23 +178,20 @@ class _MatchApplier:
                 basis = self.snapshots.rating_at_start(window, player_id, standing.rating)
                 states[player_id] = PlayerState(rating=basis / 100, rated_matches=standing.rated_matches)
                 continue
-            league = rules[standing.league_id]
-            states[player_id] = PlayerState(
-                rating=standing.rating / 100,
-                rated_matches=standing.rated_matches,
-                floor=league.floor / 100 if league.floor is not None else None,
-                promote_at=league.promote_at / 100 if league.promote_at is not None else None,
-                promoted_floor=league.promoted_floor / 100 if league.promoted_floor is not None else None,
+            states[player_id] = _tuple_new(
+                PlayerState, (standing.rating / 100, standing.rated_matches, *tails[standing.league_id])
             )
         if window and hasattr(engine_input, "frozen"):
             engine_input = replace(engine_input, frozen=True)
+        if self.observe is not None:
+            self.observe(match, engine_input, states)
         changes = self.system.rate(engine_input, states, self.parameters)
         for player_id in states:
             standing = pool[player_id]
             standing.rated_matches += 1
             # Matches come in ledger order, so the last one seen is the latest (a player's activity).
             standing.last_played_at = match.played_at
-        played_at_text = match.played_at.isoformat()
+        played_at_text = match.played_at.isoformat() if self.texts else None
         for change in changes:
             standing = pool[change.player]
             before = standing.rating

@@ -8,6 +8,7 @@ from celery import shared_task
 from django.db import OperationalError
 
 from ratings import services
+from ratings.tuning_runs import tuning_run_execute
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
@@ -28,3 +29,8 @@ def ratings_sweep() -> int:
 @shared_task
 def ratings_close_periods() -> int:
     return services.ratings_close_periods()
+
+
+@shared_task
+def ratings_tune(run_id: int) -> None:
+    tuning_run_execute(run_id=run_id)

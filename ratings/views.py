@@ -25,13 +25,14 @@ def quality_detail(request, slug):
 
     from leagues.models import League
     from ratings.drift import rating_drift_cached
-    from ratings.quality import rating_quality
+    from ratings.quality import rating_quality_row
 
     game = get_object_or_404(Game, slug=slug)
     league = None
     if request.GET.get("league"):
         league = get_object_or_404(League, game=game, slug=request.GET["league"])
-    report = rating_quality(game=game, league=league)
+    row = rating_quality_row(game=game, league=league)
+    report = row.report
     drift = rating_drift_cached(game=game)
     calibration = [
         {"label": f"{b.low:.1f}-{b.high:.1f}", "count": b.count, "predicted": b.predicted, "observed": b.observed}
@@ -45,6 +46,7 @@ def quality_detail(request, slug):
             "league": league,
             "leagues": game.leagues.all(),
             "report": report,
+            "row": row,
             "calibration": calibration,
             "chart": {
                 "labels": [row["label"] for row in calibration],

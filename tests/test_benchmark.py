@@ -20,7 +20,7 @@ from tests.conftest import REPO
 def test_benchmark_prints_a_table_and_a_json_object_and_cleans_up(reference_data, capsys):
     call_command(
         "benchmark", "--updates", "2000", "--deals", "400", "--players", "50", "--import-results", "60",
-        "--skip-services",
+        "--tuning-results", "300", "--skip-services",
     )  # fmt: skip
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines[0].startswith("Benchmark (quick)")
@@ -41,6 +41,11 @@ def test_benchmark_prints_a_table_and_a_json_object_and_cleans_up(reference_data
     assert any(line.startswith("import bridge PBN: 1 results") for line in lines)
     assert not Game.objects.filter(slug__startswith="benchmark-import").exists()
     assert not Player.objects.filter(name__startswith="bench-import").exists()
+    tuning = result["tuning"]
+    assert tuning["results"] == 300
+    assert tuning["candidates"] == 21  # the current parameters and 20 others
+    assert tuning["ratio_to_one_replay"] > 0
+    assert any(line.startswith("tuning: 300 Slaps results x 21 candidates") for line in lines)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -18,6 +18,8 @@ from django.core.management import call_command
 
 from leagues.models import League, Player
 from matches.models import BoardTable, Match, Seat
+from ratings.models import TuningRun
+from ratings.tuning_runs import tuning_run_execute
 from tests.factories import RefereeFactory, reference_data_ensure
 
 ANONYMOUS, REFEREE, ADMIN = "anonymous", "referee", "admin"
@@ -72,6 +74,7 @@ PAGES = [
     (ADMIN, "/results/preferans/?correct={preferans_match}", 200),
     (ADMIN, "/results/bridge/?correct={bridge_match}", 200),
     (ADMIN, "/admin/leagues/game/{slaps_game}/change/", 200),
+    (ADMIN, "/admin/leagues/game/{slaps_game}/tuning/", 200),
     (ADMIN, "/admin/leagues/player/", 200),
     (ADMIN, "/admin/leagues/player/{player}/change/", 200),
     (ADMIN, "/admin/leagues/league/", 200),
@@ -227,6 +230,8 @@ def walk_data(settings):
     player = Player.objects.filter(ratings__game__slug="bridge").filter(ratings__game__slug="preferans").first()
     assert League.objects.filter(slug="slaps-amateur").exists()
     slaps_game = Match.objects.get(pk=matches["slaps_match"]).game_id
+    # A finished tuning run, so the tuning page shows its candidates, calibration and chart.
+    tuning_run_execute(run_id=TuningRun.objects.create(game_id=slaps_game).pk)
     # The compare page's sides: the player's latest Slaps opponent, and the two pairs of a bridge table.
     slaps_opponent = (
         Seat.objects.filter(match__game__slug="slaps", match__seats__player=player).exclude(player=player).first()

@@ -202,12 +202,13 @@ def test_rating_quality_page_and_command(client, referee_client, eight, django_c
     assert "Slaps" in overview
     assert "Preferans" in overview
     detail = client.get("/quality/bridge/").content.decode()
-    assert '<dd id="q-units">16</dd>' in detail
+    # One session: the newer half starts at it. Two tables a board: one duel a board, two forecasts.
+    assert '<dd id="q-units">2</dd>' in detail
     assert client.get("/quality/bridge/?league=nope").status_code == 404
     call_command("rating_quality", "--game", "bridge", "--json")
     import json
 
     rows = json.loads(capsys.readouterr().out)
     assert rows[0]["game"] == "bridge"
-    assert rows[0]["units"] == 16
+    assert rows[0]["units"] == 2
     assert 0 <= rows[0]["rmse"] <= 1

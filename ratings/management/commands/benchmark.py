@@ -12,6 +12,9 @@
     --only submissions only the submission latency and the sustained load
     --only import      only the imports (``benchmarks/importing.py``), each with its ratio to a
                        replay of the results it stored
+    --only tuning      only the tuning (``benchmarks/tuning.py``): pure engine replays of a synthetic
+                       Slaps history (20,000 results quick, 100,000 full) under the current
+                       parameters and 20 candidates, with its ratio to one replay
 
 Every timing comes with a ratio to a baseline measured in the same run
 (absolute times drift on shared machines). Run it on PostgreSQL: the replay
@@ -47,6 +50,7 @@ SIZES = {
         "profile_units": 5_000,
         "page_seconds": 3,
         "import_results": 10_000,
+        "tuning_results": 20_000,
     },
     "full": {
         "updates": 2_000_000,
@@ -58,6 +62,7 @@ SIZES = {
         "profile_units": 5_000,
         "page_seconds": 10,
         "import_results": 100_000,
+        "tuning_results": 100_000,
     },
 }
 
@@ -77,9 +82,10 @@ class Command(BaseCommand):
             "--board-players", type=int, help="Override the number of players on the measured leaderboard."
         )
         parser.add_argument("--import-results", type=int, help="Override the number of Slaps results imported.")
+        parser.add_argument("--tuning-results", type=int, help="Override the number of Slaps results tuned on.")
         parser.add_argument(
             "--only",
-            choices=["pages", "submissions", "import"],
+            choices=["pages", "submissions", "import", "tuning"],
             help=(
                 "Measure only this section (pages: leaderboards, a profile, the entry pages and the player "
                 "search; submissions: latency and sustained; import: a Slaps CSV and a bridge PBN session imported)."
@@ -87,6 +93,7 @@ class Command(BaseCommand):
         )
         parser.add_argument("--skip-replay", action="store_true", help="Leave out the replay section.")
         parser.add_argument("--skip-import", action="store_true", help="Leave out the import section.")
+        parser.add_argument("--skip-tuning", action="store_true", help="Leave out the tuning section.")
         parser.add_argument("--skip-services", action="store_true", help="Leave out gunicorn/worker measures.")
         parser.add_argument(
             "--web-workers", type=int, default=3, help="gunicorn workers (default 3: best measured on 2 cores)."
@@ -112,6 +119,7 @@ class Command(BaseCommand):
             "players": players,
             "board_players": options["board_players"],
             "import_results": options["import_results"],
+            "tuning_results": options["tuning_results"],
         }
         size.update({k: v for k, v in overrides.items() if v})
         only = options["only"]
@@ -130,7 +138,11 @@ class Command(BaseCommand):
             result["import"] = import_speed(
                 results=size["import_results"], players=size["players"], keep=options["keep"]
             )
-        if not options["skip_services"] and only != "import":
+        if not options["skip_tuning"] and only in (None, "tuning"):
+            from benchmarks.tuning import tuning_speed
+
+            result["tuning"] = tuning_speed(results=size["tuning_results"])
+        if not options["skip_services"] and only not in ("import", "tuning"):
             result["services"] = service_benchmarks(
                 broker_url=options["broker"],
                 web_workers=options["web_workers"],
@@ -191,6 +203,13 @@ class Command(BaseCommand):
                     f"{row['store_ms_per_result']} ms stored per result): {row['ratio_to_replay']}x the replay "
                     f"of the same results ({row['replay_s']} s)"
                 )
+        tuning = result.get("tuning")
+        if tuning:
+            self.stdout.write(
+                f"tuning: {tuning['results']:,} Slaps results x {tuning['candidates']} candidates in "
+                f"{tuning['tuning_s']} s ({tuning['results_per_s']:,} results/s), {tuning['ratio_to_one_replay']}x "
+                f"one replay ({tuning['one_replay_s']} s)"
+            )
         replay = result.get("replay")
         if replay:
             self.stdout.write(

@@ -5,7 +5,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from leagues.models import Game, League
-from ratings.quality import QualityRow, rating_quality, rating_quality_overview
+from ratings.quality import QualityRow, rating_quality_overview, rating_quality_row, rating_quality_rows
 
 
 def _number(value, digits=4) -> str:
@@ -13,7 +13,10 @@ def _number(value, digits=4) -> str:
 
 
 class Command(BaseCommand):
-    help = "Report RMSE, log-loss and calibration of the stored ratings' predictions, per game and league."
+    help = (
+        "Report RMSE, log-loss and calibration of the ratings' forecasts under the current parameters, "
+        "scored on the newer half of the history (the older half fits a scale the engine does not set)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--game", help="A game's slug (default: every game).")
@@ -26,12 +29,15 @@ class Command(BaseCommand):
         if json:
             self.stdout.write(_dumps(rows))
             return
-        self.stdout.write(f"{'game':<12} {'league':<20} {'units':>8} {'RMSE':>8} {'baseline':>8} {'log-loss':>9}")
+        self.stdout.write(
+            f"{'game':<12} {'league':<20} {'forecasts':>9} {'RMSE':>8} {'baseline':>8} {'log-loss':>9} {'scale':>9}"
+        )
         for row in rows:
             report = row.report
             self.stdout.write(
-                f"{row.game.slug:<12} {row.league.slug if row.league else '(all)':<20} {report.count:>8} "
-                f"{_number(report.rmse):>8} {_number(report.baseline_rmse):>8} {_number(report.log_loss):>9}"
+                f"{row.game.slug:<12} {row.league.slug if row.league else '(all)':<20} {report.count:>9} "
+                f"{_number(report.rmse):>8} {_number(report.baseline_rmse):>8} {_number(report.log_loss):>9} "
+                f"{_number(row.scale, 1):>8}{'*' if row.scale_fitted else ' '}"
             )
             if calibration and report.count:
                 for b in report.bins:
@@ -46,21 +52,14 @@ class Command(BaseCommand):
             league = League.objects.select_related("game").filter(slug=league_slug).first()
             if league is None or (game_slug and league.game.slug != game_slug):
                 raise CommandError(f"Unknown league {league_slug!r}.")
-            return [QualityRow(league.game, league, rating_quality(game=league.game, league=league))]
+            return [rating_quality_row(game=league.game, league=league)]
         if game_slug:
             game = Game.objects.filter(slug=game_slug).first()
             if game is None:
                 raise CommandError(f"Unknown game {game_slug!r}.")
-            rows = [QualityRow(game, None, rating_quality(game=game))]
-            rows += [QualityRow(game, lg, rating_quality(game=game, league=lg)) for lg in game.leagues.all()]
-            return rows
+            return rating_quality_rows(game=game, leagues=[None, *game.leagues.all()])
         return rating_quality_overview()
 
 
 def _dumps(rows: list[QualityRow]) -> str:
-    return json.dumps(
-        [
-            {"game": row.game.slug, "league": row.league.slug if row.league else None, **row.report.as_dict()}
-            for row in rows
-        ]
-    )
+    return json.dumps([row.as_dict() for row in rows])

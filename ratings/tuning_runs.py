@@ -1,0 +1,120 @@
+"""Admin's tuning of a game: a run queued, computed by a worker, and a candidate applied as a rule change.
+
+``tuning_run_create`` keeps a ``TuningRun`` and queues ``ratings_tune``, which
+computes ``ratings.evaluation.game_tuning`` with the game's fingerprint taken
+first (``game_fingerprint``). ``tuning_run_candidate`` gives the parameters a
+done, fresh run's candidate would store, or refuses with ``TuningRefused``:
+a run whose game has had a result written or a rule changed since is stale.
+Admin saves them through the game form, as any rule change (ratings/admin.py).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import asdict
+
+from celery import current_app
+from django.db import transaction
+from django.utils import timezone
+
+from leagues.models import Game
+from ratings.engines import EngineInputError, get_rating_system, parameters_from_mapping
+from ratings.evaluation import MAX_CANDIDATES, game_fingerprint, game_tuning
+from ratings.models import TuningRun
+
+logger = logging.getLogger(__name__)
+
+
+class TuningRefused(Exception):
+    """A candidate cannot be applied; the message says why."""
+
+
+def tuning_run_create(*, game: Game, user, split: float = 0.5) -> TuningRun:
+    """Keep a run and queue its computation once the transaction commits."""
+    if not 0 < split < 1:
+        raise ValueError("The split must be above 0 and below 1.")
+    run = TuningRun.objects.create(game=game, user=user, split=split)
+    transaction.on_commit(lambda: _queue(run.pk))
+    return run
+
+
+def _queue(run_id: int) -> None:
+    # By name, as ratings.services queues its tasks: ratings.tasks imports this module.
+    current_app.tasks["ratings.tasks.ratings_tune"].delay(run_id)
+
+
+def tuning_run_execute(*, run_id: int) -> None:
+    """Compute a queued run (the worker's side); a failure is kept on the run, never raised."""
+    updated = TuningRun.objects.filter(pk=run_id, status=TuningRun.Status.QUEUED).update(
+        status=TuningRun.Status.RUNNING
+    )
+    if not updated:
+        return
+    run = TuningRun.objects.select_related("game").get(pk=run_id)
+    try:
+        fingerprint = game_fingerprint(run.game)
+        tuning = game_tuning(game=run.game, split=run.split, max_candidates=MAX_CANDIDATES)
+    except Exception as error:
+        logger.exception("Tuning run %s failed", run_id)
+        run.status, run.error = TuningRun.Status.FAILED, str(error) or error.__class__.__name__
+    else:
+        run.status, run.fingerprint, run.result = TuningRun.Status.DONE, fingerprint, tuning.as_dict()
+    run.finished_at = timezone.now()
+    run.save(update_fields=["status", "error", "fingerprint", "result", "finished_at"])
+
+
+def tuning_run_candidate(*, run: TuningRun, index) -> dict:
+    """The stored overrides that candidate ``index`` of a done, fresh run means: its values that differ
+    from the engine's defaults. Refused (``TuningRefused``) if the run is not done, the index is not a
+    candidate's, or the game changed since the run (a result written, a rule changed)."""
+    if run.status != TuningRun.Status.DONE:
+        raise TuningRefused(f"This tuning run is {run.get_status_display().lower()}: it has no candidates to apply.")
+    candidates = run.result.get("candidates", [])
+    if not isinstance(index, int) or not 0 <= index < len(candidates):
+        raise TuningRefused("There is no such candidate in this tuning run.")
+    game = Game.objects.get(pk=run.game_id)
+    if game_fingerprint(game) != run.fingerprint:
+        raise TuningRefused(
+            "This tuning run is stale: the game's results or rules changed after it ran. Run the tuning again."
+        )
+    system = get_rating_system(game.rating_system)
+    try:
+        parameters = parameters_from_mapping(system.parameters_class, candidates[index]["parameters"])
+    except (EngineInputError, TypeError) as error:
+        raise TuningRefused(f"The candidate's parameters cannot be used: {error}") from error
+    defaults = asdict(system.parameters_class())
+    return {name: value for name, value in asdict(parameters).items() if defaults.get(name) != value}
+
+
+def _changed(parameters: dict, current: dict) -> str:
+    return ", ".join(f"{name} = {value:g}" for name, value in parameters.items() if current.get(name) != value)
+
+
+def tuning_run_view(run: TuningRun | None) -> dict:
+    """What the tuning page shows of a run: its candidates' rows, and the chosen and current candidates'
+    calibration (tables, and the chart's data)."""
+    if run is None or run.status != TuningRun.Status.DONE or not run.result.get("candidates"):
+        return {"rows": [], "calibrations": [], "chart": None}
+    result = run.result
+    candidates = result["candidates"]
+    current = candidates[result["current"]] if result.get("current") is not None else candidates[0]
+    rows = [
+        {"index": index, "changed": _changed(c["parameters"], current["parameters"]) or "(current)", **c}
+        for index, c in enumerate(candidates)
+    ]
+    shown = [("chosen", result.get("chosen")), ("current", result.get("current"))]
+    calibrations = [
+        {"name": name, "index": index, "rows": candidates[index]["calibration"]}
+        for name, index in shown
+        if index is not None and (name == "chosen" or index != result.get("chosen"))
+    ]
+    first = calibrations[0]["rows"] if calibrations else []
+    chart = {
+        "labels": [f"{b['from']:.1f}-{b['to']:.1f}" for b in first],
+        "series": [
+            {"label": f"{c['name']} (#{c['index']}) observed", "data": [b["observed"] for b in c["rows"]]}
+            for c in calibrations
+        ],
+        "predicted": [b["predicted"] for b in first],
+    }
+    return {"rows": rows, "calibrations": calibrations, "chart": chart}

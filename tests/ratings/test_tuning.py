@@ -1,0 +1,338 @@
+"""Tuning a game on its stored history: the command's JSON, the grid, and admin's run and Apply."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from datetime import timedelta
+from io import StringIO
+
+import pytest
+from django.contrib.admin.models import LogEntry
+from django.core.management import CommandError, call_command
+from django.test import Client
+from django.utils import timezone
+
+from leagues.models import Game
+from ratings.engines.elo import SYSTEM as ELO
+from ratings.engines.elo import EloParameters
+from ratings.engines.quality import SCALE_MAX, SCALE_MIN, Forecast, fit_scale
+from ratings.evaluation import candidate_grid
+from ratings.models import RatingChange, TuningRun
+from ratings.services import ratings_process_game
+from tests.factories import PlayerFactory, slaps_match
+from tests.oracle_db import assert_ledger_is_the_oracles
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def history(slaps):
+    """Ann beats Bob, Ann beats Cid, Bob beats Cid, an hour apart, rated through the services."""
+    ann, bob, cid = PlayerFactory(name="Ann"), PlayerFactory(name="Bob"), PlayerFactory(name="Cid")
+    now = timezone.now()
+    slaps_match(winner=ann, loser=bob, played_at=now - timedelta(hours=3))
+    slaps_match(winner=ann, loser=cid, played_at=now - timedelta(hours=2))
+    slaps_match(winner=bob, loser=cid, played_at=now - timedelta(hours=1))
+    ratings_process_game(game_id=slaps.pk)
+    return ann, bob, cid
+
+
+def tune_json(*args) -> dict:
+    out = StringIO()
+    call_command("tune_ratings", "--game", "slaps", "--json", *args, stdout=out)
+    return json.loads(out.getvalue())
+
+
+def test_the_json_lists_every_candidate_and_the_current_ones_figures_are_the_hand_calculation(history):
+    """Split 0.5 of 3 results: the newer part starts at result int(3 * 0.5) = 1 (the second), so the
+    older part is result 1 and results 2 and 3 are scored. Current parameters (K 32, scale 400, start 1000):
+
+        1. Ann 1000 beats Bob 1000: E = 0.5, Ann 1000 + 32 * 0.5 = 1016, Bob 984.
+        2. Ann 1016 beats Cid 1000: gap 16, p = 1 / (1 + 10^(-16/400)) = 0.523010;
+           Ann 1016 + 32 * 0.476990 = 1031.26 -> 1031, Cid 1000 - 32 * 0.476990 = 984.74 -> 985.
+        3. Bob 984 beats Cid 985: gap -1, p = 1 / (1 + 10^(1/400)) = 0.498561;
+           Bob 984 + 32 * 0.501439 = 1000.05 -> 1000, Cid 985 - 16.05 = 968.95 -> 969.
+
+    log-loss = -(ln 0.523010 + ln 0.498561) / 2 = -(-0.648155 - 0.696030) / 2 = 0.672093
+    RMSE = sqrt(((1 - 0.523010)^2 + (1 - 0.498561)^2) / 2) = sqrt((0.227519 + 0.251441) / 2) = 0.489367
+    Active at the split (before result 2): Ann 1016, Bob 984, mean 1000; at the end: Ann 1031,
+    Bob 1000, Cid 969, mean 1000; drift 0.
+    """
+    result = tune_json("--param", "k_provisional=32,16,24")
+    assert result["split"] == 0.5
+    assert result["current"] == 0
+    candidates = result["candidates"]
+    assert [c["parameters"]["k_provisional"] for c in candidates] == [32, 16, 24]
+    for candidate in candidates:
+        assert candidate["newer_units"] == 2
+        assert candidate["older_units"] == 1
+        for name in ("log_loss", "rmse", "baseline_rmse", "calibration", "drift", "scale"):
+            assert candidate[name] is not None
+    current = candidates[0]
+    p2 = 1 / (1 + 10 ** (-16 / 400))
+    p3 = 1 / (1 + 10 ** (1 / 400))
+    assert current["current"] is True
+    assert current["log_loss"] == pytest.approx(-(math.log(p2) + math.log(p3)) / 2, abs=1e-9)
+    assert current["log_loss"] == pytest.approx(0.672093, abs=1e-6)
+    assert current["rmse"] == pytest.approx(math.sqrt(((1 - p2) ** 2 + (1 - p3) ** 2) / 2), abs=1e-9)
+    assert current["rmse"] == pytest.approx(0.489367, abs=1e-6)
+    assert current["baseline_rmse"] == pytest.approx(0.5)
+    assert current["scale"] == 400
+    assert current["scale_fitted"] is False
+    assert current["mean_active_rating_at_split"] == pytest.approx(1000)
+    assert current["mean_active_rating_at_end"] == pytest.approx(1000)
+    assert current["drift"] == pytest.approx(0)
+    chosen = result["chosen"]
+    assert candidates[chosen]["chosen"] is True
+    assert candidates[chosen]["log_loss"] == min(c["log_loss"] for c in candidates)
+    assert sum(c["chosen"] for c in candidates) == 1
+
+
+def test_the_default_grid_moves_every_parameter_and_pairs_the_k_values(history):
+    """Elo's four parameters each at x0.75 and x1.5 (8 candidates), then pairs in the ranges' order:
+    the K pair first (24/12, 24/24, 48/12, 48/24), up to 20 besides the current."""
+    result = tune_json()
+    candidates = result["candidates"]
+    assert len(candidates) == 21
+    moved = {
+        name
+        for c in candidates[1:]
+        for name, value in c["parameters"].items()
+        if value != candidates[0]["parameters"][name]
+    }
+    assert moved == {"k_provisional", "k_established", "provisional_matches", "scale"}
+    pairs = {(c["parameters"]["k_provisional"], c["parameters"]["k_established"]) for c in candidates}
+    assert {(24, 12), (24, 24), (48, 12), (48, 24), (32, 24)} <= pairs
+
+
+def test_the_grid_is_deterministic_and_capped():
+    first = candidate_grid(ELO, EloParameters(), values={"k_provisional": [10, 20, 30, 40, 50]}, max_candidates=2)
+    again = candidate_grid(ELO, EloParameters(), values={"k_provisional": [10, 20, 30, 40, 50]}, max_candidates=2)
+    assert first == again
+    assert first[0] == EloParameters()
+    assert len(first) == 3
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--param", "k_provisonal=10"], "Unknown parameter(s) for elo: k_provisonal"),
+        (["--param", "k_provisional=0"], "k_provisional must be a number above 0 and at most 200"),
+        (["--param", "k_provisional=abc"], "'abc' is not a number"),
+        (["--param", "k_provisional"], "--param takes NAME=v1,v2,..."),
+        (["--split", "1.5"], "--split must be above 0 and below 1"),
+        (["--param", "provisional_matches=2.5"], "provisional_matches must be a whole number"),
+        (["--max-candidates", "0"], "must be from 1 to 200; got 0"),
+        (["--max-candidates", "100000"], "must be from 1 to 200; got 100000"),
+        (
+            [
+                "--param",
+                "k_provisional=1,2,3,4,5,6,7,8,9,10",
+                "--param",
+                "k_established=1,2,3,4,5,6,7,8,9,10",
+                "--param",
+                "scale=100,200,300,400,500,600,700,800,900,1000",
+                "--param",
+                "provisional_matches=1,2,3,4,5,6,7,8,9,10,11",
+            ],
+            "more than 10,000 combinations",
+        ),
+        (["--param", "k_provisional=1", "--param", "k_provisional=2"], "--param k_provisional is given twice"),
+    ],
+)
+def test_hostile_arguments_get_a_clear_error_and_change_nothing(history, slaps, args, message):
+    rows = RatingChange.objects.count()
+    with pytest.raises(CommandError, match=message.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")):
+        tune_json(*args)
+    slaps.refresh_from_db()
+    assert slaps.parameters == {}
+    assert RatingChange.objects.count() == rows
+
+
+def test_an_unknown_game_is_refused():
+    with pytest.raises(CommandError, match="Unknown game 'nope'"):
+        call_command("tune_ratings", "--game", "nope")
+
+
+@pytest.fixture
+def admin_browser(admin_user):
+    browser = Client()
+    browser.force_login(admin_user)
+    return browser
+
+
+def test_admin_runs_the_tuning_and_applies_a_candidate_which_replays_to_the_oracles_ledger(
+    history, slaps, admin_browser, django_capture_on_commit_callbacks
+):
+    """The run is computed by the (eager) task once the request commits; the page shows the candidates,
+    their calibration and the chart's data; Apply sets the game's parameters as the game's form does and
+    the game replays (to the oracle's ledger under K 24), logged in admin's history."""
+    url = f"/admin/leagues/game/{slaps.pk}/tuning/"
+    assert url.encode() in admin_browser.get(f"/admin/leagues/game/{slaps.pk}/change/").content
+    assert admin_browser.get(url).status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_browser.post(url, {"split": "0.5"})
+    run = TuningRun.objects.get(game=slaps)
+    assert response["Location"] == f"{url}?run={run.pk}"
+    assert run.status == TuningRun.Status.DONE, run.error
+    page = admin_browser.get(response["Location"]).content.decode()
+    for part in ('id="tuning-candidates"', 'id="tuning-data"', 'id="tuning-chart"', "Apply", "Chosen (#"):
+        assert part in page
+    status = admin_browser.get(f"{url}{run.pk}/status/")
+    assert status["HX-Refresh"] == "true"
+    index = next(
+        i
+        for i, c in enumerate(run.result["candidates"])
+        if c["parameters"] == {**run.result["candidates"][0]["parameters"], "k_provisional": 24}
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_browser.post(f"{url}{run.pk}/apply/", {"candidate": str(index)}, follow=True)
+    assert response.status_code == 200
+    slaps.refresh_from_db()
+    assert slaps.parameters == {"k_provisional": 24}
+    assert assert_ledger_is_the_oracles(game=slaps) > 0
+    assert LogEntry.objects.filter(object_id=str(slaps.pk), change_message__contains="Tuning run").exists()
+
+
+def test_apply_refuses_a_stale_run_and_hostile_candidates(
+    history, slaps, admin_browser, django_capture_on_commit_callbacks
+):
+    url = f"/admin/leagues/game/{slaps.pk}/tuning/"
+    with django_capture_on_commit_callbacks(execute=True):
+        admin_browser.post(url, {"split": "0.5"})
+    run = TuningRun.objects.get(game=slaps)
+    rows = list(RatingChange.objects.order_by("pk").values_list("pk", "rating_after"))
+    for candidate in ("99", "-1", "abc", ""):
+        response = admin_browser.post(f"{url}{run.pk}/apply/", {"candidate": candidate}, follow=True)
+        assert b"Nothing was changed: There is no such candidate" in response.content
+    Game.objects.filter(pk=slaps.pk).update(parameters={"k_established": 20})
+    response = admin_browser.post(f"{url}{run.pk}/apply/", {"candidate": "1"}, follow=True)
+    assert b"This tuning run is stale" in response.content
+    slaps.refresh_from_db()
+    assert slaps.parameters == {"k_established": 20}
+    assert list(RatingChange.objects.order_by("pk").values_list("pk", "rating_after")) == rows
+    assert admin_browser.post(url, {"split": "2"}, follow=True).status_code == 200
+    assert TuningRun.objects.filter(game=slaps).count() == 1
+
+
+def test_the_tuning_page_needs_the_permission_to_change_the_game(history, slaps):
+    from django.contrib.auth.models import User
+
+    staff = User.objects.create_user("viewer", password="x", is_staff=True)
+    browser = Client()
+    browser.force_login(staff)
+    assert browser.get(f"/admin/leagues/game/{slaps.pk}/tuning/").status_code == 403
+    assert browser.post(f"/admin/leagues/game/{slaps.pk}/tuning/", {"split": "0.5"}).status_code == 403
+    assert not TuningRun.objects.exists()
+
+
+def test_the_fitted_scale_is_the_maximum_likelihood_one():
+    """Four forecasts at gap 100, three won: the likelihood peaks where the win chance is 3/4,
+    1 / (1 + 10^(-100/s)) = 3/4, so 10^(-100/s) = 1/3 and s = 100 / log10(3) = 209.590.
+    A gap of 0 says nothing about the scale; no information at all gives the largest scale."""
+    forecasts = [Forecast(100, 1), Forecast(100, 1), Forecast(100, 1), Forecast(100, 0), Forecast(0, 1)]
+    assert fit_scale(forecasts) == pytest.approx(100 / math.log10(3), rel=1e-6)
+    assert fit_scale([Forecast(0, 1)]) == SCALE_MAX
+    assert fit_scale([Forecast(100, 1)]) == SCALE_MIN  # always right: as sharp as allowed
+
+
+def test_the_quality_report_scores_the_newer_half_under_the_current_parameters(history, capsys):
+    """The same history and split as the tuning's hand calculation above: log-loss 0.672093 on
+    results 2 and 3, Elo's own scale 400 (not fitted); the results carry no league, so the
+    leagues' rows score nothing."""
+    call_command("rating_quality", "--game", "slaps", "--json")
+    rows = json.loads(capsys.readouterr().out)
+    everything = rows[0]
+    assert everything["league"] is None
+    assert everything["log_loss"] == pytest.approx(0.672093, abs=1e-6)
+    assert everything["units"] == 2
+    assert everything["newer_units"] == 2
+    assert everything["older_units"] == 1
+    assert everything["scale"] == 400
+    assert everything["scale_fitted"] is False
+    assert everything["split_at"] is not None
+    assert [row["units"] for row in rows[1:]] == [0, 0]
+    page = Client().get("/quality/slaps/").content.decode()
+    assert '<dd id="q-units">2</dd>' in page
+    assert '<dd id="q-scale">400.0</dd>' in page
+
+
+def test_a_game_without_results_lists_its_candidates_with_nothing_chosen(slaps, capsys):
+    result = tune_json("--param", "k_provisional=24")
+    assert result["split_at"] is None
+    assert result["chosen"] is None
+    assert [c["newer_units"] for c in result["candidates"]] == [0, 0]
+    assert all(c["log_loss"] is None for c in result["candidates"])
+    call_command("tune_ratings", "--game", "slaps")
+    assert "(current)" in capsys.readouterr().out
+
+
+def test_candidates_replayed_in_forked_processes_give_the_same_figures(monkeypatch):
+    """The same synthetic history tuned one candidate after another and in forked processes."""
+    from benchmarks.tuning import synthetic_history
+    from ratings import evaluation
+
+    history = synthetic_history(results=2000, players=60)
+    candidates = candidate_grid(ELO, EloParameters(), max_candidates=3)
+    one_by_one = evaluation.tune(history, candidates).as_dict()
+    monkeypatch.setattr(evaluation, "PARALLEL_FROM", 0)
+    assert evaluation._workers(len(candidates), 1) > 1 or len(os.sched_getaffinity(0)) == 1
+    assert evaluation.tune(history, candidates).as_dict() == one_by_one
+
+
+def test_a_league_rule_changed_since_the_run_makes_it_stale(
+    history, slaps, admin_browser, django_capture_on_commit_callbacks
+):
+    url = f"/admin/leagues/game/{slaps.pk}/tuning/"
+    with django_capture_on_commit_callbacks(execute=True):
+        admin_browser.post(url, {"split": "0.5"})
+    run = TuningRun.objects.get(game=slaps)
+    slaps.leagues.filter(tier="pro").update(rating_floor=1700)
+    response = admin_browser.post(f"{url}{run.pk}/apply/", {"candidate": "1"}, follow=True)
+    assert b"This tuning run is stale" in response.content
+    slaps.refresh_from_db()
+    assert slaps.parameters == {}
+    run.refresh_from_db()
+    assert run.applied is None
+
+
+def test_parameters_stored_out_of_range_fail_the_run_and_the_command_clearly(
+    history, slaps, admin_browser, django_capture_on_commit_callbacks
+):
+    Game.objects.filter(pk=slaps.pk).update(parameters={"k_provisional": 0})
+    with pytest.raises(CommandError, match="k_provisional must be a number above 0"):
+        tune_json()
+    with django_capture_on_commit_callbacks(execute=True):
+        admin_browser.post(f"/admin/leagues/game/{slaps.pk}/tuning/", {"split": "0.5"})
+    run = TuningRun.objects.get(game=slaps)
+    assert run.status == TuningRun.Status.FAILED
+    assert "k_provisional must be a number above 0" in run.error
+    page = admin_browser.get(f"/admin/leagues/game/{slaps.pk}/tuning/").content.decode()
+    assert "k_provisional must be a number above 0" in page
+    response = admin_browser.post(
+        f"/admin/leagues/game/{slaps.pk}/tuning/{run.pk}/apply/", {"candidate": "0"}, follow=True
+    )
+    assert b"This tuning run is failed: it has no candidates to apply" in response.content
+
+
+@pytest.mark.parametrize("slug", ["slaps", "preferans", "bridge"])
+def test_every_game_of_the_demo_club_tunes(reference_data, settings, slug):
+    """Bots at Preferans tables, bridge partnerships, leagues with floors and promotion: every candidate of
+    every game gets its figures; Preferans' scale is fitted on the older part, the others' are their own."""
+    settings.DEBUG = True  # the demo accounts' password is given on the embedded defaults only
+    call_command(
+        "demo_data", "--players", "16", "--matches", "60", "--preferans-games", "12", "--bridge-weeks", "4",
+        stdout=StringIO(),
+    )  # fmt: skip
+    settings.DEBUG = False
+    out = StringIO()
+    call_command("tune_ratings", "--game", slug, "--json", "--max-candidates", "4", stdout=out)
+    result = json.loads(out.getvalue())
+    assert len(result["candidates"]) == 5
+    for candidate in result["candidates"]:
+        assert candidate["newer_units"] > 0
+        assert candidate["log_loss"] is not None
+        assert candidate["scale_fitted"] is (slug == "preferans")
+    assert result["chosen"] is not None
