@@ -107,10 +107,11 @@ def _name(key: tuple) -> str:
     return name
 
 
-def cached(key: tuple, compute: Callable[[], T], *, keep: bool = True) -> T:
+def cached(key: tuple, compute: Callable[[], T], *, keep: bool = True, timeout: int | None = None) -> T:
     """The value cached under ``key`` (which must contain a version), computed on a miss.
 
     ``keep=False``: computed, neither read from nor stored in the cache (a key a visitor chooses freely).
+    ``timeout``: how long it is kept, ``CACHE_SECONDS`` by default.
     """
     if not keep:
         return compute()
@@ -118,7 +119,7 @@ def cached(key: tuple, compute: Callable[[], T], *, keep: bool = True) -> T:
     value = cache.get(name)
     if value is None:
         value = compute()
-        cache.set(name, value, CACHE_SECONDS)
+        cache.set(name, value, CACHE_SECONDS if timeout is None else timeout)
     return value
 
 

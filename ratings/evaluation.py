@@ -41,6 +41,7 @@ from leagues.kinds import kind_of
 from leagues.models import Game, League
 from matches.models import Match, ResultsVersion
 from ratings.cents import CENT, decimal_cents
+from ratings.drift import game_active_days
 from ratings.engines import EngineInputError, get_rating_system, parameter_ranges, parameters_from_mapping
 from ratings.engines.quality import QualityReport, fit_scale, forecast_report
 from ratings.history import LedgerKey, _match_chunks, _MatchRow
@@ -564,4 +565,4 @@ def game_tuning(
         raise EngineInputError(f"The {system.label} engine gives no forecasts: its parameters cannot be tuned.")
     candidates = candidate_grid(system, current, values=values, max_candidates=max_candidates)
     history = history_load(game=game)
-    return tune(history, candidates, split=split, active_days=active_days or ACTIVE_DAYS)
+    return tune(history, candidates, split=split, active_days=active_days or game_active_days(game))

@@ -15,9 +15,10 @@ from datetime import datetime
 
 from leagues.models import Game, League
 from ratings.caching import cached, rating_version
+from ratings.drift import game_active_days
 from ratings.engines import REGISTRY
 from ratings.engines.quality import QualityReport
-from ratings.evaluation import ACTIVE_DAYS, Candidate, evaluate_leagues, game_fingerprint, history_load, split_time
+from ratings.evaluation import Candidate, evaluate_leagues, game_fingerprint, history_load, split_time
 from ratings.parameters import rating_parameters
 
 #: The older part's share of the history: fitted on, not scored.
@@ -34,7 +35,9 @@ class QualityRow:
     split_at: datetime | None = None
     older_units: int = 0
     newer_units: int = 0
+    older_forecasts: int = 0
     drift: float | None = None
+    active_days: int | None = None
 
     def as_dict(self) -> dict:
         return {
@@ -47,14 +50,14 @@ class QualityRow:
             "older_units": self.older_units,
             "newer_units": self.newer_units,
             "drift": self.drift,
-            "active_days": ACTIVE_DAYS,
+            "active_days": self.active_days,
             **self.report.as_dict(),
         }
 
 
-def _row(game: Game, league: League | None, candidate: Candidate | None, split_at) -> QualityRow:
+def _row(game: Game, league: League | None, candidate: Candidate | None, split_at, active_days: int) -> QualityRow:
     if candidate is None:
-        return QualityRow(game=game, league=league, report=QualityReport())
+        return QualityRow(game=game, league=league, report=QualityReport(), active_days=active_days)
     return QualityRow(
         game=game,
         league=league,
@@ -64,7 +67,9 @@ def _row(game: Game, league: League | None, candidate: Candidate | None, split_a
         split_at=split_at,
         older_units=candidate.older_units,
         newer_units=candidate.newer_units,
+        older_forecasts=candidate.older_forecasts,
         drift=candidate.drift.drift,
+        active_days=active_days,
     )
 
 
@@ -76,18 +81,21 @@ def rating_quality_rows(*, game: Game, leagues: list[League | None]) -> list[Qua
     system = REGISTRY.get(game.rating_system)
     if system is None or not hasattr(system, "forecasts"):  # an engine that forecasts nothing is left out
         return [QualityRow(game=game, league=league, report=QualityReport()) for league in leagues]
-    # Cached under what the figures are computed from: the results, the rules, and the ratings' version.
+    # Cached under what the figures are computed from: the results, the rules, the ratings' version and
+    # the activity window of the drift (the leagues' inactivity setting, ``ratings.drift.game_active_days``).
+    active_days = game_active_days(game)
     key = (
         "quality",
         game.pk,
         game_fingerprint(game),
         rating_version(game_id=game.pk),
+        active_days,
         ",".join(str(league.pk) if league else "all" for league in leagues),
     )
-    return cached(key, lambda: _quality_rows(game, leagues))
+    return cached(key, lambda: _quality_rows(game, leagues, active_days))
 
 
-def _quality_rows(game: Game, leagues: list[League | None]) -> list[QualityRow]:
+def _quality_rows(game: Game, leagues: list[League | None], active_days: int) -> list[QualityRow]:
     history = history_load(game=game)
     parameters = rating_parameters(game=game)
     split_at = split_time(history, SPLIT)
@@ -96,9 +104,13 @@ def _quality_rows(game: Game, leagues: list[League | None]) -> list[QualityRow]:
         parameters,
         split_at=split_at,
         current=True,
+        active_days=active_days,
         leagues=[league.pk if league else None for league in leagues],
     )
-    return [_row(game, league, candidate, split_at) for league, candidate in zip(leagues, candidates, strict=True)]
+    return [
+        _row(game, league, candidate, split_at, active_days)
+        for league, candidate in zip(leagues, candidates, strict=True)
+    ]
 
 
 def rating_quality_row(*, game: Game, league: League | None = None) -> QualityRow:
@@ -118,11 +130,30 @@ def rating_quality_overview() -> list[QualityRow]:
     return result
 
 
+#: The scale a game's pair chance falls back on before its history can fit one (seed 000's Elo scale).
+DEFAULT_PAIR_SCALE = 400.0
+#: The fewest forecasts (pairs of players at a table) in the older half a scale is fitted on: below it the fit
+#: follows a handful of games' luck, and the pair chance keeps the default scale.
+MIN_FORECASTS_TO_FIT = 50
+#: How long a fitted pair scale is kept: it moves slowly with the history, and fitting it replays the game.
+PAIR_SCALE_SECONDS = 24 * 60 * 60
+
+
 def pair_scale(game: Game) -> float:
     """The logistic scale ``s`` of ``p = 1 / (1 + 10^(-(Ra - Rb) / s))``, the chance that of two players at a
-    table the one rated Ra ends the game with more whists than the one rated Rb.
+    table the one rated Ra ends the game with more whists than the one rated Rb (the compare page and API).
 
-    Provisional: the engine's default 400.0 for every game. The fitted scale per game (issue 16's Preferans
-    quality measure) replaces this function; its callers (the compare page and API) keep calling it.
+    It is the scale the quality report fits on the game's own history (the older half, by maximum likelihood:
+    ``ratings.engines.quality.fit_scale``), or the system's own scale for a system that has one; 400 for a
+    game whose older half holds fewer than ``MIN_FORECASTS_TO_FIT`` forecasts. A fitted scale moves slowly as results come in, and fitting it
+    replays the game in memory, so it is kept for a day per game and rules (``PAIR_SCALE_SECONDS``), not
+    recomputed after every result as the quality page's figures are.
     """
-    return 400.0
+
+    def compute() -> float:
+        row = rating_quality_row(game=game)
+        if row.scale is None or (row.scale_fitted and row.older_forecasts < MIN_FORECASTS_TO_FIT):
+            return DEFAULT_PAIR_SCALE
+        return float(row.scale)
+
+    return cached(("pair-scale", game.pk, game_fingerprint(game)), compute, timeout=PAIR_SCALE_SECONDS)

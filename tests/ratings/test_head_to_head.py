@@ -291,7 +291,8 @@ def test_a_preferans_record_counts_games_whists_and_the_deals_changes(anon_clien
 
 
 def test_preferans_compare_gives_the_chance_of_more_whists(anon_client, preferans_history):
-    """Ratings set by hand: Ann 1100, Bob 1000. With the pair scale 400 (provisional, ratings.quality):
+    """Ratings set by hand: Ann 1100, Bob 1000. Two games are too few to fit a scale on (fewer than
+    ``ratings.quality.MIN_FORECASTS_TO_FIT`` pairs in the older half), so the pair scale is the default 400:
     p = 1 / (1 + 10^(-(1100 - 1000) / 400)) = 1 / (1 + 10^-0.25) = 1 / (1 + 0.562341) = 0.6401."""
     ann, bob, _cid = preferans_history
     PlayerRating.objects.filter(game__slug="preferans", player=ann).update(
@@ -310,6 +311,33 @@ def test_preferans_compare_gives_the_chance_of_more_whists(anon_client, preferan
     assert "64%" in page  # p = 0.6401 (above)
     assert "Whists" in page  # the record's points column, named by the kind
     assert "Normal bot" in page  # the latest meetings list game 1 with its bot seat
+
+
+def test_preferans_compare_uses_the_scale_fitted_on_the_games_history(anon_client, referee_client, reference_data):
+    """40 one-deal games of Ann, Bob and Cid, Ann winning 4 whists from the other two each time: 3 pairs a game,
+    60 in the older half, enough to fit a scale on (``MIN_FORECASTS_TO_FIT`` is 50). The compare reads that
+    scale, the one the game's quality page shows as fitted, not the default 400; and with Ann at 1100 and Bob
+    at 1000 its chance is the formula's on that scale."""
+    from ratings.quality import DEFAULT_PAIR_SCALE, MIN_FORECASTS_TO_FIT, pair_scale, rating_quality_row
+
+    ann, bob, cid = (PlayerFactory(name=name) for name in ("Ann", "Bob", "Cid"))
+    seats = [{"player": ann.pk}, {"player": bob.pk}, {"player": cid.pk}]
+    for day in range(40):
+        played_at = (T0 + day * DAY).isoformat().replace("+00:00", "Z")
+        body = {"game": "preferans", "played_at": played_at, "seats": seats, "deals": [[4, -2, -2]]}
+        assert referee_client.post("/api/matches/", body, format="json").status_code == 201
+    game = Game.objects.get(slug="preferans")
+    ratings_process_game(game_id=game.pk)
+    cache.clear()
+    row = rating_quality_row(game=game)
+    assert row.scale_fitted and row.older_forecasts == 60 >= MIN_FORECASTS_TO_FIT
+    scale = pair_scale(game)
+    assert scale == row.scale != DEFAULT_PAIR_SCALE
+    PlayerRating.objects.filter(game=game, player=ann).update(rating=Decimal(1100))
+    PlayerRating.objects.filter(game=game, player=bob).update(rating=Decimal(1000))
+    cache.clear()
+    body = anon_client.get(f"/api/compare/?game=preferans&a={ann.pk}&b={bob.pk}").json()
+    assert body["expected_score_a"] == pytest.approx(1 / (1 + 10 ** (-100 / scale)), abs=1e-4)
 
 
 # --- bridge: two pairs ----------------------------------------------------------------------------------
