@@ -145,7 +145,8 @@ def pair_scale(game: Game) -> float:
 
     It is the scale the quality report fits on the game's own history (the older half, by maximum likelihood:
     ``ratings.engines.quality.fit_scale``), or the system's own scale for a system that has one; 400 for a
-    game whose older half holds fewer than ``MIN_FORECASTS_TO_FIT`` forecasts. A fitted scale moves slowly as results come in, and fitting it
+    game whose older half holds fewer than ``MIN_FORECASTS_TO_FIT`` forecasts. A fitted scale moves slowly
+    as results come in, and fitting it
     replays the game in memory, so it is kept for a day per game and rules (``PAIR_SCALE_SECONDS``), not
     recomputed after every result as the quality page's figures are.
     """

@@ -330,7 +330,8 @@ def test_preferans_compare_uses_the_scale_fitted_on_the_games_history(anon_clien
     ratings_process_game(game_id=game.pk)
     cache.clear()
     row = rating_quality_row(game=game)
-    assert row.scale_fitted and row.older_forecasts == 60 >= MIN_FORECASTS_TO_FIT
+    assert row.scale_fitted
+    assert row.older_forecasts == 60 >= MIN_FORECASTS_TO_FIT
     scale = pair_scale(game)
     assert scale == row.scale != DEFAULT_PAIR_SCALE
     PlayerRating.objects.filter(game=game, player=ann).update(rating=Decimal(1100))
