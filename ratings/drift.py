@@ -22,7 +22,9 @@ the largest where leagues differ (a player active in any league counts), and
 
 Reads only, in two queries (and a ``SET LOCAL``): the history's bounds, and ``DRIFT_SQL``, where
 PostgreSQL keeps each player's last ledger row per period (``DISTINCT ON``)
-and averages them per period, so Python receives one row per period.
+and averages them per period, so Python receives one row per period. Other
+databases (SQLite, the embedded default) stream the ledger instead
+(``_means_python``), to the same figures.
 """
 
 from __future__ import annotations
@@ -147,6 +149,23 @@ def rating_drift(*, game: Game, period: str = AUTO, active_days: int = ACTIVE_DA
     zone = timezone.get_current_timezone()
     first_start = _period_start(bounds["first"], period, zone)
     last_start = _period_start(bounds["last"], period, zone)
+    if connection.vendor == "postgresql":
+        found = _means_sql(game, period, zone, active_days, last_start)
+    else:
+        found = _means_python(game, period, zone, active_days, first_start, last_start)
+    points = []
+    step = _step(period)
+    start = first_start
+    while start <= last_start:
+        mean, count = found.get(start, (None, 0))
+        points.append(
+            DriftPoint(start=start.date(), mean_rating=None if mean is None else round(mean, 2), active_players=count)
+        )
+        start += step
+    return Drift(period=period, active_days=active_days, points=points)
+
+
+def _means_sql(game: Game, period: str, zone, active_days: int, last_start) -> dict:
     with transaction.atomic(), connection.cursor() as cursor:
         # The planner cannot know that each ledger row spans a few periods only, expects millions of rows
         # and compiles the query with JIT, which costs more than running it (docs/performance.md, "Rating quality").
@@ -162,17 +181,33 @@ def rating_drift(*, game: Game, period: str = AUTO, active_days: int = ACTIVE_DA
                 "last_start": last_start,
             },
         )
-        found = {start: (float(mean), count) for start, mean, count in cursor.fetchall()}
-    points = []
-    step = _step(period)
+        return {start: (float(mean), count) for start, mean, count in cursor.fetchall()}
+
+
+def _means_python(game: Game, period: str, zone, active_days: int, first_start, last_start) -> dict:
+    """``DRIFT_SQL``'s answer for databases without its PostgreSQL functions (SQLite, ``make run``'s default):
+    the ledger streamed in its order, each player's last row kept, and at each period's end the players whose
+    last result falls within the window counted. The same figures (``tests/ratings/test_drift.py``)."""
+    rows = (
+        RatingChange.objects.filter(game=game)
+        .order_by("played_at", "match_id", "unit")
+        .values_list("player_id", "played_at", "rating_after")
+        .iterator(chunk_size=5000)
+    )
+    last: dict[int, tuple[datetime.datetime, object]] = {}
+    pending = next(rows, None)
+    found, step, window = {}, _step(period), datetime.timedelta(days=active_days)
     start = first_start
     while start <= last_start:
-        mean, count = found.get(start, (None, 0))
-        points.append(
-            DriftPoint(start=start.date(), mean_rating=None if mean is None else round(mean, 2), active_players=count)
-        )
+        end = timezone.make_aware(start + step, zone)
+        while pending is not None and pending[1] < end:
+            last[pending[0]] = (pending[1], pending[2])
+            pending = next(rows, None)
+        ratings = [rating for played_at, rating in last.values() if played_at >= end - window]
+        if ratings:
+            found[start] = (float(sum(ratings) / len(ratings)), len(ratings))
         start += step
-    return Drift(period=period, active_days=active_days, points=points)
+    return found
 
 
 def rating_drift_cached(*, game: Game, period: str = AUTO, active_days: int | None = None) -> Drift:

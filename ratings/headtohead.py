@@ -21,12 +21,15 @@ a kind whose meetings are not seats (bridge: pairs at a board's tables) reads it
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from decimal import Decimal
 
 from django.db import connection
 from django.db.models import Count, F, FilteredRelation, Max, Q, Sum
+from django.utils.dateparse import parse_datetime
+from django.utils.timezone import is_aware, make_aware
 
+from config.decimals import CENT
 from leagues.models import Game, League, Player
 from matches.models import Match, Seat
 from ratings.models import PlayerRating, RatingChange
@@ -107,9 +110,10 @@ def seats_head_to_head(*, player_id: int, game: Game, opponent_ids: list[int] | 
         match=Match._meta.db_table,
         player=Player._meta.db_table,
         change=RatingChange._meta.db_table,
-        only="AND theirs.player_id = ANY(%(only)s)" if opponent_ids is not None else "",
+        only=_only(opponent_ids),
     )
-    params = {"game": game.pk, "rated": Match.Status.RATED.value, "player": player_id, "only": opponent_ids}
+    params = {"game": game.pk, "rated": Match.Status.RATED.value, "player": player_id}
+    params.update({f"only{index}": pk for index, pk in enumerate(opponent_ids or ())})
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
@@ -120,13 +124,36 @@ def seats_head_to_head(*, player_id: int, game: Game, opponent_ids: list[int] | 
             wins=wins,
             draws=draws,
             losses=losses,
-            last_met=last_met,
-            rating_change=Decimal(change),
-            points_for=points_for,
-            points_against=points_against,
+            last_met=_moment(last_met),
+            rating_change=_cents(change),
+            points_for=_cents(points_for),
+            points_against=_cents(points_against),
         )
         for opponent_id, name, meetings, wins, draws, losses, last_met, change, points_for, points_against in rows
     ]
+
+
+def _only(opponent_ids: list[int] | None) -> str:
+    """The filter on the opponents, one placeholder each (``= ANY(array)`` is PostgreSQL's alone); none: ``1 = 0``."""
+    if opponent_ids is None:
+        return ""
+    if not opponent_ids:
+        return "AND 1 = 0"
+    return "AND theirs.player_id IN ({})".format(", ".join(f"%(only{index})s" for index in range(len(opponent_ids))))
+
+
+def _cents(value) -> Decimal | None:
+    """A sum of the ledger's or the seats' decimals as the database returns it (PostgreSQL a Decimal, SQLite a
+    float), to the cent they are kept to."""
+    return None if value is None else Decimal(str(value)).quantize(CENT)
+
+
+def _moment(value) -> datetime | None:
+    """``MAX(played_at)`` as a datetime (SQLite returns the stored text from a raw query)."""
+    if value is None or isinstance(value, datetime):
+        return value
+    moment = parse_datetime(str(value))
+    return moment if moment is None or is_aware(moment) else make_aware(moment, UTC)
 
 
 def seats_meetings(*, a_id: int, b_id: int, game: Game, limit: int) -> list[Match]:

@@ -165,3 +165,42 @@ def test_the_window_is_the_leagues_inactivity_setting(history, client):
     assert body["active_days"] == 7
     assert [(p["mean_rating"], p["active_players"]) for p in body["points"][:2]] == [(1000.0, 2), (None, 0)]
     assert client.get("/api/games/slaps/drift/?period=week&active_days=").json()["active_days"] == 7
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Europe/Berlin", "America/New_York"])
+def test_the_python_reading_gives_the_sql_figures(slaps, settings, zone):
+    """Databases without DRIFT_SQL's PostgreSQL functions (SQLite, ``make run``) stream the ledger instead:
+    on a history of 60 results over eight months, with results a minute either side of local midnight at
+    month and week ends and across both daylight-saving changes, both readings give the same figures in
+    every period, window and zone (hand-worked figures for the small history are above)."""
+    from django.utils import timezone as django_timezone
+
+    from ratings.drift import _means_python, _means_sql, _period_start
+
+    settings.TIME_ZONE = zone
+    players = [PlayerFactory(name=f"P{n}") for n in range(6)]
+    local = django_timezone.get_current_timezone()
+    moments = []
+    for n in range(60):
+        day = datetime.datetime(2025, 1, 1) + datetime.timedelta(days=4 * n)
+        moments.append(day.replace(hour=12))
+    for edge in ("2025-03-31 23:59", "2025-04-01 00:01", "2025-03-30 01:30", "2025-10-26 02:30", "2025-06-30 23:59"):
+        moments.append(datetime.datetime.fromisoformat(edge))
+    for n, moment in enumerate(moments):
+        winner, loser = players[n % 6], players[(n * 5 + 1) % 6]
+        if winner == loser:
+            loser = players[(n + 1) % 6]
+        slaps_match(winner=winner, loser=loser, played_at=django_timezone.make_aware(moment, local))
+    ratings_process_game(game_id=slaps.pk)
+    first = RatingChange.objects.order_by("played_at").first().played_at
+    last = RatingChange.objects.order_by("played_at").last().played_at
+    for period in ("week", "month"):
+        first_start, last_start = _period_start(first, period, local), _period_start(last, period, local)
+        for days in (3, 30, 90):
+            python = _means_python(slaps, period, local, days, first_start, last_start)
+            sql = _means_sql(slaps, period, local, days, last_start)
+            assert sql, (period, days)
+            assert python.keys() == sql.keys(), (period, days)
+            for start in sql:
+                assert python[start][1] == sql[start][1], (period, days, start)
+                assert python[start][0] == pytest.approx(sql[start][0], abs=1e-9), (period, days, start)
