@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from django.core.exceptions import ValidationError
+
 from leagues.kinds import KINDS
 from leagues.models import Game
 from ratings.engines import get_rating_system
@@ -19,6 +21,16 @@ from ratings.parameters import rating_parameters
 CALCULATOR_RATING_LIMIT = 100_000
 # What a rating typed into a calculator may be (``calculator_number`` checks it); the APIs' schema says so.
 RATING_PARAMETER = {"type": "number", "minimum": 0, "maximum": CALCULATOR_RATING_LIMIT}
+
+
+def calculator_query(params) -> dict:
+    """A calculator API's query as given (``config.api.query_params_once``), a parameter given with no value
+    refused: the schema names each one's type, and ``rated_matches=`` is no number. (The pages read a blank
+    field as "not given": a form sends every field.)"""
+    blank = sorted(name for name, value in params.items() if value == "")
+    if blank:
+        raise ValidationError({name: ["Give a value, or leave the parameter out."] for name in blank})
+    return params
 
 
 def calculator_number(data, field: str, errors: dict, *, default=None, minimum=0.0, maximum=CALCULATOR_RATING_LIMIT):

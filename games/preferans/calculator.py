@@ -27,6 +27,7 @@ from ratings.calculators import (
     calculator_links,
     calculator_number,
     calculator_parameters,
+    calculator_query,
 )
 from ratings.engines.preferans import PreferansParameters, deal_update
 
@@ -175,6 +176,6 @@ class PreferansCalculatorApi(APIView):
         responses={200: OutputSerializer, **error_responses(400, *ANY_REQUEST_ERRORS)},
     )
     def get(self, request):
-        params = query_params_once(request)
+        params = calculator_query(query_params_once(request))
         grid = params.get("grid") in ("1", "true", "yes")
         return Response(self.OutputSerializer(preferans_calculate(data=params, grid=grid)).data)

@@ -23,6 +23,7 @@ from ratings.calculators import (
     calculator_links,
     calculator_number,
     calculator_parameters,
+    calculator_query,
 )
 from ratings.engines.elo import elo_update
 
@@ -100,4 +101,4 @@ class SlapsCalculatorApi(APIView):
         responses={200: OutputSerializer, **error_responses(400, *ANY_REQUEST_ERRORS)},
     )
     def get(self, request):
-        return Response(self.OutputSerializer(slaps_calculate(data=query_params_once(request))).data)
+        return Response(self.OutputSerializer(slaps_calculate(data=calculator_query(query_params_once(request)))).data)

@@ -170,3 +170,21 @@ def test_openapi_schema_is_served(anon_client, reference_data):
         "/api/calculator/elo/",
     ]:
         assert path in paths
+
+
+@pytest.mark.parametrize(
+    ("query", "blank"),
+    [
+        ("rating=1100&opponent=1000&rated_matches=", "rated_matches"),
+        ("rating=&opponent=1000", "rating"),
+        ("rating=1100&opponent=1000&score=", "score"),
+    ],
+)
+def test_a_calculator_parameter_given_without_a_value_is_refused(anon_client, reference_data, query, blank):
+    """The schema gives each parameter a type: ``rated_matches=`` is no integer, so the API says which one
+    (schemathesis found the API taking it as "not given"). The calculator page, whose form sends every field,
+    still reads a blank field as not given."""
+    response = anon_client.get(f"/api/calculator/elo/?{query}")
+    assert response.status_code == 400
+    assert response.json() == {blank: ["Give a value, or leave the parameter out."]}
+    assert anon_client.get(f"/calculator/elo/?{query}").status_code == 200

@@ -123,15 +123,16 @@ def test_the_page_reads_a_fixed_number_of_queries(club, django_assert_num_querie
     enter(club, preferans(players[2], players[3]))
     checker = pages_for(club["checker"])
     checker.get("/results/confirm/")  # the session's first read
-    # The session, the user, their permissions; the waiting matches, their seats, deals and boards; the
-    # menu's games (entry pages). Its count is the one the first read kept (matches_to_confirm_count).
-    with django_assert_num_queries(8):
+    # The session and the user (their permissions are kept since the first read: config/auth.py); the
+    # waiting matches, their seats, deals and boards; the menu's games (entry pages). Its count is the one
+    # the first read kept (matches_to_confirm_count).
+    with django_assert_num_queries(7):
         checker.get("/results/confirm/")
     enter(club, slaps(players[4], players[5]))
     enter(club, preferans(players[6], players[7]))
     enter(club, bridge(players))
     # Five results, as many queries, and a bridge session's tables and their four seats' players, once.
-    with django_assert_num_queries(9 + 5):
+    with django_assert_num_queries(8 + 5):
         checker.get("/results/confirm/")
 
 
