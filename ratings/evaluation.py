@@ -33,11 +33,9 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.db.models import Min
 from django.utils import timezone
 
-from leagues.kinds import kind_of
 from leagues.models import Game, League
 from matches.models import Match, ResultsVersion
 from ratings.cents import CENT, decimal_cents
@@ -49,7 +47,7 @@ from ratings.ledger import _Standing
 from ratings.loaders import ReplayContext
 from ratings.parameters import rating_parameters
 from ratings.periods import _PeriodSnapshots
-from ratings.replay import REPLAY_CHUNK, _league_rules, _LeagueRules, _MatchApplier
+from ratings.replay import REPLAY_CHUNK, _league_rules, _LeagueRules, _MatchApplier, game_setup
 
 #: A player is active at a moment when they had a rated result within this many days before it.
 ACTIVE_DAYS = 90
@@ -102,15 +100,7 @@ def plain_unit(match_id: int, played_at: datetime, players: tuple, engine_input)
 def history_load(*, game: Game, now: datetime | None = None) -> History:
     """Read a game's rateable, non-void results once, in ledger order, through its kind."""
     now = now or timezone.now()
-    system = get_rating_system(game.rating_system)
-    kind = kind_of(game)
-    if kind is None:
-        raise ImproperlyConfigured(f"No game kind is registered for {system.slug!r}: {game}'s results cannot be read.")
-    leagues = {league.pk: league for league in League.objects.filter(game=game)}
-    by_tier = {league.tier: league for league in leagues.values()}
-    entry_league = by_tier.get(League.Tier.AMATEUR) or next(iter(leagues.values()), None)
-    if entry_league is None:
-        raise ValidationError(f"The game {game} has no league to place players in.")
+    system, kind, leagues, by_tier, entry_league = game_setup(game)
     matches = Match.objects.filter(game=game, status__in=[Match.Status.SUBMITTED, Match.Status.RATED])
     first = matches.aggregate(first=Min("played_at"))["first"]
     units: list[Unit] = []

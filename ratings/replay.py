@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 from decimal import Decimal
+from typing import NamedTuple
 
 from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.db.models import Max, Q
@@ -64,16 +65,22 @@ def _league_rules(leagues: dict[int, League], pro_league: League | None) -> dict
     return rules
 
 
-def _ledger_apply(*, game: Game, start: LedgerKey, now: datetime) -> tuple[int, LedgerKey | None]:
-    """Apply every rated match of the game from ``start`` on, in ledger order; returns (count, last applied).
+class GameSetup(NamedTuple):
+    """What a replay of a game reads before its first result: its engine, its kind, its leagues (by id and
+    by tier) and the league a player new to the game starts in."""
 
-    Results still waiting for their rating period to close are skipped; they
-    are applied (with a replay from their period's start) once it has.
-    Matches are streamed in chunks, so memory holds one chunk and the
-    players met so far, however long the history.
-    """
+    system: object
+    kind: object
+    leagues: dict[int, League]
+    by_tier: dict[str, League]
+    entry_league: League
+
+
+def game_setup(game: Game) -> GameSetup:
+    """The game's engine, kind and leagues, refused with a clear error when a replay cannot read its results
+    (no kind registered for its rating system) or place its players (no league). The ledger's replay and
+    the in-memory one (``ratings.evaluation``) start alike."""
     system = get_rating_system(game.rating_system)
-    parameters = rating_parameters(game=game)
     kind = kind_of(game)
     if kind is None:
         raise ImproperlyConfigured(f"No game kind is registered for {system.slug!r}: {game}'s results cannot be read.")
@@ -82,6 +89,19 @@ def _ledger_apply(*, game: Game, start: LedgerKey, now: datetime) -> tuple[int, 
     entry_league = by_tier.get(League.Tier.AMATEUR) or next(iter(leagues.values()), None)
     if entry_league is None:
         raise ValidationError(f"The game {game} has no league to place players in.")
+    return GameSetup(system, kind, leagues, by_tier, entry_league)
+
+
+def _ledger_apply(*, game: Game, start: LedgerKey, now: datetime) -> tuple[int, LedgerKey | None]:
+    """Apply every rated match of the game from ``start`` on, in ledger order; returns (count, last applied).
+
+    Results still waiting for their rating period to close are skipped; they
+    are applied (with a replay from their period's start) once it has.
+    Matches are streamed in chunks, so memory holds one chunk and the
+    players met so far, however long the history.
+    """
+    system, kind, leagues, by_tier, entry_league = game_setup(game)
+    parameters = rating_parameters(game=game)
     rules = _league_rules(leagues, by_tier.get(League.Tier.PRO))
     start_rating = decimal_cents(Decimal(game.start_rating).quantize(CENT))
 

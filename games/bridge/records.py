@@ -202,19 +202,22 @@ def bridge_head_to_head(*, player: Player, game) -> list[HeadToHeadRow]:
         record = _tally(boards, changes, [player.pk])
         if not record["meetings"]:
             continue
-        result.append(
-            HeadToHeadRow(
-                opponents=tuple(Opponent(pk, names[pk].name) for pk in pair),
-                meetings=record["meetings"],
-                wins=record["wins"],
-                draws=record["draws"],
-                losses=record["losses"],
-                last_met=record["last_met"],
-                rating_change=record["change"],
-                points_for=record["imps"],
-            )
-        )
+        result.append(_pair_row(tuple(Opponent(pk, names[pk].name) for pk in pair), record))
     return sorted(result, key=lambda row: (-row.meetings, row.name))
+
+
+def _pair_row(opponents: tuple[Opponent, ...], record: dict) -> HeadToHeadRow:
+    """A pair's record (``_tally``) against the opposing pair, as a head-to-head row (IMPs as its points)."""
+    return HeadToHeadRow(
+        opponents=opponents,
+        meetings=record["meetings"],
+        wins=record["wins"],
+        draws=record["draws"],
+        losses=record["losses"],
+        last_met=record["last_met"],
+        rating_change=record["change"],
+        points_for=record["imps"],
+    )
 
 
 def _pair_meets(a: tuple[int, int], b: tuple[int, int]) -> Q:
@@ -241,18 +244,7 @@ def bridge_pair_record(*, game, a: tuple[int, int], b: tuple[int, int]) -> tuple
         record = _tally(boards, changes, list(ours))
         if not record["meetings"]:
             return None
-        rows.append(
-            HeadToHeadRow(
-                opponents=tuple(Opponent(pk, names[pk]) for pk in theirs),
-                meetings=record["meetings"],
-                wins=record["wins"],
-                draws=record["draws"],
-                losses=record["losses"],
-                last_met=record["last_met"],
-                rating_change=record["change"],
-                points_for=record["imps"],
-            )
-        )
+        rows.append(_pair_row(tuple(Opponent(pk, names[pk]) for pk in theirs), record))
     return rows[0], rows[1]
 
 
