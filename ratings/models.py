@@ -26,6 +26,7 @@ from decimal import Decimal
 
 from django.db import models
 from django.db.models import Q
+from django.utils.dateparse import parse_datetime
 
 
 class PlayerRating(models.Model):
@@ -196,6 +197,12 @@ class TuningRun(models.Model):
 
     def __str__(self) -> str:
         return f"Tuning of {self.game} ({self.get_status_display()})"
+
+    @property
+    def split_at(self):
+        """When the newer (scored) part of the history begins, as a datetime (the result keeps it as text)."""
+        text = (self.result or {}).get("split_at")
+        return parse_datetime(text) if text else None
 
     @property
     def in_progress(self) -> bool:
