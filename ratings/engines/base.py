@@ -114,10 +114,6 @@ class RatingSystem(Protocol):
 
     def rate(self, match: Any, states: Mapping[Hashable, PlayerState], parameters: Any) -> list[Change]: ...
 
-    def prediction(self, details: Mapping[str, Any], rating_before: float) -> tuple[float, float] | None:
-        """(predicted score, actual score) of a stored change, for rating-quality reports."""
-        ...
-
     def forecasts(self, match: Any, states: Mapping[Hashable, PlayerState], parameters: Any) -> list:
         """What the system predicted of one match's duels from the states before it (``quality.Forecast``s).
 
@@ -219,14 +215,3 @@ def parameters_from_mapping(parameters_class: type, values: Mapping[str, Any] | 
         if low_value > high_value:
             raise EngineInputError(f"Parameter {low} ({low_value:g}) must not exceed {high} ({high_value:g}).")
     return parameters
-
-
-def stored_expected_score(details: Mapping[str, Any], rating_before: float) -> tuple[float, float] | None:
-    """(expected score, actual score) kept in a change's details, for rating-quality reports.
-
-    The Elo-style engines (Slaps, bridge) store both; bridge's are the means
-    over a player's duels on the board.
-    """
-    if "expected" not in details or "score" not in details:
-        return None
-    return float(details["expected"]), float(details["score"])

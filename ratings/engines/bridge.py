@@ -64,7 +64,6 @@ from .base import (
     PlayerState,
     round_half_away_from_zero,
     stop_at_floor,
-    stored_expected_score,
 )
 from .quality import Forecast
 
@@ -221,7 +220,6 @@ def _check_board(board: BridgeBoard) -> None:
 
 class BridgeSystem:
     slug = "bridge"
-    prediction = staticmethod(stored_expected_score)
     label = "Pairs Elo (bridge)"
     decimals = 2
     parameters_class = BridgeParameters

@@ -32,7 +32,6 @@ from .base import (
     new_change,
     round_half_away_from_zero,
     stop_at_floor,
-    stored_expected_score,
 )
 from .quality import Forecast
 
@@ -119,7 +118,6 @@ def elo_update(
 
 class EloSystem:
     slug = "elo"
-    prediction = staticmethod(stored_expected_score)
     label = "ISF Elo (1 v 1)"
     decimals = 0
     parameters_class = EloParameters

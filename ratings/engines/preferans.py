@@ -204,28 +204,8 @@ def _deal_update(
     return table, kv, vf, kd, raw, smoothing, after, capped, floor_applied
 
 
-def prediction(details: dict, rating_before: float, scale: float = 400.0) -> tuple[float, float] | None:
-    """A deal as a win/loss prediction: the first reading of Preferans quality, superseded by ``forecasts``.
-
-    It read each deal as "did the player finish it ahead": the logistic
-    chance of beating the table rating on Elo's scale,
-    1 / (1 + 10^((Rt - Rs)/400)), against 1 for positive whists, 1/2 for
-    none, 0 for negative. Nothing in the seed says a gap of 400 points means
-    10 to 1 (the formula turns a gap into expected whists, Vf, not into a
-    chance), and one deal's whists are mostly luck, so on simulated games
-    with skill it scores worse than a coin flip (docs/ratings.md). Kept for
-    the stored-ledger report until that moves to forecasts.
-    """
-    if "table_rating" not in details or "whists" not in details:
-        return None
-    predicted = 1.0 / (1.0 + 10.0 ** ((float(details["table_rating"]) - rating_before) / scale))
-    whists = float(details["whists"])
-    return predicted, 1.0 if whists > 0 else 0.0 if whists < 0 else 0.5
-
-
 class PreferansSystem:
     slug = "preferans"
-    prediction = staticmethod(prediction)
     label = "SmartPref per-deal rating"
     decimals = 2
     parameters_class = PreferansParameters

@@ -40,8 +40,5 @@ class RummySystem:
             changes.append(Change(0, player, state.rating, after, {"score": score, "mean": mean}, promoted))
         return changes
 
-    def prediction(self, details, rating_before):
-        return None  # no prediction to score: the quality pages leave the game out
-
 
 SYSTEM = RummySystem()

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import pytest
 
 from ratings.engines import EngineInputError, PlayerState, get_rating_system, parameters_from_mapping
-from ratings.engines.base import round_half_away_from_zero, stored_expected_score
+from ratings.engines.base import round_half_away_from_zero
 from ratings.engines.bridge import BridgeBoard, BridgeParameters, BridgeSession, BridgeTable, imps, partnership_bonus
 from ratings.engines.elo import EloMatch, EloParameters, elo_update, expected_score
 from ratings.engines.preferans import (
@@ -35,7 +35,6 @@ from ratings.engines.preferans import (
     PreferansGame,
     PreferansParameters,
     deal_update,
-    prediction,
     table_rating,
 )
 from ratings.engines.quality import quality_report
@@ -295,13 +294,6 @@ def test_a_numeric_parameter_without_a_declared_range_must_still_be_finite(value
         parameters_from_mapping(_Switches, {"weight": value})
 
 
-def test_stored_expected_score_reads_both_numbers_or_nothing():
-    assert stored_expected_score({"expected": "0.25", "score": 1}, 1000) == (0.25, 1.0)
-    assert type(stored_expected_score({"expected": 1, "score": 0}, 1000)[0]) is float
-    assert stored_expected_score({"expected": 0.25}, 1000) is None
-    assert stored_expected_score({"score": 1}, 1000) is None
-
-
 # --- Preferans (seed 001) -------------------------------------------------------------------------------------------
 
 
@@ -414,21 +406,6 @@ def test_single_helpers_name_their_errors():
         table_rating([])
     with pytest.raises(EngineInputError, match=exactly("ratings and whists must be finite numbers")):
         deal_update(rating=1000, opponents=[1000], whists=float("inf"))
-
-
-@pytest.mark.parametrize(
-    ("whists", "outcome"),
-    [(4, 1.0), (1, 1.0), (0.5, 1.0), (0, 0.5), (-0.5, 0.0), (-3, 0.0)],
-)
-def test_a_deal_read_as_a_prediction(whists, outcome):
-    """preferans.prediction: outcome 1 for positive whists, 1/2 for none, 0 for negative;
-    the prediction at Rs = Rt is 1/(1 + 10^0) = 0.5."""
-    assert prediction({"table_rating": 1000, "whists": whists}, 1000) == (0.5, outcome)
-
-
-def test_a_deal_without_its_figures_predicts_nothing():
-    assert prediction({"table_rating": 1000}, 1000) is None
-    assert prediction({"whists": 1}, 1000) is None
 
 
 # --- Bridge (seed 003) ----------------------------------------------------------------------------------------------

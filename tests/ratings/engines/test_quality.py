@@ -4,7 +4,6 @@ import math
 
 import pytest
 
-from ratings.engines.preferans import prediction as preferans_prediction
 from ratings.engines.quality import quality_report
 
 
@@ -36,11 +35,3 @@ def test_empty_history():
     assert report.rmse is None
     assert report.log_loss is None
     assert report.count == 0
-
-
-def test_preferans_deal_as_a_prediction():
-    predicted, outcome = preferans_prediction({"table_rating": 1000, "whists": 4}, 1000)
-    assert (predicted, outcome) == (0.5, 1.0)
-    predicted, outcome = preferans_prediction({"table_rating": 1400, "whists": -2}, 1000)
-    assert predicted == pytest.approx(1 / 11)
-    assert outcome == 0.0
