@@ -4,14 +4,13 @@ A match's game-specific rows are its kind's ``parts`` and its body fields its ki
 (``kind_of(game)``); its ledger rows are read by ``ratings.selectors`` (``match_detail_rated``).
 """
 
-from django.core.cache import cache
 from django.core.paginator import Page, Paginator
 from django.db.models import F, IntegerField, OuterRef, Prefetch, QuerySet, Subquery, prefetch_related_objects
 from django.db.models.functions import Coalesce
 
 from leagues.kinds import KINDS, kind_of
 from matches.models import AuditEntry, Match, ResultsVersion, Seat
-from matches.versions import RESULTS_STAMP_KEY, results_stamp
+from matches.versions import RESULTS_STAMP
 
 
 def results_version_site() -> str:
@@ -177,15 +176,10 @@ TO_CONFIRM_COUNT_SECONDS = 60
 def matches_to_confirm_count(*, user_id: int) -> int:
     """How many results this referee may confirm (``matches_to_confirm``), for the menu's "To confirm (N)"
     on every page a referee reads: one query over the waiting rows, kept in the cache with the results
-    stamp (``matches.versions.results_stamp``) it was counted under, which every results write renews.
+    stamp (``matches.versions.RESULTS_STAMP``) it was counted under, which every results write renews.
     The stamp and the kept count are read in one round trip. Building that query
     cost a fifth of an entry page's CPU (``docs/performance.md``)."""
-    key = f"matches:to-confirm:{user_id}"
-    found = cache.get_many([RESULTS_STAMP_KEY, key])
-    stamp, kept = found.get(RESULTS_STAMP_KEY), found.get(key)
-    if stamp is not None and kept is not None and kept[0] == stamp:
-        return kept[1]
-    stamp = stamp or results_stamp()  # read before the count, so a write after it leaves this count stale
-    count = matches_to_confirm(user_id=user_id).count()
-    cache.set(key, (stamp, count), TO_CONFIRM_COUNT_SECONDS)
+    count = RESULTS_STAMP.kept(
+        f"matches:to-confirm:{user_id}", lambda: matches_to_confirm(user_id=user_id).count(), TO_CONFIRM_COUNT_SECONDS
+    )
     return count

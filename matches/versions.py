@@ -2,29 +2,15 @@
 
 from __future__ import annotations
 
-from uuid import uuid4
-
-from django.core.cache import cache
 from django.db import connection
 
+from config.stamps import Stamp
 from matches.models import ResultsVersion
 
 #: The cache key of a stamp that every results write renews: what is cached under it (the menu's count of
 #: results to confirm, ``matches.selectors.matches_to_confirm_count``) is never older than the last write.
 RESULTS_STAMP_KEY = "matches:results-stamp"
-
-
-def results_stamp() -> str:
-    """The current results stamp (a new one if the cache has none: cold, evicted, or down)."""
-    stamp = cache.get(RESULTS_STAMP_KEY)
-    if stamp is None:
-        cache.add(RESULTS_STAMP_KEY, uuid4().hex, None)
-        stamp = cache.get(RESULTS_STAMP_KEY) or "none"  # "none": the cache is down, nothing is kept
-    return stamp
-
-
-def _results_stamp_renew() -> None:
-    cache.set(RESULTS_STAMP_KEY, uuid4().hex, None)
+RESULTS_STAMP = Stamp(RESULTS_STAMP_KEY)
 
 
 def results_version_bump(*, game_ids) -> None:
@@ -38,7 +24,7 @@ def results_version_bump(*, game_ids) -> None:
     (``TO_CONFIRM_COUNT_SECONDS``), and the stamp is not renewed again after
     the commit, which would queue a callback on every write.
     """
-    _results_stamp_renew()
+    RESULTS_STAMP.renew()
     table = connection.ops.quote_name(ResultsVersion._meta.db_table)
     with connection.cursor() as cursor:
         for game_id in sorted(set(game_ids)):  # one order for every writer: no deadlock between two games
