@@ -1,5 +1,5 @@
-"""A user's permissions are kept in the shared cache between requests (config/auth.py), and every change
-of them is seen on the very next request: a referee who loses the role cannot enter one more result.
+"""A user's row and permissions are kept in the shared cache between requests (config/auth.py), and every
+change of them is seen on the very next request: a referee who loses the role cannot enter one more result.
 
 Each test signs a referee in through HTTP on the production settings (DEBUG off, the Redis cache), reads
 an entry page once so the permissions are kept, changes them the way an admin or a shell would, and asks
@@ -86,22 +86,47 @@ def test_a_removed_own_permission_and_an_added_group_are_seen_at_once(production
     assert _permission_queries(_signed_in(other)) in (0, 1)
 
 
-def test_a_demoted_or_deactivated_user_needs_no_stamp(production, reference_data):
-    """The user row is read on every request: ``is_active`` is asked before the kept answer, and the kept
-    answer records ``is_superuser``. ``QuerySet.update`` sends no signal, so the stamp stays as it was."""
+def test_a_demoted_or_deactivated_user_is_seen_at_once(production, reference_data):
+    """The user's row is kept with their permissions: saving the user (admin's form, ``set_password``)
+    renews the stamp, so a demotion, a deactivation or a new password is seen on the next request."""
     admin = AdminFactory()  # a superuser in no group: every permission comes from the flag
+    browser = _signed_in(admin)
+    assert not _refused(browser)
+    with CaptureQueriesContext(connection) as queries:
+        assert not _refused(browser)
+    assert not any('FROM "auth_user"' in query["sql"] for query in queries.captured_queries)  # the row is kept
+    admin.is_superuser = False
+    admin.save()
+    assert _refused(browser)
+    admin.is_superuser = True
+    admin.save()
+    assert not _refused(browser)
+    admin.is_active = False
+    admin.save()
+    assert _refused(browser)
+    admin.is_active = True
+    admin.save()
+    assert not _refused(browser)
+    admin.set_password("a-new-password-for-the-test")
+    admin.save()  # every other session of this user ends: its hash no longer matches the kept row's
+    assert browser.get(ENTRY, secure=True).status_code == 302
+
+
+def test_a_user_changed_around_the_signals_is_seen_after_permissions_changed(production, reference_data):
+    """``QuerySet.update`` sends no signal: the kept row stands until ``permissions_changed()`` (or
+    ``PERMISSIONS_SECONDS``), as config/auth.py says; a user read afresh never takes another row's answer."""
+    admin = AdminFactory()
     User = type(admin)
     assert "matches.void_match" in User.objects.get(pk=admin.pk).get_all_permissions()  # kept, for a superuser
-    stamp = cache.get(PERMISSIONS_STAMP_KEY)
-    User.objects.filter(pk=admin.pk).update(is_superuser=False)
-    demoted = User.objects.get(pk=admin.pk)
-    assert demoted.get_all_permissions() == set()  # the kept superuser's answer is not this user's
-    browser = _signed_in(demoted)
-    assert _refused(browser)
-    assert cache.get(PERMISSIONS_STAMP_KEY) == stamp
-    User.objects.filter(pk=admin.pk).update(is_superuser=True)
+    browser = _signed_in(admin)
     assert not _refused(browser)
-    User.objects.filter(pk=admin.pk).update(is_active=False)
+    User.objects.filter(pk=admin.pk).update(is_superuser=False)
+    assert not _refused(browser)  # the kept row, until the stamp is renewed
+    assert User.objects.get(pk=admin.pk).get_all_permissions() == set()  # its row differs from the kept one
+    permissions_changed()
+    assert _refused(browser)
+    User.objects.filter(pk=admin.pk).update(is_superuser=True, is_active=False)
+    permissions_changed()
     assert _refused(browser)
 
 
