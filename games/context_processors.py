@@ -2,15 +2,16 @@
 
 from django.urls import reverse
 
+from games.setup import kept_games
 from leagues.models import Game
 
 
 def games_of(request) -> list[Game]:
     """Every game, in id order, read once per request: an entry page's game and the menu's links share
-    the one query (a game table holds a handful of rows)."""
+    the one read, from the cache (``games.setup``), or one query when it has none."""
     games = getattr(request, "_cardrank_games", None)
     if games is None:
-        games = list(Game.objects.order_by("pk"))
+        games = kept_games()
         request._cardrank_games = games
     return games
 

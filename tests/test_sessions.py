@@ -43,9 +43,9 @@ def test_a_signed_in_page_reads_its_session_from_the_cache(production, reference
     with CaptureQueriesContext(connection) as queries:
         page = browser.get("/results/slaps/", secure=True)
     assert page.status_code == 200
-    # The user and the games (the page's game and the menu's links): no session query, and the
-    # permissions are kept in the cache too (config/auth.py; tests/test_permission_cache.py).
-    assert _tables(queries.captured_queries) == ["auth_user", "leagues_game"]
+    # No query at all: the session, the user's row and permissions (config/auth.py;
+    # tests/test_permission_cache.py) and the games (games/setup.py) are all kept in the cache.
+    assert _tables(queries.captured_queries) == []
 
 
 def test_signing_out_ends_the_session_though_it_was_cached(production, reference_data):

@@ -20,6 +20,7 @@ from django.shortcuts import render
 from games.entry import entry_initial_values, entry_submit
 from games.pickers import picker_names, picker_read
 from games.preferans.results import preferans_deals_preview
+from games.setup import kept
 from leagues.models import Bot, Game
 from matches.entry import bounded_int, form_now
 from matches.models import Match
@@ -112,6 +113,12 @@ def _seat_fields(form: PreferansForm, invalid: bool) -> list[dict]:
     return fields
 
 
+def _bot_options(game: Game, named: list[str]) -> list[tuple[str, str]]:
+    """The bots a seat may choose, by rating: the active ones, and those ``named`` by slug."""
+    bots = Bot.objects.filter(game=game).filter(Q(active=True) | Q(slug__in=named)).order_by("rating")
+    return [(bot.slug, f"{bot.name} ({bot.rating:.0f}, max {bot.max_rating:.0f})") for bot in bots]
+
+
 def _form_context(game: Game, form: PreferansForm, *, errors=None, saved=None, short=None) -> dict:
     errors = dict(errors or {})
     if form.problems:
@@ -120,13 +127,10 @@ def _form_context(game: Game, form: PreferansForm, *, errors=None, saved=None, s
     previews, totals = preferans_deals_preview(rows=[[row[index] for index in active] for row in form.rows])
     if not form.played_at:
         form.played_at = form_now()
-    bot_options = [
-        (bot.slug, f"{bot.name} ({bot.rating:.0f}, max {bot.max_rating:.0f})")
-        # A retired bot the form names (a corrected game's) stays choosable: it is what was played.
-        for bot in Bot.objects.filter(game=game)
-        .filter(Q(active=True) | Q(slug__in=[seat[2:] for seat in form.seats if seat.startswith("b:")]))
-        .order_by("rating")
-    ]
+    # A retired bot the form names (a corrected game's) stays choosable: it is what was played. Otherwise
+    # the active bots, kept until a bot or the game changes (``games.setup``).
+    named = [seat[2:] for seat in form.seats if seat.startswith("b:")]
+    bot_options = _bot_options(game, named) if named else kept("bot-options", lambda: _bot_options(game, []), game=game)
     return {
         "game": game,
         "form": form,
