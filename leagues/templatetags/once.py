@@ -10,12 +10,27 @@ So that nothing that does depend on the request can be kept and shown to someone
 only text, comments, ``{% load %}``, and ``{% url %}`` and ``{% static %}`` whose arguments are all
 literal strings, with no filter and no ``as`` variable: anything else (a variable, an ``{% if %}``, an
 ``{% include %}``, ``{% csrf_token %}``) is a ``TemplateSyntaxError`` when the template is loaded.
+
+``{% memo name=value ... %}…{% endmemo %}``: a part of a page that depends only on the values it is
+given, rendered once for each set of values and kept as text (the entry pages' fields: their pickers,
+bot lists and deal rows are the same for every referee until something is typed). The body is rendered
+with those values alone, so it cannot depend on anything else; see ``memo``.
 """
 
+from collections import OrderedDict
+from dataclasses import fields, is_dataclass
+from datetime import date, time, timedelta
+from decimal import Decimal
+from threading import Lock
+
 from django import template
+from django.template import Context
 from django.template.base import FilterExpression, TextNode, Variable
-from django.template.defaulttags import CommentNode, LoadNode, URLNode
+from django.template.defaulttags import CommentNode, CsrfTokenNode, LoadNode, URLNode
 from django.templatetags.static import StaticNode
+from django.utils import timezone, translation
+from django.utils.functional import Promise
+from django.utils.safestring import SafeData
 
 register = template.Library()
 
@@ -69,3 +84,85 @@ def once(parser, token):
                 f"static tags with literal arguments; not {node!r}."
             )
     return OnceNode(nodelist)
+
+
+#: How many renderings one ``{% memo %}`` keeps: the last ones asked, per process.
+MEMO_SIZE = 64
+
+
+class MemoNode(template.Node):
+    """``{% memo name=value ... %}``: see ``memo``."""
+
+    def __init__(self, inputs: dict, nodelist):
+        self.inputs = inputs
+        self.nodelist = nodelist
+        self.kept: OrderedDict = OrderedDict()
+        self.lock = Lock()
+
+    def render(self, context):
+        values = {name: expression.resolve(context) for name, expression in self.inputs.items()}
+        key = (
+            context.autoescape,
+            context.use_l10n,
+            context.use_tz,
+            translation.get_language(),
+            timezone.get_current_timezone_name(),
+            tuple((name, _frozen(value)) for name, value in values.items()),
+        )
+        with self.lock:
+            text = self.kept.get(key)
+            if text is not None:
+                self.kept.move_to_end(key)
+                return text
+        # Only its inputs: nothing of the request, the user or the context processors can reach the text.
+        inner = Context(values, autoescape=context.autoescape, use_l10n=context.use_l10n, use_tz=context.use_tz)
+        with inner.bind_template(context.template):
+            text = self.nodelist.render(inner)
+        with self.lock:
+            self.kept[key] = text
+            while len(self.kept) > MEMO_SIZE:
+                self.kept.popitem(last=False)
+        return text
+
+
+def _frozen(value):
+    """``value`` as a key that equals another only where both render alike: plain data only."""
+    if value is None or isinstance(value, (bool, int)):
+        return type(value), value
+    if isinstance(value, (float, Decimal, date, time, timedelta)):  # equal, yet shown apart: 1.0 and 1.00, zones
+        return type(value), str(value), str(getattr(value, "tzinfo", None))
+    if isinstance(value, str):
+        return ("safe" if isinstance(value, SafeData) else "text"), str(value)
+    if isinstance(value, Promise):  # a lazy translation: its text now
+        return "text", str(value)
+    if isinstance(value, (list, tuple)):
+        return "seq", tuple(_frozen(item) for item in value)
+    if isinstance(value, dict):
+        return "map", tuple((_frozen(name), _frozen(item)) for name, item in value.items())
+    if is_dataclass(value) and not isinstance(value, type):
+        shown = tuple((item.name, _frozen(getattr(value, item.name))) for item in fields(value))
+        return type(value).__qualname__, shown
+    raise template.TemplateSyntaxError(
+        f"'memo' keeps its text for the values it is given, so they must be plain data (text, numbers, times, "
+        f"lists, dicts, dataclasses of them); not {type(value).__name__}."
+    )
+
+
+@register.tag
+def memo(parser, token):
+    """``{% memo name=value ... %}…{% endmemo %}``: the body rendered once for each set of values, kept.
+
+    The body sees only the values it is given (no request, no user, no context processor, no CSRF token),
+    so what it renders is a function of them: the same values give the same text, which is kept per
+    process (the last ``MEMO_SIZE``) and never stale. The values must be plain data (``_frozen``): a model
+    instance, whose text could change under the same key, is refused.
+    """
+    bits = token.split_contents()[1:]
+    inputs = template.base.token_kwargs(bits, parser, support_legacy=False)
+    if bits or not inputs:
+        raise template.TemplateSyntaxError("'memo' takes name=value arguments only, one at least.")
+    nodelist = parser.parse(("endmemo",))
+    parser.delete_first_token()
+    if nodelist.get_nodes_by_type(CsrfTokenNode):
+        raise template.TemplateSyntaxError("'memo' cannot keep a {% csrf_token %}: each request has its own.")
+    return MemoNode(inputs, nodelist)

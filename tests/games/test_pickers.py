@@ -173,7 +173,7 @@ def test_the_include_renders_an_accessible_combobox(reference_data):
     html = render_to_string(
         "games/_player_picker.html",
         {"name": "player_a", "label": "Player A", "value": 12, "value_name": "Ann <Lee>", "input_id": "player_a",
-         "game": game, "invalid": True},
+         "game_slug": game.slug, "invalid": True},
     )  # fmt: skip
     assert '<label for="player_a">Player A</label>' in html
     assert 'id="player_a" name="player_a_text" value="Ann &lt;Lee&gt;"' in html

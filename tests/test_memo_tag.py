@@ -1,0 +1,150 @@
+"""``{% memo %}`` (leagues/templatetags/once.py): a part of a page rendered once for each set of the values it is
+given and kept as text; it sees nothing else, so a kept text can never be another request's or stale."""
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.template import Context, Engine, TemplateSyntaxError
+from django.test import Client
+from django.utils import timezone
+from django.utils.safestring import mark_safe
+
+from leagues.models import Bot
+from leagues.templatetags.once import MEMO_SIZE
+from tests.factories import RefereeFactory
+
+ENGINE = Engine(libraries={"once": "leagues.templatetags.once"})
+
+SHOWN: list[str] = []
+
+
+@dataclass
+class Seat:
+    name: str
+
+    @property
+    def shown(self) -> str:  # read only when the body is rendered, never by the key
+        SHOWN.append(self.name)
+        return self.name.upper()
+
+
+def _template(source: str):
+    return ENGINE.from_string("{% load once %}" + source)
+
+
+def _node(template):
+    return next(node for node in template.nodelist if type(node).__name__ == "MemoNode")
+
+
+def test_the_same_values_are_rendered_once():
+    SHOWN.clear()
+    template = _template("{% memo seat=seat n=n %}{{ seat.shown }} {{ n }}{% endmemo %}")
+    assert template.render(Context({"seat": Seat("ann"), "n": 1})) == "ANN 1"
+    assert template.render(Context({"seat": Seat("ann"), "n": 1})) == "ANN 1"  # equal values: the kept text
+    assert SHOWN == ["ann"]
+    assert template.render(Context({"seat": Seat("bob"), "n": 1})) == "BOB 1"
+    assert template.render(Context({"seat": Seat("ann"), "n": 2})) == "ANN 2"
+    assert SHOWN == ["ann", "bob", "ann"]
+
+
+def test_the_body_sees_only_its_values():
+    template = _template("{% memo n=n %}[{{ n }}|{{ secret }}|{{ request.path }}|{{ user }}]{% endmemo %}")
+    outer = {"n": 3, "secret": "s3cret", "request": {"path": "/x/"}, "user": "ann"}
+    assert template.render(Context(outer)) == "[3|||]"
+
+
+def test_text_and_safe_text_are_not_confused():
+    template = _template("{% memo html=html %}{{ html }}{% endmemo %}")
+    assert template.render(Context({"html": mark_safe("<b>x</b>")})) == "<b>x</b>"
+    assert template.render(Context({"html": "<b>x</b>"})) == "&lt;b&gt;x&lt;/b&gt;"
+
+
+def test_equal_values_shown_apart_are_kept_apart():
+    template = _template("{% memo v=v %}{{ v }}{% endmemo %}")
+    assert template.render(Context({"v": Decimal("1.0")})) == "1.0"
+    assert template.render(Context({"v": Decimal("1.00")})) == "1.00"
+    assert template.render(Context({"v": 1})) == "1"
+    assert template.render(Context({"v": True})) == "True"
+    zone = _template("{% memo at=at %}{{ at.tzinfo }}{% endmemo %}")
+    at = datetime(2026, 7, 1, 12, 0, tzinfo=UTC)
+    assert zone.render(Context({"at": at})) == "UTC"
+    assert zone.render(Context({"at": at.astimezone(ZoneInfo("Asia/Tokyo"))})) == "Asia/Tokyo"  # the same instant
+
+
+def test_the_time_zone_is_part_of_the_key():
+    template = _template('{% memo at=at %}{{ at|date:"H:i" }}{% endmemo %}')
+    at = datetime(2026, 7, 1, 12, 0, tzinfo=UTC)
+    with timezone.override("Europe/Berlin"):
+        assert template.render(Context({"at": at})) == "14:00"
+    with timezone.override("America/New_York"):
+        assert template.render(Context({"at": at})) == "08:00"
+
+
+def test_it_keeps_the_last_ones_only():
+    template = _template("{% memo n=n %}{{ n }}{% endmemo %}")
+    for n in range(MEMO_SIZE + 10):
+        assert template.render(Context({"n": n})) == str(n)
+    assert len(_node(template).kept) == MEMO_SIZE
+
+
+@pytest.mark.django_db
+def test_a_model_instance_is_refused(reference_data):
+    template = _template("{% memo bot=bot %}{{ bot.name }}{% endmemo %}")
+    with pytest.raises(TemplateSyntaxError, match="plain data"):
+        template.render(Context({"bot": Bot.objects.first()}))
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "{% memo %}x{% endmemo %}",
+        "{% memo n %}x{% endmemo %}",
+        "{% memo n=n m %}x{% endmemo %}",
+    ],
+)
+def test_it_takes_named_values(source):
+    with pytest.raises(TemplateSyntaxError, match="name=value"):
+        _template(source)
+
+
+def test_a_csrf_token_cannot_be_kept():
+    with pytest.raises(TemplateSyntaxError, match="csrf_token"):
+        _template("{% memo n=n %}<form>{% csrf_token %}</form>{% endmemo %}")
+
+
+@pytest.mark.django_db
+def test_a_bot_changed_in_admin_shows_on_the_next_entry_page(production, reference_data):
+    """The Preferans page's fields are kept, and its bots are kept under the setup stamp (games/setup.py):
+    a bot saved or deleted through the models is on the very next page, a new one and a renamed one."""
+    browser = Client()
+    browser.force_login(RefereeFactory())
+    page = browser.get("/results/preferans/", secure=True).content.decode()
+    assert "Rookie bot" not in page
+    bot = Bot.objects.filter(game__slug="preferans").first()
+    Bot.objects.create(game=bot.game, slug="rookie", name="Rookie bot", rating=1000, max_rating=1200)
+    page = browser.get("/results/preferans/", secure=True).content.decode()
+    assert page.count("Rookie bot (1000, max 1200)") == 4  # one option in each seat's list
+    bot.name = "Renamed bot"
+    bot.save()
+    page = browser.get("/results/preferans/", secure=True).content.decode()
+    assert page.count("Renamed bot (") == 4
+    bot.active = False
+    bot.save()
+    assert "Renamed bot" not in browser.get("/results/preferans/", secure=True).content.decode()
+
+
+@pytest.mark.django_db
+def test_a_game_renamed_in_admin_shows_on_the_next_page(production, reference_data):
+    browser = Client()
+    browser.force_login(RefereeFactory())
+    assert "Enter a Slaps result" in browser.get("/results/slaps/", secure=True).content.decode()
+    from leagues.models import Game
+
+    game = Game.objects.get(slug="slaps")
+    game.name = "Hand slaps"
+    game.save()
+    page = browser.get("/results/slaps/", secure=True).content.decode()
+    assert "Enter a Hand slaps result" in page
