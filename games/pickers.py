@@ -32,7 +32,9 @@ from django.contrib.auth.decorators import login_required
 from django.db import connection
 from django.db.models import Value
 from django.db.models.functions import Collate, Upper
-from django.shortcuts import render
+from django.http import HttpResponse
+from django.template.defaultfilters import floatformat
+from django.utils.html import format_html
 from django.views.decorators.http import require_GET
 
 from leagues.models import Game, Player
@@ -206,8 +208,39 @@ def player_search(request):
     text = search_text(request.GET.get("q"))
     slug = request.GET.get("game", "")
     field = FIELD_NAME.sub("", request.GET.get("name", ""))[:40] or "player"
-    context = {"hits": search_hits(text, game=slug if SLUG.fullmatch(slug) else ""), "text": text, "field": field}
-    return render(request, "games/_player_options.html", context)
+    return HttpResponse(options_html(search_hits(text, game=slug if SLUG.fullmatch(slug) else ""), field, text))
+
+
+_OPTION = '<li role="option" id="{0}-option-{1}" data-id="{1}" data-name="{2}" aria-selected="false">{2}{3}</li>\n'
+_NONE = '<li role="option" aria-disabled="true" class="picker-none">No player found for “{}”.</li>\n'
+
+
+def _option_details(hit: Hit) -> str:
+    """`` <small>1042.5 · fed. 0042</small>``: the player's rating in the game and federation number, those
+    they have; the rating as ``{{ rating|floatformat:"-2" }}`` shows it on every page."""
+    rating = floatformat(hit.rating, "-2") if hit.rating is not None else ""
+    number = hit.player.federation_id or ""
+    if rating and number:
+        return format_html(" <small>{} · fed. {}</small>", rating, number)
+    if rating:
+        return format_html(" <small>{}</small>", rating)
+    return format_html(" <small>fed. {}</small>", number) if number else ""
+
+
+def options_html(hits: list[Hit], field: str, text: str) -> str:
+    """A picker's options (``player_search``'s answer): one ``<li role="option">`` a player, with
+    ``data-id`` and ``data-name`` for ``static/js/picker.js`` and ids that begin with ``field``, the
+    picker's input id; none found for some ``text`` is one disabled option that says so; no text, nothing.
+
+    Built with ``format_html`` (every value escaped) rather than a template: the answer of every
+    keystroke, whose fifteen options cost Django's template engine more CPU than the search's own
+    statements (``docs/performance.md``).
+    """
+    if not hits:
+        return format_html(_NONE, text) if text else ""
+    return "".join(
+        format_html(_OPTION, field, str(hit.player.pk), hit.player.name, _option_details(hit)) for hit in hits
+    )
 
 
 def is_player_id(value: str) -> bool:

@@ -98,6 +98,23 @@ def test_the_game_adds_each_players_rating_there(browser, slaps):
     assert names(search(browser, "ann", game="no-such-game")) == ["Ann", "Annika"]
 
 
+def test_an_option_shows_the_rating_and_the_number_and_escapes_the_name(browser, slaps):
+    """The whole option as the picker's script reads it (``options_html``), written out by hand."""
+    ann = PlayerFactory(name='Ann "A" <Lee> & Co', federation_id="0042")
+    PlayerRating.objects.create(
+        player=ann, game=slaps, league=slaps.leagues.get(tier="amateur"), rating=Decimal("1042.5"), peak_rating=1050
+    )
+    html = search(browser, "ann", game="slaps", name="seat-3-player")
+    name = "Ann &quot;A&quot; &lt;Lee&gt; &amp; Co"
+    assert html == (
+        f'<li role="option" id="seat-3-player-option-{ann.pk}" data-id="{ann.pk}" data-name="{name}" '
+        f'aria-selected="false">{name} <small>1042.50 · fed. 0042</small></li>\n'
+    )
+    assert search(browser, "<b>", game="slaps") == (
+        '<li role="option" aria-disabled="true" class="picker-none">No player found for “&lt;b&gt;”.</li>\n'
+    )
+
+
 @pytest.mark.parametrize(
     "hostile",
     [
