@@ -148,3 +148,20 @@ def test_a_game_renamed_in_admin_shows_on_the_next_page(production, reference_da
     game.save()
     page = browser.get("/results/slaps/", secure=True).content.decode()
     assert "Enter a Hand slaps result" in page
+
+
+@pytest.mark.django_db
+def test_a_game_the_kept_list_misses_is_read_from_the_database(production, reference_data):
+    """A game written around the setup stamp (``bulk_create`` sends no signal; or a process on another
+    cache) is not in the kept list until it expires: its entry page reads it from the database instead of
+    answering 404. A slug no game has is still 404."""
+    from leagues.models import Game
+
+    browser = Client()
+    browser.force_login(RefereeFactory())
+    assert browser.get("/results/slaps/", secure=True).status_code == 200  # the games are kept now
+    Game.objects.bulk_create([Game(slug="quick-slaps", name="Quick slaps", rating_system="elo")])
+    page = browser.get("/results/quick-slaps/", secure=True)
+    assert page.status_code == 200
+    assert "Enter a Quick slaps result" in page.content.decode()
+    assert browser.get("/results/no-such-game/", secure=True).status_code == 404
