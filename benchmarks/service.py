@@ -45,6 +45,7 @@ from decimal import Decimal
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import redis
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
@@ -314,12 +315,16 @@ def _measure(stack: Stack, client: Client, name: str, url: str, seconds: float, 
 def _production_settings(stack: Stack, broker_url: str) -> None:
     """Run the stack as docs/operations.md's deployment does: no debug, hashed static files, a shared Redis cache,
     persistent database connections. Only the API write rate is lifted, for the load itself."""
+    cache_url = urlsplit(broker_url)._replace(path="/13").geturl()
+    # A fresh deployment's cache: this process wrote the synthetic game with its own (per-process) cache,
+    # so nothing kept by an earlier run's stack (the games, under their stamp: games/setup.py) may stay.
+    redis.Redis.from_url(cache_url).flushdb()
     stack.env.update(
         {
             "DJANGO_DEBUG": "false",
             "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
             "DJANGO_SECURE_SSL_REDIRECT": "false",  # Plain HTTP on localhost; a proxy terminates TLS in production.
-            "CACHE_URL": urlsplit(broker_url)._replace(path="/13").geturl(),
+            "CACHE_URL": cache_url,
             "DATABASE_CONN_MAX_AGE": "60",
             "CARDRANK_API_WRITE_RATE": "100000/min",
         }
