@@ -179,7 +179,6 @@ def matches_to_confirm_count(*, user_id: int) -> int:
     stamp (``matches.versions.RESULTS_STAMP``) it was counted under, which every results write renews.
     The stamp and the kept count are read in one round trip. Building that query
     cost a fifth of an entry page's CPU (``docs/performance.md``)."""
-    count = RESULTS_STAMP.kept(
+    return RESULTS_STAMP.kept(
         f"matches:to-confirm:{user_id}", lambda: matches_to_confirm(user_id=user_id).count(), TO_CONFIRM_COUNT_SECONDS
     )
-    return count

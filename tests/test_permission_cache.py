@@ -95,18 +95,13 @@ def test_a_demoted_or_deactivated_user_is_seen_at_once(production, reference_dat
     with CaptureQueriesContext(connection) as queries:
         assert not _refused(browser)
     assert not any('FROM "auth_user"' in query["sql"] for query in queries.captured_queries)  # the row is kept
-    admin.is_superuser = False
-    admin.save()
-    assert _refused(browser)
-    admin.is_superuser = True
-    admin.save()
-    assert not _refused(browser)
-    admin.is_active = False
-    admin.save()
-    assert _refused(browser)
-    admin.is_active = True
-    admin.save()
-    assert not _refused(browser)
+    for flag in ("is_superuser", "is_active"):  # each taken away, then given back
+        setattr(admin, flag, False)
+        admin.save()
+        assert _refused(browser), flag
+        setattr(admin, flag, True)
+        admin.save()
+        assert not _refused(browser), flag
     admin.set_password("a-new-password-for-the-test")
     admin.save()  # every other session of this user ends: its hash no longer matches the kept row's
     assert browser.get(ENTRY, secure=True).status_code == 302
