@@ -9,6 +9,17 @@ Test-only settings live here, never in ``config.settings``: a fast password
 hasher, and hypothesis profiles ("ci": derandomized, no example database, so a
 CI run is repeatable; "dev": random, with the failing example's blob printed).
 Every test also has a time limit (pytest-timeout, ``timeout`` in pyproject).
+
+What a test needs beyond Python and SQLite it says with a marker (``REQUIREMENTS``):
+``postgres``, ``redis``, ``services`` (a Celery worker and gunicorn of the test's
+own, on PostgreSQL and Redis), ``browser`` (Chromium and Playwright), ``nginx``,
+``shared_data("<folder>")`` (the real files of ``../shared/data``). They are
+checked once per test before it runs: skipped with the reason where the thing
+is missing, failed instead under ``CARDRANK_REQUIRE_SERVICES=1``. A
+fixture that stands for a service is tagged ``@needs(marker)`` (``production``,
+``stack``, ``page``...) and gives its marker to every test that uses it. ``serial``
+marks a test that disturbs every other test running beside it (a PostgreSQL
+restart): ``make test`` runs it after the parallel run, alone.
 """
 
 import os
@@ -16,7 +27,9 @@ import secrets
 import shutil
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 from django.db import connection
@@ -28,6 +41,7 @@ from rest_framework.test import APIClient
 from benchmarks.stack import port_open
 from config.celery import app as celery_app
 from tests import factories
+from tests.shared_data import shared_data
 
 # The test process itself always runs tasks eagerly; integration tests start
 # real worker processes that talk to Redis.
@@ -37,8 +51,30 @@ REPO = Path(__file__).resolve().parent.parent
 # Figures the reliability tests report at the end of the run (see pytest_terminal_summary).
 FIGURES: dict[str, object] = {}
 REQUIRE_SERVICES = os.environ.get("CARDRANK_REQUIRE_SERVICES") == "1"
-TEST_REDIS_URL = os.environ.get("CARDRANK_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 CHROMIUM = os.environ.get("CARDRANK_CHROMIUM", "/usr/bin/chromium")
+# pytest-xdist's workers (make test runs at most MAX_WORKERS) each take a Redis database of their own, counting
+# down from the configured one, so one worker's FLUSHDB or broker never meets another's keys.
+MAX_WORKERS = 8
+
+
+def worker_redis_url(url: str, worker: str) -> str:
+    """``url`` for the xdist worker named ``worker`` (``gw0``, ``gw1``, ...; empty outside xdist): database N - i."""
+    if not worker:
+        return url
+    index = int(worker.removeprefix("gw"))
+    parsed = urlparse(url)
+    base = int(parsed.path.strip("/") or 0)
+    if index >= MAX_WORKERS or base - index < 0:
+        raise pytest.UsageError(
+            f"xdist worker {worker} has no Redis database of its own below {url}: "
+            f"run at most {min(MAX_WORKERS, base + 1)} workers (-n) or raise the database number"
+        )
+    return parsed._replace(path=f"/{base - index}").geturl()
+
+
+TEST_REDIS_URL = worker_redis_url(
+    os.environ.get("CARDRANK_TEST_REDIS_URL", "redis://127.0.0.1:6379/15"), os.environ.get("PYTEST_XDIST_WORKER", "")
+)
 
 # CI (or any run that requires the services) is derandomized: the same examples every run, and a
 # failure there reproduces anywhere. HYPOTHESIS_PROFILE chooses explicitly.
@@ -104,23 +140,140 @@ def _fresh_rate_limits():
     cache.clear()
 
 
-@pytest.fixture
-def require_postgres():
+# --- what a test needs, said with a marker -----------------------------------------------------------------
+
+
+def postgres_missing() -> str | None:
     if connection.vendor != "postgresql":
-        service_missing("PostgreSQL: set DATABASE_URL=postgres://postgres@127.0.0.1:5432/cardrank")
+        return "PostgreSQL: set DATABASE_URL=postgres://postgres@127.0.0.1:5432/cardrank"
+    return None
 
 
-@pytest.fixture
-def require_redis():
-    from urllib.parse import urlparse
-
+@cache
+def redis_missing() -> str | None:
     url = urlparse(TEST_REDIS_URL)
     if not port_open(url.hostname or "127.0.0.1", url.port or 6379):
-        service_missing(f"Redis at {TEST_REDIS_URL}")
+        return f"Redis at {TEST_REDIS_URL} (CARDRANK_TEST_REDIS_URL)"
+    if not shutil.which("redis-server"):
+        return "the redis-server binary, for the Redis servers tests start of their own"
+    return None
+
+
+def services_missing() -> str | None:
+    """A worker and gunicorn of the test's own reach the test's database (PostgreSQL: SQLite's is in memory)."""
+    return postgres_missing() or redis_missing()
+
+
+@cache
+def chromium_missing() -> str | None:
+    if not Path(CHROMIUM).exists():
+        return f"Chromium at {CHROMIUM} (apt-get install -y chromium; CARDRANK_CHROMIUM names another)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package"
+    return None
+
+
+@cache
+def nginx_missing() -> str | None:
+    if not (shutil.which("nginx") or Path("/usr/sbin/nginx").exists()):
+        return "nginx (apt-get install -y nginx-light)"
+    if not shutil.which("openssl"):
+        return "openssl, for the proxy's test certificate"
+    return None
+
+
+def shared_data_missing(*folders: str) -> str | None:
+    for folder in folders:
+        path = shared_data(folder)
+        if not path.exists():
+            return f"the real data {path} (../shared/data beside the checkout, or CARDRANK_SHARED_DATA)"
+    return None
+
+
+# marker -> the check of what it needs (None: there); a marker's arguments are passed to its check.
+REQUIREMENTS = {
+    "postgres": postgres_missing,
+    "redis": redis_missing,
+    "services": services_missing,
+    "browser": chromium_missing,
+    "nginx": nginx_missing,
+    "shared_data": shared_data_missing,
+}
+
+
+def needs(marker: str):
+    """Tag a fixture that stands for a service: every test that uses it, directly or through another fixture,
+    gets ``marker`` (a name of ``REQUIREMENTS``), so a test cannot use the service and forget to say so."""
+
+    def tag(function):
+        function.needs_marker = marker
+        return function
+
+    return tag
+
+
+def fixture_needs(item, name: str) -> str | None:
+    """The marker the fixture ``name`` that ``item`` uses stands for (its closest definition), if any."""
+    definitions = item._fixtureinfo.name2fixturedefs.get(name)
+    return getattr(definitions[-1].func, "needs_marker", None) if definitions else None
+
+
+# pytest-xdist's --dist loadgroup runs each group on one worker: one Chromium at a time, and one stack of
+# gunicorn and Celery processes at a time, beside the other worker's plain tests.
+XDIST_GROUPS = {"browser": "browser", "services": "services"}
+
+
+def requirement_missing(item) -> str | None:
+    """The first thing ``item``'s markers name that is missing, as a reason; None when all are there."""
+    for marker in item.iter_markers():
+        check = REQUIREMENTS.get(marker.name)
+        reason = check(*marker.args) if check else None
+        if reason:
+            return reason
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Each test gets the markers its fixtures imply and its xdist group (before xdist reads the groups); one
+    that needs what is missing is marked skip with the reason (the summary lists it at the test's own line),
+    unless services are required: then it fails as it starts (``pytest_runtest_setup``)."""
+    for item in items:
+        for fixture in item.fixturenames:
+            need = fixture_needs(item, fixture)
+            if need and not item.get_closest_marker(need):
+                item.add_marker(need)
+        groups = [group for marker, group in XDIST_GROUPS.items() if item.get_closest_marker(marker)]
+        if groups and not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group(groups[-1]))
+        if not REQUIRE_SERVICES and (reason := requirement_missing(item)):
+            item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """Where services are required, a test whose markers name a missing one fails before its fixtures run."""
+    if REQUIRE_SERVICES and (reason := requirement_missing(item)):
+        service_missing(reason)
+
+
+@pytest.fixture
+@needs("postgres")
+def require_postgres():
+    """PostgreSQL (the ``postgres`` marker has checked it)."""
+
+
+@pytest.fixture
+@needs("redis")
+def require_redis():
+    """The test Redis's URL, this xdist worker's own database (the ``redis`` marker has checked it)."""
     return TEST_REDIS_URL
 
 
 @pytest.fixture
+@needs("redis")
 def production(settings, require_redis):
     """The production settings a request meets: DEBUG off and the Redis cache (the test Redis database).
 
@@ -144,13 +297,9 @@ def production(settings, require_redis):
 
 
 @pytest.fixture
+@needs("browser")
 def require_chromium():
-    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
-        service_missing(f"Chromium at {CHROMIUM} (apt-get install -y chromium)")
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        service_missing("the playwright package")
+    """Chromium's path (the ``browser`` marker has checked it)."""
     return CHROMIUM
 
 

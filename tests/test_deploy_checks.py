@@ -11,13 +11,14 @@ import pytest
 from django.core.checks import Tags, run_checks
 
 from benchmarks.stack import free_port
-from tests.conftest import manage_on_production
+from tests.conftest import manage_on_production, needs
 from tests.redis_servers import capped_cache_redis, redis_server
 
 CACHE = "config.cache.FailOpenRedisCache"
 
 
 @pytest.fixture
+@needs("redis")
 def cache_redis():
     with capped_cache_redis() as url:
         yield url
@@ -57,6 +58,7 @@ def test_cache_on_a_server_of_its_own_does_not_warn(settings, cache_url, broker_
     assert "config.W001" not in cache_checks(settings, cache_url=cache_url, broker_url=broker_url)
 
 
+@pytest.mark.redis
 def test_a_cache_redis_that_cannot_evict_warns(settings):
     with redis_server("--maxmemory", "0", "--maxmemory-policy", "noeviction") as url:
         messages = cache_checks(settings, cache_url=url)
@@ -68,6 +70,7 @@ def test_a_cache_redis_that_cannot_evict_warns(settings):
         assert set(cache_checks(settings, cache_url=url)) == {"config.W003"}
 
 
+@pytest.mark.redis
 def test_a_capped_evicting_cache_redis_passes(settings, cache_redis):
     assert cache_checks(settings, cache_url=cache_redis, broker_url="redis://127.0.0.1:6379/14") == {}
 
@@ -79,6 +82,7 @@ def test_the_check_fails_open_while_the_cache_redis_is_down(settings):
     assert set(messages) == {"config.I001"}  # an Info: check --deploy --fail-level WARNING still passes
 
 
+@pytest.mark.redis
 def test_a_managed_redis_that_hides_config_is_left_to_the_operator(settings):
     """Some managed services rename or forbid CONFIG: the check says it could not tell, and claims nothing."""
     with redis_server("--rename-command", "CONFIG", "") as url:

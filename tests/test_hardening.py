@@ -56,6 +56,7 @@ def test_page_writes_are_limited_per_user(reference_data, settings):
     assert Player.objects.count() == 2
 
 
+@pytest.mark.redis
 def test_production_settings_pass_check_deploy():
     # The cache on a capped, evicting Redis of its own, apart from the broker's (config/checks.py).
     with capped_cache_redis() as cache_url:

@@ -12,6 +12,8 @@ import os
 
 import pytest
 
+from tests.conftest import needs
+
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM_ARGS = [
@@ -26,19 +28,16 @@ CHROMIUM_ARGS = [
 
 
 @pytest.fixture(scope="session")
+@needs("browser")
 def chromium_path():
-    from tests.conftest import CHROMIUM, service_missing
+    """Chromium's path; the ``browser`` marker, which every test here carries, has checked it is there."""
+    from tests.conftest import CHROMIUM
 
-    if not os.path.exists(CHROMIUM):
-        service_missing(f"Chromium at {CHROMIUM} (apt-get install -y chromium)")
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        service_missing("the playwright package")
     return CHROMIUM
 
 
 @pytest.fixture(scope="session")
+@needs("browser")
 def browser(chromium_path):
     from playwright.sync_api import sync_playwright
 
@@ -49,6 +48,7 @@ def browser(chromium_path):
 
 
 @pytest.fixture
+@needs("browser")
 def page(browser, live_server, tmp_path):
     context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
     page = context.new_page()

@@ -39,6 +39,7 @@ from django.utils import timezone
 
 from benchmarks.stack import Stack, free_port, port_open
 from ratings.services import ratings_pending_games
+from tests.conftest import needs
 from tests.factories import reference_data_ensure
 
 
@@ -238,6 +239,7 @@ def wait_ratings_settled(timeout: float = 120) -> None:
 
 
 @pytest.fixture
+@needs("services")
 def stack(transactional_db, require_postgres, require_redis, tmp_path):
     """gunicorn (2 workers) and one Celery worker on Redis, on the test database."""
     import redis
@@ -283,6 +285,7 @@ class PrivateRedis:
 
 
 @pytest.fixture
+@needs("redis")
 def private_redis(require_redis, tmp_path):
     import shutil
 
@@ -299,6 +302,7 @@ def private_redis(require_redis, tmp_path):
 
 
 @pytest.fixture
+@needs("services")
 def fault_stack(transactional_db, require_postgres, private_redis, tmp_path):
     """Like ``stack``, on a Redis of the test's own; the test starts the workers it needs.
 

@@ -456,6 +456,7 @@ def test_postgresql_cluster_found_is_the_one_serving_the_test(require_postgres, 
     assert postmaster_pid(cluster) == parent_pid(backend) is not None
 
 
+@pytest.mark.serial  # every other test's connections go down with the cluster: make test runs it alone
 def test_postgresql_restarted_under_load(fault_stack):
     """The real thing: the cluster serving the test database restarts while results arrive; clients retry."""
     version, name = postgresql_cluster_of_the_test_database()

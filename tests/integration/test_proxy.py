@@ -28,7 +28,7 @@ from leagues.models import Player
 from tests.conftest import FIGURES, REPO, TEST_REDIS_URL, service_missing
 from tests.factories import RefereeFactory, reference_data_ensure
 
-pytestmark = [pytest.mark.postgres, pytest.mark.services]
+pytestmark = [pytest.mark.postgres, pytest.mark.services, pytest.mark.nginx]
 
 EXAMPLE = REPO / "docs" / "deploy" / "nginx.conf"
 HOST = "ranks.example.org"  # the example's server name, kept: requests through nginx send it as Host
