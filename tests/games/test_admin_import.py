@@ -39,6 +39,7 @@ from tests.games.test_bridge_import import (
     PBN_HEAD,
     PBN_NAMES,
     PBN_SCORES,
+    REAL_FILES,
     USEBIO,
 )
 from tests.games.test_import_results import ledger, slaps_csv, standings, twin_game
@@ -364,12 +365,11 @@ def test_the_referee_must_be_one_who_may_enter_results(web, importer, django_cap
 # --- the real bridge files -----------------------------------------------------------------------------------
 
 
+@REAL_FILES
 @pytest.mark.parametrize("facts", FILES, ids=[facts.file.split("_")[0] for facts in FILES])
 def test_a_real_bridge_file_stores_through_admin_what_the_command_stores(
     facts, web, importer, django_capture_on_commit_callbacks
 ):
-    if DATA is None or not DATA.is_dir():
-        pytest.skip("the real bridge result files (shared/data/bridge-results) are not here")
     path = DATA / facts.file
     run = uploaded(web, django_capture_on_commit_callbacks, name=facts.file, data=path.read_bytes(), game="bridge")
     run.refresh_from_db()
@@ -406,10 +406,9 @@ def test_a_real_bridge_file_stores_through_admin_what_the_command_stores(
 # --- progress, outside the import's transaction (PostgreSQL) ------------------------------------------------
 
 
+@pytest.mark.postgres  # progress is written on a second connection on PostgreSQL only
 @pytest.mark.django_db(transaction=True)
-def test_progress_is_seen_while_the_import_is_open_and_survives_its_rollback(require_postgres, reference_data):
-    if connection.vendor != "postgresql":
-        pytest.skip("progress is written on a second connection on PostgreSQL only")
+def test_progress_is_seen_while_the_import_is_open_and_survives_its_rollback(reference_data):
     user = UserFactory()
     run = ImportRun.objects.create(
         user=user,

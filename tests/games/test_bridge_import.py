@@ -1,18 +1,16 @@
 """Bridge PBN and USEBIO files read into import plans (games.bridge.importing), issue 14.
 
 The eight real files live outside the repository (their names are personal data
-published by the federations and clubs): ``$CARDRANK_BRIDGE_RESULTS``, else
-``shared/data/bridge-results`` beside the checkout (or beside its worktree
-folder). Their facts below come from SOURCES.md there, or were read from the
-files by hand, never from the parser. Hostile inputs are made here.
+published by the federations and clubs), in ``shared/data/bridge-results``
+beside the checkout (``tests/shared_data.py``); a test that reads them is marked
+``REAL_FILES``. Their facts below come from SOURCES.md there, or were read from
+the files by hand, never from the parser. Hostile inputs are made here.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from datetime import date, datetime
-from pathlib import Path
 
 import pytest
 
@@ -22,20 +20,11 @@ from games.imports import ImportPlan, PlayerRef
 from leagues.kinds import kind_of
 from leagues.models import Player
 from matches.cleaning import match_clean
+from tests.shared_data import shared_data
 
-REPOSITORY = Path(__file__).resolve().parents[2]
-
-
-def _data_folder() -> Path | None:
-    if os.environ.get("CARDRANK_BRIDGE_RESULTS"):
-        return Path(os.environ["CARDRANK_BRIDGE_RESULTS"])
-    for base in (REPOSITORY.parent, REPOSITORY.parent.parent):
-        if (base / "shared/data/bridge-results").is_dir():
-            return base / "shared/data/bridge-results"
-    return None
-
-
-DATA = _data_folder()
+DATA = shared_data("bridge-results")
+# Every test that reads the real files: skipped where they are missing, failed there under CARDRANK_REQUIRE_SERVICES=1.
+REAL_FILES = pytest.mark.shared_data("bridge-results")
 
 
 @dataclass(frozen=True)
@@ -153,8 +142,6 @@ FILES = [
 
 
 def _read(facts: Facts) -> ImportPlan:
-    if DATA is None or not DATA.is_dir():
-        pytest.skip("the real bridge result files (shared/data/bridge-results) are not here")
     data = (DATA / facts.file).read_bytes()
     return parse_pbn(data) if facts.file.endswith(".pbn") else parse_usebio(data)
 
@@ -163,6 +150,7 @@ def _tables(body: dict) -> list[dict]:
     return [table for board in body["boards"] for table in board["tables"]]
 
 
+@REAL_FILES
 @pytest.mark.parametrize("facts", FILES, ids=[facts.file.split("_")[0] for facts in FILES])
 def test_a_real_file_reads_into_one_session_with_the_files_facts(facts):
     plan = _read(facts)
@@ -187,6 +175,7 @@ def test_a_real_file_reads_into_one_session_with_the_files_facts(facts):
     assert len(notes) == facts.left_out
 
 
+@REAL_FILES
 def test_sections_of_a_session_are_one_match_and_each_board_has_every_sections_tables():
     """File 3: sections M (12 tables), N (12) and O (16) played the same 42 boards."""
     plan = _read(FILES[2])
@@ -195,6 +184,7 @@ def test_sections_of_a_session_are_one_match_and_each_board_has_every_sections_t
     assert max(len(board["tables"]) for board in boards) == 40
 
 
+@REAL_FILES
 def test_the_adjusted_row_is_named_by_its_line():
     plan = _read(FILES[2])
 
@@ -204,6 +194,7 @@ def test_the_adjusted_row_is_named_by_its_line():
     assert note.message == "an adjusted score (A+ / A+) is not a rated duel."
 
 
+@REAL_FILES
 @pytest.mark.django_db
 @pytest.mark.parametrize("facts", FILES, ids=[facts.file.split("_")[0] for facts in FILES])
 def test_each_plans_body_passes_the_bridge_cleaner(facts, reference_data):

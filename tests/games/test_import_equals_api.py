@@ -26,7 +26,7 @@ from games.imports import PlayerRef
 from leagues.models import Game, Player
 from ratings.models import PlayerRating, RatingChange
 from tests.conftest import api_for
-from tests.games.test_bridge_import import DATA, FILES
+from tests.games.test_bridge_import import DATA, FILES, REAL_FILES
 from tests.games.test_import_results import twin_game
 
 pytestmark = pytest.mark.django_db
@@ -72,12 +72,11 @@ def _post_all(client, bodies, django_capture_on_commit_callbacks) -> None:
         assert response.status_code == 201, response.content[:500]
 
 
+@REAL_FILES
 @pytest.mark.parametrize("facts", FILES, ids=[facts.file for facts in FILES])
 def test_a_real_bridge_file_rates_as_its_boards_entered_through_the_api(
     facts, referee, django_capture_on_commit_callbacks
 ):
-    if DATA is None or not (DATA / facts.file).is_file():
-        pytest.skip("the real bridge result files (shared/data/bridge-results) are not here")
     path = DATA / facts.file
     out = _import(path, "bridge", referee)
     assert "Imported 1 result" in out, out

@@ -1,21 +1,22 @@
 """Tuning the Slaps (Elo) engine on 27,505 real ATP matches, pure engine replays (no database).
 
-The data is read from the shared folder (its licence keeps it out of the repository); the test
-skips when it is absent. docs/ratings.md ("Tuning") records the figures.
+The data is read from the shared folder beside the checkout (its licence keeps it out of the
+repository; ``tests/shared_data.py``): skipped where it is missing, failed there under
+``CARDRANK_REQUIRE_SERVICES=1``. docs/ratings.md ("Tuning") records the figures.
 """
 
 from __future__ import annotations
 
 import csv
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
 from ratings.engines.elo import SYSTEM, EloMatch, EloParameters
 from ratings.evaluation import candidate_grid, history_of, plain_unit, tune
+from tests.shared_data import shared_data
 
-DATA = Path("/work/shared/data/tennis-atp/atp_2015_2024.csv")
+DATA = shared_data("tennis-atp", "atp_2015_2024.csv")
 
 
 def tennis_history():
@@ -29,7 +30,7 @@ def tennis_history():
     return history_of(SYSTEM, units)
 
 
-@pytest.mark.skipif(not DATA.exists(), reason="the ATP data is not on this machine")
+@pytest.mark.shared_data("tennis-atp")
 def test_tuning_the_k_pair_on_atp_beats_the_default_on_the_second_half():
     """Fit k_provisional x k_established on the first half (by count, split at that match's date), score the second.
 
