@@ -85,6 +85,7 @@ def test_an_admin_uploads_previews_confirms_and_sees_it_done(production, page, i
     problems.assert_none()
 
 
+@pytest.mark.postgres  # ProgressWriter writes on a connection of its own on PostgreSQL only
 def test_the_runs_page_follows_a_workers_progress_without_reloading(production, page, importer):
     run = ImportRun.objects.create(
         user=importer,

@@ -167,6 +167,7 @@ def test_the_window_is_the_leagues_inactivity_setting(history, client):
     assert client.get("/api/games/slaps/drift/?period=week&active_days=").json()["active_days"] == 7
 
 
+@pytest.mark.postgres  # the SQL reading is DRIFT_SQL's PostgreSQL functions, which it is compared with
 @pytest.mark.parametrize("zone", ["UTC", "Europe/Berlin", "America/New_York"])
 def test_the_python_reading_gives_the_sql_figures(slaps, settings, zone):
     """Databases without DRIFT_SQL's PostgreSQL functions (SQLite, ``make run``) stream the ledger instead:

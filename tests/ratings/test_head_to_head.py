@@ -476,12 +476,18 @@ def test_a_bridge_pair_record_reads_the_boards_where_the_pairs_met(
 
 def test_a_game_the_player_never_played_has_no_rows_and_a_bots_number_is_no_player(anon_client, slaps_history):
     """Ann played no Preferans: an empty list, not an error. A bot is not a player: the number of a bot that
-    no player shares answers 404 (bots and players are numbered apart)."""
+    no player shares answers 404 (bots and players are numbered apart).
+
+    The bot is given a number past every player's and bot's, since the two tables' sequences may hand out the
+    same numbers (SQLite's do, from 1 each)."""
     ann, _bob, _cid = slaps_history
     body = anon_client.get(f"/api/players/{ann.pk}/head-to-head/?game=preferans").json()
     assert body == {"count": 0, "next": None, "previous": None, "results": []}
-    taken = set(Player.objects.values_list("pk", flat=True))
-    bot_ids = [pk for pk in Bot.objects.values_list("pk", flat=True) if pk not in taken]
-    assert bot_ids  # the reference data's three bots
-    for pk in bot_ids:
-        assert anon_client.get(f"/api/compare/?game=preferans&a={ann.pk}&b={pk}").status_code == 404
+    preferans = Bot.objects.filter(game__slug="preferans").first().game
+    highest = max([*Player.objects.values_list("pk", flat=True), *Bot.objects.values_list("pk", flat=True)])
+    bot = Bot.objects.create(
+        pk=highest + 1, game=preferans, slug="numbered-apart", name="Numbered apart", rating=1500, max_rating=1600
+    )
+    assert not Player.objects.filter(pk=bot.pk).exists()
+    assert anon_client.get(f"/api/compare/?game=preferans&a={ann.pk}&b={bot.pk}").status_code == 404
+    assert anon_client.get(f"/api/players/{bot.pk}/head-to-head/?game=preferans").status_code == 404

@@ -451,6 +451,7 @@ def test_admin_renames_and_numbers_a_player_through_the_rules(slaps, admin_user)
     assert (ann.name, ann.federation_id) == ("Ann Smith", "0041")
 
 
+@pytest.mark.postgres  # the append-only trigger (matches/migrations/0007) is PostgreSQL's only
 def test_the_log_stays_append_only_outside_an_erasure(slaps, referee, admin_user):
     from django.db import connection, transaction
     from django.db.utils import ProgrammingError
