@@ -26,8 +26,17 @@ run: install
 	$(PY) manage.py demo_data
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
+# The suite in parallel (pytest-xdist, docs/testing.md): TEST_WORKERS processes (auto: one per core, at
+# most 8), each with its own test database and Redis database. --dist loadgroup keeps the browser tests on
+# one worker and those that start gunicorn and Celery on one worker; --no-loadscope-reorder keeps the
+# order the run collected (transactional tests, the groups among them, after the rest: GroupsLast in
+# tests/conftest.py). Then the tests marked serial (a PostgreSQL restart) alone; exit status 5 is "none
+# selected". PYTEST_ARGS narrows both runs: make test PYTEST_ARGS=tests/ratings TEST_WORKERS=0.
+TEST_WORKERS ?= auto
+PYTEST_ARGS ?=
 test: install
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --maxprocesses 8 --dist loadgroup --no-loadscope-reorder -m "not serial" $(PYTEST_ARGS)
+	$(PY) -m pytest -m serial $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 lint: install
 	$(PY) -m ruff check .

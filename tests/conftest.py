@@ -223,6 +223,8 @@ def fixture_needs(item, name: str) -> str | None:
 # pytest-xdist's --dist loadgroup runs each group on one worker: one Chromium at a time, and one stack of
 # gunicorn and Celery processes at a time, beside the other worker's plain tests.
 XDIST_GROUPS = {"browser": "browser", "services": "services"}
+# Where the groups go in the run: after every other test, the longer group first (see GroupsLast).
+GROUPS_ORDER = {"services": 1, "browser": 2}
 
 
 def requirement_missing(item) -> str | None:
@@ -250,6 +252,29 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.xdist_group(groups[-1]))
         if not REQUIRE_SERVICES and (reason := requirement_missing(item)):
             item.add_marker(pytest.mark.skip(reason=reason))
+
+
+class GroupsLast:
+    """Puts the xdist groups after every other test, as pytest-django puts transactional tests after the rest.
+
+    A transactional test (every browser and service test) ends by emptying the database, the rows the
+    migrations wrote (the games, leagues and bots) with the rest. pytest-django orders a run so that no
+    other test follows one on the same database; a group is scheduled as one unit at its first test's place,
+    so a group early in the run would leave the rest of its worker an empty database. Registered in
+    ``pytest_configure``: it sorts after pytest-django and xdist have read the items (trylast).
+    """
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, items):
+        def place(item) -> int:
+            marker = item.get_closest_marker("xdist_group")
+            return GROUPS_ORDER.get(marker.args[0], len(GROUPS_ORDER) + 1) if marker else 0
+
+        items.sort(key=place)  # stable: each part keeps pytest-django's order
+
+
+def pytest_configure(config):
+    config.pluginmanager.register(GroupsLast(), "cardrank-groups-last")
 
 
 @pytest.hookimpl(tryfirst=True)
