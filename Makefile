@@ -29,7 +29,7 @@ run: install
 # The suite in parallel (pytest-xdist, docs/testing.md): TEST_WORKERS processes (auto: one per core, at
 # most 8), each with its own test database and Redis database. --dist loadgroup keeps the browser tests on
 # one worker and those that start gunicorn and Celery on one worker; --no-loadscope-reorder keeps the
-# order the run collected (transactional tests, the groups among them, after the rest: GroupsLast in
+# order the run collected (the groups after the plain database tests: GroupsAfterTheDatabaseTests in
 # tests/conftest.py). Then the tests marked serial (a PostgreSQL restart) alone; exit status 5 is "none
 # selected". PYTEST_ARGS narrows both runs: make test PYTEST_ARGS=tests/ratings TEST_WORKERS=0.
 TEST_WORKERS ?= auto

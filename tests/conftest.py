@@ -35,6 +35,7 @@ import pytest
 from django.db import connection
 from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
+from pytest_django.plugin import validate_django_db
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -223,8 +224,6 @@ def fixture_needs(item, name: str) -> str | None:
 # pytest-xdist's --dist loadgroup runs each group on one worker: one Chromium at a time, and one stack of
 # gunicorn and Celery processes at a time, beside the other worker's plain tests.
 XDIST_GROUPS = {"browser": "browser", "services": "services"}
-# Where the groups go in the run: after every other test, the longer group first (see GroupsLast).
-GROUPS_ORDER = {"services": 1, "browser": 2}
 
 
 def requirement_missing(item) -> str | None:
@@ -254,27 +253,38 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.skip(reason=reason))
 
 
-class GroupsLast:
-    """Puts the xdist groups after every other test, as pytest-django puts transactional tests after the rest.
+class GroupsAfterTheDatabaseTests:
+    """Orders the run for the xdist groups: the plain database tests, the services group, the other tests
+    (transactional and without a database), the browser group.
 
     A transactional test (every browser and service test) ends by emptying the database, the rows the
     migrations wrote (the games, leagues and bots) with the rest. pytest-django orders a run so that no
-    other test follows one on the same database; a group is scheduled as one unit at its first test's place,
-    so a group early in the run would leave the rest of its worker an empty database. Registered in
+    plain database test follows one on the same database; a group is scheduled as one unit at its first
+    test's place, so a group early in the run would leave the rest of its worker an empty database. After
+    the plain database tests, the longest group (the service stacks, about half the run's last part) starts
+    on one worker while the other runs everything left, then the browser group. Registered in
     ``pytest_configure``: it sorts after pytest-django and xdist have read the items (trylast).
     """
 
+    @staticmethod
+    def place(item) -> int:
+        group = item.get_closest_marker("xdist_group")
+        if group:
+            return 1 if group.args[0] == "services" else 3
+        django_db = item.get_closest_marker("django_db")
+        transaction, reset_sequences, *_ = validate_django_db(django_db) if django_db else (False, False)
+        fixtures = set(item.fixturenames)
+        transactional = transaction or reset_sequences or bool(fixtures & {"transactional_db", "live_server"})
+        uses_db = bool(django_db) or "db" in fixtures
+        return 0 if uses_db and not transactional else 2
+
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, items):
-        def place(item) -> int:
-            marker = item.get_closest_marker("xdist_group")
-            return GROUPS_ORDER.get(marker.args[0], len(GROUPS_ORDER) + 1) if marker else 0
-
-        items.sort(key=place)  # stable: each part keeps pytest-django's order
+        items.sort(key=self.place)  # stable: each part keeps pytest-django's order
 
 
 def pytest_configure(config):
-    config.pluginmanager.register(GroupsLast(), "cardrank-groups-last")
+    config.pluginmanager.register(GroupsAfterTheDatabaseTests(), "cardrank-groups-order")
 
 
 @pytest.hookimpl(tryfirst=True)
