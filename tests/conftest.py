@@ -42,13 +42,12 @@ from rest_framework.test import APIClient
 from benchmarks.stack import port_open
 from config.celery import app as celery_app
 from tests import factories
-from tests.shared_data import shared_data
+from tests.shared_data import REPO, shared_data
 
 # The test process itself always runs tasks eagerly; integration tests start
 # real worker processes that talk to Redis.
 celery_app.conf.update(task_always_eager=True, task_eager_propagates=True)
 
-REPO = Path(__file__).resolve().parent.parent
 # Figures the reliability tests report at the end of the run (see pytest_terminal_summary).
 FIGURES: dict[str, object] = {}
 REQUIRE_SERVICES = os.environ.get("CARDRANK_REQUIRE_SERVICES") == "1"
@@ -176,9 +175,14 @@ def chromium_missing() -> str | None:
     return None
 
 
+def nginx_path() -> str | None:
+    """nginx's binary: on the PATH, or Debian's /usr/sbin/nginx, which a plain user's PATH leaves out."""
+    return shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+
+
 @cache
 def nginx_missing() -> str | None:
-    if not (shutil.which("nginx") or Path("/usr/sbin/nginx").exists()):
+    if not nginx_path():
         return "nginx (apt-get install -y nginx-light)"
     if not shutil.which("openssl"):
         return "openssl, for the proxy's test certificate"
@@ -223,7 +227,7 @@ def fixture_needs(item, name: str) -> str | None:
 
 # pytest-xdist's --dist loadgroup runs each group on one worker: one Chromium at a time, and one stack of
 # gunicorn and Celery processes at a time, beside the other worker's plain tests.
-XDIST_GROUPS = {"browser": "browser", "services": "services"}
+XDIST_GROUPS = ("browser", "services")
 
 
 def requirement_missing(item) -> str | None:
@@ -246,7 +250,7 @@ def pytest_collection_modifyitems(config, items):
             need = fixture_needs(item, fixture)
             if need and not item.get_closest_marker(need):
                 item.add_marker(need)
-        groups = [group for marker, group in XDIST_GROUPS.items() if item.get_closest_marker(marker)]
+        groups = [group for group in XDIST_GROUPS if item.get_closest_marker(group)]
         if groups and not item.get_closest_marker("xdist_group"):
             item.add_marker(pytest.mark.xdist_group(groups[-1]))
         if not REQUIRE_SERVICES and (reason := requirement_missing(item)):

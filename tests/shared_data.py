@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parent.parent  # the checkout (tests/conftest.py's REPO too)
 
 
 def shared_data_root() -> Path:

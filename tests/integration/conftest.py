@@ -287,12 +287,7 @@ class PrivateRedis:
 @pytest.fixture
 @needs("redis")
 def private_redis(require_redis, tmp_path):
-    import shutil
-
-    if not shutil.which("redis-server"):
-        from tests.conftest import service_missing
-
-        service_missing("redis-server binary for fault tests")
+    """A Redis server of the test's own (the ``redis`` marker has checked redis-server is there)."""
     server = PrivateRedis(tmp_path)
     server.start()
     try:

@@ -25,7 +25,7 @@ from rest_framework.authtoken.models import Token
 
 from benchmarks.stack import Stack, free_port, port_open
 from leagues.models import Player
-from tests.conftest import FIGURES, REPO, TEST_REDIS_URL, service_missing
+from tests.conftest import FIGURES, REPO, TEST_REDIS_URL, nginx_path
 from tests.factories import RefereeFactory, reference_data_ensure
 
 pytestmark = [pytest.mark.postgres, pytest.mark.services, pytest.mark.nginx]
@@ -37,12 +37,8 @@ PROMPT = 5.0  # a normal request through the proxy is answered within this, slow
 
 
 def nginx_binary() -> str:
-    binary = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
-    if not binary:
-        service_missing("nginx (apt-get install -y nginx-light)")
-    if not shutil.which("openssl"):
-        service_missing("openssl, for the proxy's test certificate")
-    return binary
+    """nginx's binary; the module's ``nginx`` marker has checked that it and openssl are there."""
+    return nginx_path()
 
 
 def site_config(*, gunicorn_port: int, https_port: int, http_port: int, cert: Path, key: Path) -> str:
