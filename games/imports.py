@@ -42,6 +42,9 @@ class ImportPlan:
     #: Where each result is in the file ("line 7", "lines 3-9"), beside ``results``: an error found when
     #: it is stored names it. A reader may leave it empty; the result's number is given then.
     sources: list[str] = field(default_factory=list)
+    #: What the file is, as its reader tells it, for the preview (e.g. a bridge file's "event", "date",
+    #: "sections", "boards", "pairs", "scoring"); a reader may leave it empty.
+    about: dict[str, Any] = field(default_factory=dict)
 
     @property
     def blocking(self) -> list[Problem]:
