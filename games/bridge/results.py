@@ -18,11 +18,14 @@ from typing import Any
 
 from django.db.models import Q
 
+from games.bridge.scoring import board_dealer, board_vulnerability
 from leagues.models import Player
 from matches.inputs import Errors, GameInput, MatchInput, SeatInput, parse_cents, parse_id, players_by_id
 from matches.models import Board, BoardTable, Match
 from matches.parts import hold
 from ratings.engines.bridge import imps as to_imps
+
+VULNERABILITY_NAMES = {"none": "None", "ns": "NS", "ew": "EW", "both": "All"}
 
 BRIDGE_MAX_BOARDS = 100
 BRIDGE_MAX_TABLES = 50
@@ -254,7 +257,13 @@ def bridge_stored_body(match: Match) -> dict[str, Any]:
 def bridge_boards_store(match: Match, cleaned: MatchInput) -> None:
     boards = []
     for position, board_input in enumerate(cleaned.parts["boards"], start=1):
-        board = Board.objects.create(match=match, number=board_input.number, position=position)
+        board = Board.objects.create(
+            match=match,
+            number=board_input.number,
+            position=position,
+            dealer=board_dealer(board_input.number),
+            vulnerability=VULNERABILITY_NAMES[board_vulnerability(board_input.number)],
+        )
         tables = BoardTable.objects.bulk_create(
             BoardTable(
                 board=board,
