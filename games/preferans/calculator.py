@@ -5,13 +5,18 @@ checks the numbers typed and runs the engine's deal update with the
 parameters of the first Preferans game (the engine's defaults when there is
 none). It stores nothing. Rt, Kv, Vf, Kd and Rd are seed 001's names: table
 rating, whist coefficient, expected whists (capped at +4), difference
-coefficient and the deal's rating change.
+coefficient and the deal's rating change. ``preferans_explanation`` states
+the rules with the game's parameters (Kv's base and divisors, Vf's cap, Kd's
+base, scale and bounds, the smoothing's start and scale), never the seed's
+numbers as constants.
 """
 
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.vary import vary_on_headers
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers
@@ -22,11 +27,18 @@ from config.api import ANY_REQUEST_ERRORS, AnswerSerializer, error_responses, qu
 from leagues.models import Game
 from ratings.calculators import (
     CALCULATOR_RATING_LIMIT,
+    EXPLANATION_FIELD_HELP,
+    GAME_FIELD_HELP,
     RATING_PARAMETER,
+    calculator_about,
+    calculator_answer_fields,
+    calculator_figure,
+    calculator_figures,
     calculator_game,
     calculator_links,
     calculator_number,
     calculator_parameters,
+    calculator_parameters_serializer,
     calculator_query,
 )
 from ratings.engines.preferans import PreferansParameters, deal_update
@@ -55,6 +67,30 @@ def _opponents(data, errors: dict) -> list[float] | None:
     return values
 
 
+def preferans_explanation(parameters: PreferansParameters) -> str:
+    """Seed 001's rules in words, with the game's parameters: the API answer's ``explanation``."""
+    p = calculator_figures(parameters)
+    return _(
+        "Rt, the table rating, from the opponents sorted high to low: Rr1; (2*Rr1 + Rr2)/3; "
+        "(3*Rr1 + 2*Rr2 + Rr3)/6. Kv = %(kv_base)s + (Rs - Rt)/%(kv_above)s above the table, else "
+        "%(kv_base)s + (Rt - Rs)/%(kv_below)s. Vf = min((Rs - Rt)/Kv, %(cap)s). "
+        "Kd = clamp(%(kd_base)s / (1 + log10(1 + |Rs - Rt|/%(kd_scale)s)), %(kd_min)s, %(kd_max)s). "
+        "Rd = +Kd*sqrt(Vs - Vf) when Vs > Vf, -Kd*sqrt(Vf - Vs) when Vs < Vf; Rn = Rs + Rd, to two decimals. "
+        "A gain earned above %(start)s is multiplied by 1 / (1 + (Rs - %(start)s)/%(scale)s)."
+    ) % {
+        "kv_base": p["kv_base"],
+        "kv_above": p["kv_above"],
+        "kv_below": p["kv_below"],
+        "cap": p["expected_whists_cap"],
+        "kd_base": p["kd_base"],
+        "kd_scale": p["kd_scale"],
+        "kd_min": p["kd_min"],
+        "kd_max": p["kd_max"],
+        "start": p["smoothing_start"],
+        "scale": p["smoothing_scale"],
+    }
+
+
 def preferans_calculate(*, data, game: Game | None = None, grid: bool = False) -> dict:
     """What one Preferans deal would do to a rating (seed 001's calculator), and optionally its grid.
 
@@ -78,6 +114,7 @@ def preferans_calculate(*, data, game: Game | None = None, grid: bool = False) -
         "smoothing": round(update.smoothing, 4),
         "delta": round(update.rating_after - rating, 2),
         "new_rating": update.rating_after,
+        **calculator_answer_fields(game=game, parameters=parameters, explanation=preferans_explanation(parameters)),
     }
     if grid:
         result["grid"] = {
@@ -118,12 +155,17 @@ def preferans_calculator_page(request):
     try:
         parameters = calculator_parameters(game=game, rating_system=RATING_SYSTEM)
     except ValidationError:
-        parameters = PreferansParameters()  # the page shows the error the calculation raised about them
+        parameters = None  # unusable: the page states no rule, only the error the calculation raised about them
     context = {
         "values": values,
         "result": result,
         "errors": errors,
-        "p": parameters,
+        "about": calculator_about(game),
+        "p": calculator_figures(parameters) if parameters else None,
+        # Where the smoothing halves a gain: its start plus its scale (the template cannot add floats).
+        "smoothing_half": calculator_figure(parameters.smoothing_start + parameters.smoothing_scale)
+        if parameters
+        else "",
         "calculators": calculator_links(),
     }
     template = "games/preferans/calculator.html#result" if request.htmx else "games/preferans/calculator.html"
@@ -149,11 +191,20 @@ class PreferansCalculatorApi(APIView):
     class OutputSerializer(AnswerSerializer):
         table_rating = serializers.FloatField(help_text="Rt, from the opponents sorted high to low.")
         kv = serializers.FloatField(help_text="Kv, the whist coefficient.")
-        expected_whists = serializers.FloatField(help_text="Vf, the expected whists (at most +4).")
-        kd = serializers.FloatField(help_text="Kd, clamped to [0.3, 2.0].")
-        smoothing = serializers.FloatField(help_text="The factor on a gain earned above 4000 (1 below).")
+        expected_whists = serializers.FloatField(
+            help_text=gettext_lazy("Vf, the expected whists (at most the game's expected_whists_cap).")
+        )
+        kd = serializers.FloatField(help_text=gettext_lazy("Kd, clamped to the game's [kd_min, kd_max]."))
+        smoothing = serializers.FloatField(
+            help_text=gettext_lazy("The factor on a gain earned above the game's smoothing_start (1 below).")
+        )
         delta = serializers.FloatField(help_text="Rd, the rating change.")
         new_rating = serializers.FloatField()
+        game = serializers.CharField(allow_null=True, help_text=GAME_FIELD_HELP)
+        parameters = calculator_parameters_serializer(PreferansParameters, name="PreferansParametersSerializer")(
+            help_text=gettext_lazy("The parameters the calculation used: the game's, as an admin set them.")
+        )
+        explanation = serializers.CharField(help_text=EXPLANATION_FIELD_HELP)
         grid = PreferansGridSerializer(required=False, help_text="Only with grid=true.")
 
     @extend_schema(

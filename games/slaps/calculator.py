@@ -3,12 +3,17 @@
 ``slaps_calculate`` is the read both answer from: it checks the numbers
 typed and runs the Elo engine's update with the parameters of the first
 Slaps game (the engine's defaults when there is none). It stores nothing.
+``slaps_explanation`` states the rule with those parameters (K, when it
+drops, the scale): the page and the answer say what the game uses now, not
+what seed 000 wrote.
 """
 
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.vary import vary_on_headers
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers
@@ -18,20 +23,57 @@ from rest_framework.views import APIView
 from config.api import ANY_REQUEST_ERRORS, AnswerSerializer, error_responses, query_params_once
 from leagues.models import Game
 from ratings.calculators import (
+    EXPLANATION_FIELD_HELP,
+    GAME_FIELD_HELP,
     RATING_PARAMETER,
+    calculator_about,
+    calculator_answer_fields,
+    calculator_figure,
+    calculator_figures,
     calculator_game,
     calculator_links,
     calculator_number,
     calculator_parameters,
+    calculator_parameters_serializer,
     calculator_query,
 )
-from ratings.engines.elo import elo_update
+from ratings.engines.elo import EloParameters, elo_update
 
 RATING_SYSTEM = "elo"
 
 
+def slaps_k_rule(parameters: EloParameters) -> str:
+    """When K is what: "K is 48 until a player has completed 32 rated matches, then 16" with the game's numbers."""
+    figures = calculator_figures(parameters)
+    if parameters.provisional_matches == 0 or parameters.k_provisional == parameters.k_established:
+        k = figures["k_established"] if parameters.provisional_matches == 0 else figures["k_provisional"]
+        return _("K is %(k)s for every match.") % {"k": k}
+    return _(
+        "K is %(k_provisional)s until a player has completed %(matches)s rated matches, then %(k_established)s."
+    ) % {
+        "k_provisional": figures["k_provisional"],
+        "matches": figures["provisional_matches"],
+        "k_established": figures["k_established"],
+    }
+
+
+def slaps_explanation(parameters: EloParameters) -> str:
+    """Seed 000's rule in words, with the game's parameters: the API answer's ``explanation``."""
+    return " ".join(
+        [
+            _(
+                "Expected score E = 1 / (1 + 10^((opponent - rating)/%(scale)s)); new rating = rating + K * "
+                "(score - E), rounded to a whole number (halves away from zero)."
+            )
+            % {"scale": calculator_figure(parameters.scale)},
+            slaps_k_rule(parameters),
+        ]
+    )
+
+
 def slaps_calculate(*, data, game: Game | None = None) -> dict:
-    """What one Slaps match would do to a rating: expected score, K, the change and the new rating."""
+    """What one Slaps match would do to a rating: expected score, K, the change and the new rating, with the
+    game used, its parameters and the rule in words (``slaps_explanation``)."""
     errors: dict[str, list[str]] = {}
     rating = calculator_number(data, "rating", errors)
     opponent = calculator_number(data, "opponent", errors)
@@ -53,6 +95,7 @@ def slaps_calculate(*, data, game: Game | None = None) -> dict:
         "k": update.k,
         "delta": int(update.delta_from(rating)) if rating == int(rating) else update.delta_from(rating),
         "new_rating": int(update.rating_after),
+        **calculator_answer_fields(game=game, parameters=parameters, explanation=slaps_explanation(parameters)),
     }
 
 
@@ -64,12 +107,25 @@ def slaps_calculator_page(request):
         "score": request.GET.get("score", "1"),
         "rated_matches": request.GET.get("rated_matches", "0"),
     }
+    game = calculator_game(rating_system=RATING_SYSTEM)  # whose parameters apply: read once, for both uses
     result, errors = None, {}
     try:
-        result = slaps_calculate(data=values)
+        result = slaps_calculate(data=values, game=game)
     except ValidationError as error:
         errors = error.message_dict
-    context = {"values": values, "result": result, "errors": errors, "calculators": calculator_links()}
+    try:
+        parameters = calculator_parameters(game=game, rating_system=RATING_SYSTEM)
+    except ValidationError:
+        parameters = None  # unusable: the page states no rule, only the error the calculation raised about them
+    context = {
+        "values": values,
+        "result": result,
+        "errors": errors,
+        "about": calculator_about(game),
+        "p": calculator_figures(parameters) if parameters else None,
+        "k_rule": slaps_k_rule(parameters) if parameters else "",
+        "calculators": calculator_links(),
+    }
     template = "games/slaps/calculator.html#result" if request.htmx else "games/slaps/calculator.html"
     return render(request, template, context)
 
@@ -81,9 +137,19 @@ class SlapsCalculatorApi(APIView):
     @extend_schema_serializer(component_name="EloCalculation")
     class OutputSerializer(AnswerSerializer):
         expected = serializers.FloatField(help_text="Expected score, 1/(1+10^((Rb-Ra)/400)).")
-        k = serializers.FloatField(help_text="K: 32 until 32 rated matches are completed, then 16.")
+        k = serializers.FloatField(
+            help_text=gettext_lazy(
+                "K: the game's k_provisional until the player has completed its provisional_matches rated "
+                "matches, then its k_established (their values: parameters; in words: explanation)."
+            )
+        )
         delta = serializers.FloatField(help_text="The rating change.")
         new_rating = serializers.IntegerField(help_text="The new rating, rounded half away from zero.")
+        game = serializers.CharField(allow_null=True, help_text=GAME_FIELD_HELP)
+        parameters = calculator_parameters_serializer(EloParameters, name="EloParametersSerializer")(
+            help_text=gettext_lazy("The parameters the calculation used: the game's, as an admin set them.")
+        )
+        explanation = serializers.CharField(help_text=EXPLANATION_FIELD_HELP)
 
     @extend_schema(
         parameters=[
@@ -95,7 +161,9 @@ class SlapsCalculatorApi(APIView):
             OpenApiParameter(
                 "rated_matches",
                 {"type": "integer", "minimum": 0, "maximum": 10**9},
-                description="Rated matches completed before this one (K drops after 32).",
+                description=gettext_lazy(
+                    "Rated matches completed before this one (K drops after the game's provisional_matches)."
+                ),
             ),
         ],
         responses={200: OutputSerializer, **error_responses(400, *ANY_REQUEST_ERRORS)},

@@ -131,7 +131,9 @@ def test_the_elo_calculator_at_the_smallest_scale_and_the_widest_gap(production,
     store_as_an_old_release_did("slaps", {"scale": 100})
     answer = APIClient().get("/api/calculator/elo/", {"rating": "0", "opponent": "100000"})
     assert answer.status_code == 200
-    assert answer.json() == {"expected": 0.0, "k": 32.0, "delta": 32, "new_rating": 32}
+    figures = {key: answer.json()[key] for key in ("expected", "k", "delta", "new_rating")}
+    assert figures == {"expected": 0.0, "k": 32.0, "delta": 32, "new_rating": 32}
+    assert answer.json()["parameters"]["scale"] == 100
 
 
 def test_the_rating_task_fails_loudly_on_a_stored_set_out_of_range(
