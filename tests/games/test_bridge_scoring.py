@@ -6,10 +6,12 @@ trick counts) was also compared once with endplay 0.5.12's ``Contract.score``
 and agreed in all 2,940 cases (docs/bridge-entry.md).
 """
 
+import re
 from collections import Counter
 from itertools import combinations
 
 import pytest
+from defusedxml.ElementTree import parse as xml_parse
 
 from games.bridge.movements import board_set_of, howell, mitchell, traveller_prefill
 from games.bridge.scoring import (
@@ -26,6 +28,7 @@ from games.bridge.scoring import (
     tricks_parse,
     vulnerability_parse,
 )
+from tests.shared_data import shared_data
 
 
 @pytest.mark.parametrize(
@@ -444,3 +447,102 @@ def test_impossible_scores_say_why_in_a_referees_words(score, vulnerability, mes
 )
 def test_possible_scores_have_no_problem(score, vulnerability):
     assert ns_score_problem(score, vulnerability) is None
+
+
+# --- Every played row of the real result files --------------------------------------------------------------------
+#
+# A small reading of our own, by column name (SOURCES.md beside the files): PBN ScoreTable rows under their game's
+# [Board] and [Vulnerable] tags, Result the tricks declarer took, the score in Score_NS or else Score_EW; USEBIO
+# TRAVELLER_LINEs under BOARD/BOARD_NUMBER, SCORE NS's, vulnerability by the board number's cycle. Adjusted rows
+# and byes ("A+", "Bye", A5050) carry no contract and are left out; passed-out boards are in, scored 0.
+
+
+def _pbn_rows(path):
+    """(board, vulnerability, {column: value}) for every ScoreTable row with a contract."""
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = raw.decode("cp1252")
+    board = vulnerable = columns = None
+    for line in text.splitlines():
+        if tag := re.fullmatch(r'\s*\[(\w+) "(.*)"\]\s*', line):
+            name, value = tag.groups()
+            columns = [column.split("\\")[0] for column in value.split(";")] if name == "ScoreTable" else None
+            if name == "Board":
+                board, vulnerable = int(value), None
+            elif name == "Vulnerable":
+                vulnerable = value
+            continue
+        if not line.strip():
+            columns = None
+        if columns is None or line.startswith("%"):
+            continue
+        row = dict(zip(columns, (token.strip('"') for token in re.findall(r'"[^"]*"|\S+', line)), strict=True))
+        if row["Contract"] != "-":
+            yield board, vulnerable, row
+
+
+def _pbn_played(path):
+    for board, vulnerable, row in _pbn_rows(path):
+        assert vulnerable, f"board {board} has no [Vulnerable] tag"
+        printed = int(row["Score_NS"]) if row["Score_NS"] != "-" else -int(row["Score_EW"])
+        tricks = 0 if row["Result"] == "-" else int(row["Result"])
+        where = f"board {board} table {row.get('Section', '')}{row['Table']}"
+        yield where, board, vulnerable, row["Contract"], row["Declarer"], tricks, printed
+
+
+def _usebio_played(path):
+    for board in xml_parse(path).getroot().iter("BOARD"):  # the HANDSET's BOARDs hold no TRAVELLER_LINE
+        number = board.findtext("BOARD_NUMBER")
+        for line in board.findall("TRAVELLER_LINE"):
+            if not (line.findtext("CONTRACT") or "").strip():
+                continue  # an artificial score, A5050
+            where = f"board {number} {line.findtext('NS_PAIR_NUMBER')} v {line.findtext('EW_PAIR_NUMBER')}"
+            tricks = int(line.findtext("TRICKS") or 0)  # empty on a PASS line
+            yield (
+                where,
+                int(number),
+                None,
+                line.findtext("CONTRACT"),
+                line.findtext("PLAYED_BY"),
+                tricks,
+                int(line.findtext("SCORE")),
+            )
+
+
+# Rows with a contract, counted by hand: every traveller row less the adjusted and bye rows (SOURCES.md, and grep).
+REAL_ROWS = [
+    ("magiccontest-ffb_open2-dn1-finale-2022_seance1.pbn", 660 - 4),  # 4 adjusted
+    ("ruter-sbl-finland_sm-parikilpailu-2014_session1.pbn", 1188 - 2),  # 2 A+ A+, 4 passed out kept
+    ("ruter-svenskbridge_silver1-2011_impcross-3sections.pbn", 1680 - 1),  # 1 A+ A+, 7 passed out kept
+    ("magiccontest-h6-turku_2013-08-20_butler-bye.pbn", 112 - 28),  # 28 byes
+    ("ruter-norge_km-par-2022-05-08_utf8.pbn", 252 - 2),  # 2 split A+ A-, 2 passed out kept
+    ("usebio-compscore3_nsbc-lindfield_2022-07-28_mp-mitchell.xml", 567 - 2),  # A6060 and A5050
+    ("usebio-compscore3_moonee-valley_2026-02-02_cross-imp-howell.xml", 108),
+    ("usebio-scorebridge_forest-of-dean_2025-07-30_mp-howell.xml", 94),
+]
+
+
+@pytest.mark.shared_data("bridge-results")
+@pytest.mark.parametrize(("name", "rows"), REAL_ROWS)
+def test_every_real_contract_row_scores_as_printed(name, rows):
+    path = shared_data("bridge-results", name)
+    played = list(_pbn_played(path) if name.endswith(".pbn") else _usebio_played(path))
+    assert len(played) == rows
+    wrong = []
+    for where, board, tagged, contract_text, declarer, tricks, printed in played:
+        vulnerability = board_vulnerability_name(board) if tagged is None else vulnerability_parse(tagged)
+        contract = contract_parse(contract_text)
+        got = (
+            ns_score(contract, declarer, tricks, vulnerability=vulnerability),
+            ns_score(contract, declarer, tricks, board=board),  # these files deal by the 16-board cycle
+            traveller_score(
+                contract=contract_text, declarer=declarer, result=str(tricks), board=board, vulnerability=tagged
+            ),
+            printed in possible_ns_scores(vulnerability),
+            ns_score_problem(printed, vulnerability),
+        )
+        if got != (printed, printed, (printed, ""), True, None):
+            wrong.append(f"{where} ({vulnerability}): {contract_text} by {declarer}, {tricks} tricks, {printed}: {got}")
+    assert wrong == []
