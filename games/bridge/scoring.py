@@ -260,7 +260,8 @@ def _outcomes(vulnerability: str) -> dict[int, tuple[_Outcome, ...]]:
 
 
 def possible_ns_scores(vulnerability: str) -> frozenset[int]:
-    """Every NS score a board at ``vulnerability`` ("None", "NS", "EW", "All") can produce, 0 included."""
+    """Every NS score a board at ``vulnerability`` ("None", "NS", "EW", "All") can produce, 0 included;
+    ValueError for a word that is no vulnerability (``vulnerability_parse`` first to test one)."""
     return _possible(_vulnerability(vulnerability))
 
 

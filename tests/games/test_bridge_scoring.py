@@ -3,7 +3,9 @@
 Expected scores are the Laws' (Law 77) worked by hand in the comments; the
 whole table (7 levels x 5 strains x 3 doublings x 2 vulnerabilities x 14
 trick counts) was also compared once with endplay 0.5.12's ``Contract.score``
-and agreed in all 2,940 cases (docs/bridge-entry.md).
+and agreed in all 2,940 cases (docs/bridge-entry.md). The scores a board can have are checked against the
+test's own reading of the Law's table (``_law_77``) and by hand, and every contract row of the real result files
+in ../shared/data/bridge-results must score as its file prints it.
 """
 
 import re
