@@ -16,12 +16,15 @@ Sections, one per layer that calls them:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from datetime import tzinfo
+import json
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from datetime import UTC, datetime, tzinfo
+from decimal import Decimal
 from typing import Any, ClassVar
 
 from django.db.models import Prefetch
 from django.http import HttpResponse
+from django.utils.dateparse import parse_datetime
 from rest_framework import serializers
 
 from games.csvio import csv_text
@@ -229,6 +232,25 @@ class BaseKind(GameKind):
 
     # --- import: the files of its own formats ------------------------------------------------
 
+    def result_key(self, body: Mapping[str, Any]) -> Hashable:
+        """What makes two results one played result, for an import to recognise one already stored.
+
+        ``body`` is in the form ``input_body`` and ``stored_body`` give (with ``played_at``, ``rated``,
+        ``league`` and ``game`` beside: ``matches.bodies.match_input_as_body``, ``matches.selectors.match_as_body``).
+        Two results with equal keys at the same ``played_at`` in one game are the same result
+        (``games.importing.import_apply`` skips the file's copy). This default is every field but the
+        filing (``game``, ``league``, ``rated``): the time, the players and the scores, as canonical JSON
+        with numbers compared as numbers (``4``, ``4.0`` and ``Decimal("4.00")`` are one whist). A kind
+        narrows it when some of its fields are not the result (bridge: only players and scores).
+        """
+        kept = {name: value for name, value in body.items() if name not in ("game", "league", "rated")}
+        played_at = kept.get("played_at")
+        if isinstance(played_at, str):
+            played_at = parse_datetime(played_at)
+        if isinstance(played_at, datetime):
+            kept["played_at"] = played_at.astimezone(UTC).isoformat()
+        return json.dumps(_plain(kept), sort_keys=True, separators=(",", ":"))
+
     #: Each of ``importers``' formats, by name: the file extension that names it and its label on admin's
     #: upload form (``games.importing.import_files``), e.g. ``{"pbn": (".pbn", "PBN (a scoring program's)")}``.
     #: A format not listed here is still read when named, but never guessed from a file's name.
@@ -300,3 +322,16 @@ class BaseKind(GameKind):
     )
     #: Whether the profile shows the game's head-to-head rows (a kind with its own section for them says no).
     profile_head_to_head: ClassVar[bool] = True
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with every number a float (not a bool) and tuples as lists: what ``result_key`` compares."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int | float | Decimal):
+        return float(value) + 0.0  # + 0.0: -0.0 is 0.0
+    if isinstance(value, Mapping):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    return str(value)

@@ -12,8 +12,11 @@ are still invisible, and all or nothing holds.
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from leagues.models import Game, League
+from matches.models import Match
 
 
 class ImportRun(models.Model):
@@ -29,7 +32,14 @@ class ImportRun(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="import_runs")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="import_runs")
     league = models.ForeignKey(League, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    #: The results' referee: the uploader (an import is its uploader's work); runs before that rule may name another.
     referee = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    replace = models.BooleanField(
+        default=False, help_text=_("Asked at the upload: each result of the file replaces the stored one it corrects.")
+    )
+    #: The federation numbers whose conflict (the file's name is not the stored player's) the user confirmed
+    #: as one person with their confirmation (``games.importing.import_people_match``'s ``same_person``).
+    same_person = models.JSONField(default=list, blank=True)
     format = models.CharField(max_length=16)
     zone = models.CharField(max_length=64, blank=True, help_text="The IANA zone of times the file gives without one.")
     filename = models.CharField(max_length=255)
@@ -61,3 +71,46 @@ class ImportRun(models.Model):
     @property
     def in_progress(self) -> bool:
         return self.status in {self.Status.CHECKING, self.Status.QUEUED, self.Status.RUNNING}
+
+
+class ImportedFile(models.Model):
+    """A file imported into a game, by its bytes' SHA-256: the same file is never imported twice.
+
+    Written in the import's own transaction, before its results (``games.importing.import_apply``):
+    the unique (game, sha256) makes a second import of the file, even one racing the first from
+    another process, wait for the first and then be refused, storing nothing. ``matches`` are the
+    results the file stored, ``replaced`` the stored results it corrected (``--replace``); results it
+    found already stored are in neither.
+    """
+
+    class Via(models.TextChoices):
+        COMMAND = "command", _("manage.py import_results")
+        ADMIN = "admin", _("Admin's upload")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="imported_files")
+    sha256 = models.CharField(max_length=64)
+    filename = models.CharField(max_length=255)
+    size = models.PositiveIntegerField()
+    format = models.CharField(max_length=16)
+    imported_at = models.DateTimeField(default=timezone.now)
+    #: Who imported it: the uploader in admin, the account ``--referee`` names on the command line, or
+    #: nobody (null) for the command-line operator.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="imported_files"
+    )
+    via = models.CharField(max_length=16, choices=Via.choices)
+    run = models.ForeignKey(ImportRun, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    results = models.PositiveIntegerField(default=0, help_text=_("Results the file holds."))
+    duplicates = models.PositiveIntegerField(default=0, help_text=_("Results of the file already stored: skipped."))
+    matches = models.ManyToManyField(Match, blank=True, related_name="imported_from")
+    replaced = models.ManyToManyField(Match, blank=True, related_name="replaced_by_files")
+
+    class Meta:
+        ordering = ["-imported_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "sha256"], name="importedfile_once_per_game"),
+            models.CheckConstraint(condition=~models.Q(sha256=""), name="importedfile_has_hash"),
+        ]
+
+    def __str__(self):
+        return f"{self.filename} into {self.game.name} on {self.imported_at:%Y-%m-%d}"

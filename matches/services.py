@@ -218,7 +218,12 @@ def match_submit(*, referee, data: Mapping[str, Any]) -> Match:
 
 
 def match_record(
-    *, referee, data: Mapping[str, Any], queue_rating: bool = True, batch: ResultBatch | None = None
+    *,
+    referee,
+    data: Mapping[str, Any],
+    queue_rating: bool = True,
+    batch: ResultBatch | None = None,
+    source: Mapping[str, Any] | None = None,
 ) -> Match:
     """``match_submit`` for a caller with no request to check: an operator's command (``demo_data``).
 
@@ -240,12 +245,22 @@ def match_record(
     ``matches.versions``); no status read back (nothing can rate the result
     before the caller commits). Measured in ``manage.py benchmark``
     (docs/performance.md).
+
+    ``source`` says where the result came from when not from a person at a
+    page (an import: its file and who imported it); the audit entry keeps it
+    beside the result as ``source``. ``referee`` may be None: an operator at
+    the command line, with no account.
     """
     if batch is not None and queue_rating:
         raise ValueError("A batch rates its results itself: a batch needs queue_rating=False.")
     cleaned = match_clean(data=data, batch=batch)
     return _match_store(
-        referee=referee, data=data, cleaned=cleaned, queue_rating=queue_rating, in_batch=batch is not None
+        referee=referee,
+        data=data,
+        cleaned=cleaned,
+        queue_rating=queue_rating,
+        in_batch=batch is not None,
+        source=source,
     )
 
 
@@ -259,6 +274,7 @@ def _match_store(
     queue_rating: bool = True,
     batch_head: Match | None = None,
     in_batch: bool = False,
+    source: Mapping[str, Any] | None = None,
 ) -> Match:
     due_at = match_due_at(game=cleaned.game, league=cleaned.league, played_at=cleaned.played_at)
     awaiting_confirmation = match_needs_confirmation(cleaned=cleaned)
@@ -279,7 +295,10 @@ def _match_store(
         )
         match_store_result(match, cleaned)
         AuditEntry.objects.create(
-            actor=referee, action=AuditEntry.Action.SUBMITTED, match=match, data=_submitted_body(cleaned)
+            actor=referee,
+            action=AuditEntry.Action.SUBMITTED,
+            match=match,
+            data={**_submitted_body(cleaned), **({"source": dict(source)} if source else {})},
         )
         if cleaned.rated and queue_rating:
             ratings_intake().rate_after_commit(match_id=match.pk)
@@ -346,6 +365,16 @@ def match_correct(*, match_id: int, by, data: Mapping[str, Any]) -> Match:
     """
     if not user_can_void(by):
         raise PermissionDenied("Only admins can correct results.")
+    return match_correct_record(match_id=match_id, by=by, data=data)
+
+
+def match_correct_record(
+    *, match_id: int, by, data: Mapping[str, Any], source: Mapping[str, Any] | None = None
+) -> Match:
+    """``match_correct`` for a caller with no request to check (``match_record``'s counterpart): an import
+    that replaces the results its file corrects (``games.importing.import_apply``), whose caller checked who
+    may. ``by`` may be None (the command-line operator); ``source`` goes into the audit entry as in
+    ``match_record``."""
     match = Match.objects.select_related("game", "league").filter(pk=match_id).first()
     if match is None:
         raise Match.DoesNotExist(f"No match {match_id}.")
@@ -398,7 +427,10 @@ def match_correct(*, match_id: int, by, data: Mapping[str, Any]) -> Match:
         match_store_result(match, cleaned, bots_as_played=bots_as_played)
         after = match_as_body(match_detail(match_id=match.pk))
         AuditEntry.objects.create(
-            actor=by, action=AuditEntry.Action.CORRECTED, match=match, data={"before": before, "after": after}
+            actor=by,
+            action=AuditEntry.Action.CORRECTED,
+            match=match,
+            data={"before": before, "after": after, **({"source": dict(source)} if source else {})},
         )
         intake.rate_after_commit(match_id=match.pk)
         results_version_bump(game_ids=[match.game_id])
