@@ -19,12 +19,25 @@ import contextlib
 import re
 from dataclasses import dataclass, field
 from datetime import date, time
+from fractions import Fraction
 
+from django.utils.translation import gettext as _
+
+from games.bridge.scoring import vulnerability_parse
 from games.bridge.travellers import (
+    Bye,
     Pair,
+    Session,
     Traveller,
+    adjusted_codes,
+    decimals,
+    direction_of,
     federation_id,
+    fewer_results_convention,
+    lead_card,
     pair_split,
+    played_line,
+    printed_number,
     score_problem,
     session_body,
     session_time,
@@ -37,6 +50,7 @@ CHARSET = re.compile(rb"^%.*charset=([A-Za-z0-9_-]+)", re.IGNORECASE | re.MULTIL
 TOKEN = re.compile(r'"((?:[^"\\]|\\.)*)"|(\S+)')
 SCORE = re.compile(r"-?[0-9]+")
 DAY = re.compile(r"([0-9]{4})\.([0-9]{2})\.([0-9]{2})")
+BUTLER = re.compile(r"butler-([0-9]+)", re.IGNORECASE)
 CLOCK = re.compile(r"([0-9]{2}):([0-9]{2})(?::([0-9]{2}))?")
 
 #: ScoreTable columns of events that are not pairs: a pairs importer refuses them.
@@ -146,29 +160,41 @@ def _games(text: str, meta: dict[str, str], problems: list[Problem]) -> list[Gam
     return games
 
 
-def _pairs(games: list[Game], problems: list[Problem]) -> dict[tuple[str, str], Pair]:
-    """Every pair by (section, pair id) from the TotalScoreTable: "A - B" names and MemberID1/2."""
-    total = next((game.tables["TotalScoreTable"] for game in games if "TotalScoreTable" in game.tables), None)
+def _total_table(games: list[Game]) -> Table | None:
+    return next((game.tables["TotalScoreTable"] for game in games if "TotalScoreTable" in game.tables), None)
+
+
+def _pairs(games: list[Game], problems: list[Problem]) -> tuple[dict[tuple[str, str, str], Pair], bool]:
+    """Every pair by (section, pair id, direction in a Mitchell else "") from the TotalScoreTable: "A - B"
+    names and MemberID1/2; and whether the movement is a Mitchell (a pair id named once per direction)."""
+    total = _total_table(games)
     if total is None:
         problems.append(Problem("file", "no TotalScoreTable: the file does not name the pairs."))
-        return {}
+        return {}, False
     if "Names" not in total.columns:
         what = "an individual event (Name, not Names)" if "Name" in total.columns else "no Names column"
         problems.append(Problem(f"line {total.line}", f"the TotalScoreTable has {what}: only pairs events import."))
-        return {}
+        return {}, False
     if "PairId" not in total.columns:
         problems.append(Problem(f"line {total.line}", "the TotalScoreTable has no PairId column."))
-        return {}
-    pairs: dict[tuple[str, str], Pair] = {}
-    for number, values in total.rows:
-        row = dict(zip(total.columns, values, strict=True))
+        return {}, False
+    rows = [(number, dict(zip(total.columns, values, strict=True))) for number, values in total.rows]
+    seen: dict[tuple[str, str], set] = {}
+    for _number, row in rows:
+        seen.setdefault((row.get("Section") or "", row.get("PairId") or ""), set()).add(
+            direction_of(row.get("Direction"))
+        )
+    mitchell = any(len(directions - {None}) > 1 for directions in seen.values())
+    pairs: dict[tuple[str, str, str], Pair] = {}
+    for number, row in rows:
         ids = (federation_id(row.get("MemberID1")), federation_id(row.get("MemberID2")))
         pair = pair_split(row.get("Names") or "", ids, f"line {number}")
         if isinstance(pair, Problem):
             problems.append(pair)
             continue
-        pairs[(row.get("Section") or "", row.get("PairId") or "")] = pair
-    return pairs
+        direction = (direction_of(row.get("Direction")) or "") if mitchell else ""
+        pairs[(row.get("Section") or "", row.get("PairId") or "", direction)] = pair
+    return pairs, mitchell
 
 
 def _session_day(games: list[Game], meta: dict[str, str], problems: list[Problem]) -> date | None:
@@ -195,8 +221,36 @@ def _session_clock(games: list[Game]) -> time | None:
         return None
 
 
-def _travellers(games: list[Game], pairs: dict[tuple[str, str], Pair], problems: list[Problem]) -> list[Traveller]:
-    travellers: list[Traveller] = []
+@dataclass
+class _Reading:
+    """What the ScoreTables give: the lines, the byes, and what the rows say of the program's conventions."""
+
+    travellers: list[Traveller] = field(default_factory=list)
+    byes: list[Bye] = field(default_factory=list)
+    board_facts: dict[int, dict[str, str]] = field(default_factory=dict)
+    points_column: str = ""  # "MP" or "IMP": the printed points' columns
+    point_decimals: int = 0
+    negative_points: bool = False  # an MP below zero: MPs printed as deviations from the average
+    fractional_points: bool = False  # a played line's printed IMPs not whole: averaged cross-IMPs
+    had_bye_rows: bool = False
+
+
+def _board_facts(game: Game) -> dict[str, str]:
+    """The board's dealer, vulnerability and deal, as far as its tags give them."""
+    facts: dict[str, str] = {}
+    dealer = game.tags.get("Dealer", (0, ""))[1].strip().upper()
+    if len(dealer) == 1 and dealer in "NESW":
+        facts["dealer"] = dealer
+    if "Vulnerable" in game.tags and (vulnerability := vulnerability_parse(game.tags["Vulnerable"][1])):
+        facts["vulnerability"] = vulnerability
+    deal = game.tags.get("Deal", (0, ""))[1].strip()
+    if deal:
+        facts["deal"] = deal
+    return facts
+
+
+def _travellers(games: list[Game], pairs: dict, mitchell: bool, problems: list[Problem]) -> _Reading:
+    reading = _Reading()
     for game in games:
         table = game.tables.get("ScoreTable")
         if table is None:
@@ -212,44 +266,140 @@ def _travellers(games: list[Game], pairs: dict[tuple[str, str], Pair], problems:
             problems.append(Problem(f"line {board_line}", f"the board number {board_text!r} is not a number."))
             continue
         board = int(board_text)
+        reading.board_facts[board] = _board_facts(game)
+        kind = next((name for name in ("MP", "IMP") if f"{name}_NS" in table.columns), "")
+        reading.points_column = reading.points_column or kind
         for number, values in table.rows:
             row = dict(zip(table.columns, values, strict=True))
             where = f"line {number} (board {board})"
-            traveller = _traveller(row, board, where, pairs, problems)
-            if traveller is not None:
-                travellers.append(traveller)
-    return travellers
+            _traveller(row, board, where, (pairs, mitchell, kind), reading, problems)
+    return reading
 
 
-def _traveller(row: dict, board: int, where: str, pairs: dict, problems: list[Problem]) -> Traveller | None:
-    """One ScoreTable row as a played table, or None with the problem: adjusted (``A+``, ``A-``, split),
-    ``Bye`` or a missing pair (a phantom's opponents), no score. A passed-out board is ``"0"``: played."""
+def _traveller(row: dict, board: int, where: str, context: tuple, reading: _Reading, problems: list[Problem]) -> None:
+    """One ScoreTable row: a bye (``"Bye"``, or a pair id ``-``: a phantom's opponents), an adjusted score
+    (``A+``, ``A-``, ``A=``, split or paired), or a played score, its contract checked against it. A
+    passed-out board is ``"0"``: played."""
+    pairs, mitchell, kind = context
     ns_raw, ew_raw = row["Score_NS"], row["Score_EW"]
-    scores = {value for value in (ns_raw, ew_raw) if value is not None}
-    if any(value.upper().startswith("A") for value in scores):
-        problems.append(Problem(where, f"an adjusted score ({ns_raw} / {ew_raw}) is not a rated duel.", False))
-        return None
-    if "Bye" in scores or row["PairId_NS"] is None or row["PairId_EW"] is None:
-        problems.append(Problem(where, "a bye (a pair without opponents) is not a rated duel.", False))
-        return None
+    ns_id, ew_id = row["PairId_NS"], row["PairId_EW"]
+    section = row.get("Section") or None
+    printed = {side: (row.get(f"{kind}_{side.upper()}") if kind else None) for side in ("ns", "ew")}
+    if "BYE" in {(value or "").upper() for value in (ns_raw, ew_raw)} or ns_id is None or ew_id is None:
+        reading.had_bye_rows = True
+        present = [(side, pair_id) for side, pair_id in (("ns", ns_id), ("ew", ew_id)) if pair_id is not None]
+        if not present:
+            problems.append(Problem(where, _("a row without a pair: nothing to keep."), False))
+        for side, pair_id in present:
+            points = printed_number(printed[side])
+            reading.byes.append(
+                Bye(board, pair_id, section, side.upper() if mitchell else None, points if points is not None else None)
+            )
+        return
+    found = [_pair(pairs, section, pair_id, side, mitchell) for side, pair_id in (("NS", ns_id), ("EW", ew_id))]
+    if None in found:
+        unknown = [pair_id for pair_id, pair in zip((ns_id, ew_id), found, strict=True) if pair is None]
+        problems.append(Problem(where, f"pair {', '.join(unknown)} is not in the TotalScoreTable."))
+        return
+    line = {"board": board, "ns": found[0], "ew": found[1], "section": section, "ns_pair": ns_id, "ew_pair": ew_id}
+    if codes := adjusted_codes(ns_raw, ew_raw):
+        adjusted = {"ns": codes[0], "ew": codes[1]}
+        adjusted |= {f"{side}_points": printed_number(printed[side]) for side in ("ns", "ew")}
+        reading.travellers.append(Traveller(**line, adjusted=adjusted))
+        return
+    scores = [value for value in (ns_raw, ew_raw) if value is not None]
     if not scores:
         problems.append(Problem(where, "no score: the board was not played at this table.", False))
-        return None
+        return
     if not all(SCORE.fullmatch(value) for value in scores):
         problems.append(Problem(where, f"the score {ns_raw} / {ew_raw} is not a number."))
-        return None
+        return
     ns_score = int(ns_raw or 0) - int(ew_raw or 0)
     if problem := score_problem(ns_score, where):
         problems.append(problem)
-        return None
-    section = row.get("Section") or ""
+        return
+    vulnerability = reading.board_facts.get(board, {}).get("vulnerability")
+    play = played_line(
+        board=board,
+        contract=row.get("Contract") or "",
+        declarer=row.get("Declarer") or "",
+        tricks=row.get("Result") or "",
+        score=ns_score,
+        vulnerability=vulnerability,
+        where=where,
+        problems=problems,
+    )
+    if play is None:
+        return
+    ns_points = printed_number(printed["ns"])
+    for value in (printed["ns"], printed["ew"]):
+        if printed_number(value) is not None:
+            reading.point_decimals = max(reading.point_decimals, decimals(value))
+            reading.negative_points |= kind == "MP" and printed_number(value) < 0
+            reading.fractional_points |= kind == "IMP" and printed_number(value) != int(printed_number(value))
+    reading.travellers.append(
+        Traveller(
+            **line,
+            ns_score=ns_score,
+            lead=lead_card(row.get("Lead")),
+            printed=Fraction(str(ns_points)) if ns_points is not None else None,
+            **play,
+        )
+    )
+
+
+def _pair(pairs: dict, section: str | None, pair_id: str, side: str, mitchell: bool) -> Pair | None:
+    direction = side if mitchell else ""
     # A TotalScoreTable without a Section column names pairs whose ids are unique across sections.
-    found = [pairs.get((section, row[column])) or pairs.get(("", row[column])) for column in ("PairId_NS", "PairId_EW")]
-    if None in found:
-        unknown = [row[column] for column, pair in zip(("PairId_NS", "PairId_EW"), found, strict=True) if pair is None]
-        problems.append(Problem(where, f"pair {', '.join(unknown)} is not in the TotalScoreTable."))
-        return None
-    return Traveller(board=board, ns=found[0], ew=found[1], ns_score=ns_score)
+    return pairs.get((section or "", pair_id, direction)) or pairs.get(("", pair_id, direction))
+
+
+def _scoring(games: list[Game], meta: dict[str, str]) -> tuple[str | None, str]:
+    """The scoring (standings' word) and the file's own words for it: ``[Scoring]``, else META ScoringType."""
+    words = next((game.tags["Scoring"][1] for game in games if "Scoring" in game.tags), meta.get("ScoringType", ""))
+    lowered = words.strip().lower()
+    if lowered.startswith(("matchpoint", "mp")):
+        return "matchpoints", words
+    if "butler" in lowered:
+        return "butler", words
+    if "cross" in lowered:
+        return "cross_imps", words
+    if lowered.startswith("imp"):
+        return "imps", words
+    return None, words
+
+
+def _options(scoring: str | None, words: str, games: list[Game], reading: _Reading, generator: str) -> dict:
+    """The program's conventions (``games.bridge.standings``), from what the file says: see
+    docs/bridge-files.md for each rule and the file that showed it."""
+    options: dict = {}
+    total = _total_table(games)
+    rows = [dict(zip(total.columns, values, strict=True)) for _, values in total.rows] if total else []
+    sections = {row.get("Section") for row in rows if row.get("Section")}
+    if len(sections) > 1 and all(row.get("Rank") for row in rows):
+        firsts = {row.get("Section") for row in rows if row.get("Rank") == "1"}
+        options["sections"] = "together" if len(firsts) == 1 else "apart"
+    if scoring != "matchpoints" and total and "TotalScoreIMP" in total.columns:  # the IMPs, as printed
+        options["total_decimals"] = max((decimals(row.get("TotalScoreIMP")) for row in rows), default=2)
+    if any(row.get("Tiebreak") for row in rows):
+        options["tiebreak"] = "head_to_head"
+    if reading.had_bye_rows:
+        options["bye_points"] = "average"
+    if scoring == "matchpoints":
+        options["mp_points"] = "deviation" if reading.negative_points else "raw"
+        # Magic Contest France totals the board MPs it printed (one decimal): 7 of file 1's 44 percentages
+        # differ from the exact MPs'. Ruter totals the exact MPs: 2 of file 2's 36 differ from the printed ones'.
+        if reading.points_column == "MP" and "france" in generator.lower():
+            options["board_decimals"] = reading.point_decimals
+        if convention := fewer_results_convention(reading.travellers, options):
+            options["fewer_results"] = convention
+    elif scoring == "cross_imps":
+        options["cross_imps"] = "average" if reading.fractional_points else "sum"
+    elif scoring == "butler":
+        found = BUTLER.search(words)
+        options["butler_drop"] = int(found.group(1)) if found else 1
+        options["butler_datum"] = "median" if "median" in words.lower() else "mean"
+    return options
 
 
 def pbn_plan(text: str) -> ImportPlan:
@@ -264,12 +414,21 @@ def pbn_plan(text: str) -> ImportPlan:
         if competition.strip().lower() not in ("", "pairs", "#"):
             plan.problems.append(Problem(f"line {line}", f"a {competition} event: only pairs events import."))
             return plan
-    pairs = _pairs(games, plan.problems)
+    pairs, mitchell = _pairs(games, plan.problems)
     day = _session_day(games, meta, plan.problems)
-    travellers = _travellers(games, pairs, plan.problems)
+    reading = _travellers(games, pairs, mitchell, plan.problems)
     if plan.blocking or day is None:
         return plan
-    body = session_body(travellers, session_time(day, _session_clock(games)), "session", plan.problems)
+    scoring, words = _scoring(games, meta)
+    session = Session(
+        scoring=scoring,
+        scoring_options=_options(scoring, words, games, reading, meta.get("Generator", "")),
+        movement="mitchell" if mitchell else "howell",
+        event=next((game.tags["Event"][1].strip() for game in games if "Event" in game.tags), ""),
+        boards=reading.board_facts,
+    )
+    played_at = session_time(day, _session_clock(games))
+    body = session_body(reading.travellers, played_at, "session", plan.problems, byes=reading.byes, session=session)
     if body is not None:
         plan.results.append(body)
     return plan
