@@ -21,20 +21,29 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html_join
-from django.views.decorators.http import require_POST
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.http import require_http_methods
 
 from config.admin import ReadOnlyAdmin
 from config.jsonbody import JSONFormField
 from leagues.models import Game, League, Player
 from leagues.services import player_federation_id_clean, player_name_clean
-from matches.models import Seat
+from matches.models import Match, Seat
 from matches.services import league_due_dates_refresh
 from ratings.engines import REGISTRY, parameter_ranges
 from ratings.models import PlayerRating, Promotion, RatingChange, RatingState, TuningRun
 from ratings.parameters import rating_parameters_validate
-from ratings.people import player_erase, players_merge
+from ratings.people import erased_name, player_erase, players_merge
 from ratings.services import ratings_request_full_replay
-from ratings.tuning_runs import TuningRefused, tuning_run_candidate, tuning_run_create, tuning_run_view
+from ratings.tuning_runs import (
+    TuningRefused,
+    tuning_candidate_label,
+    tuning_run_candidate,
+    tuning_run_changes,
+    tuning_run_create,
+    tuning_run_view,
+)
 
 
 @admin.register(PlayerRating)
@@ -175,7 +184,7 @@ class GameAdmin(admin.ModelAdmin):
             ),
             path(
                 "<int:pk>/tuning/<int:run_id>/apply/",
-                view(require_POST(self.tuning_apply_view)),
+                view(require_http_methods(["GET", "POST"])(self.tuning_apply_view)),
                 name="leagues_game_tuning_apply",
             ),
         ]
@@ -226,16 +235,31 @@ class GameAdmin(admin.ModelAdmin):
         return response
 
     def tuning_apply_view(self, request, pk, run_id):
-        """Set the game's parameters to a candidate's, as the game's form would (a rule change: the game replays)."""
+        """Apply a candidate, after a confirmation, as admin's delete does: a GET (the Apply button), or a POST
+        without ``confirm=apply``, only shows what applying would change (each parameter's current and candidate
+        value, the replay) with Confirm and Cancel, and changes nothing. The confirmation's POST sets the game's
+        parameters as the game's form would: a rule change, so the game replays."""
         game = self._tuning_game(request, pk)
         run = get_object_or_404(TuningRun, pk=run_id, game=game)
         back = f"{reverse('admin:leagues_game_tuning', args=[game.pk])}?run={run.pk}"
-        index = request.POST.get("candidate", "")
+        confirmed = request.method == "POST" and request.POST.get("confirm") == "apply"
+        index = _candidate_index((request.POST if request.method == "POST" else request.GET).get("candidate", ""))
         try:
-            overrides = tuning_run_candidate(run=run, index=int(index) if index.isdigit() else None)
+            overrides = tuning_run_candidate(run=run, index=index)
         except TuningRefused as error:
-            self.message_user(request, f"Nothing was changed: {error}", messages.ERROR)
+            self.message_user(request, _("Nothing was changed: %(reason)s") % {"reason": error}, messages.ERROR)
             return redirect(back)
+        changes = tuning_run_changes(game=game, overrides=overrides)
+        if not changes:
+            self.message_user(
+                request,
+                _("Nothing was changed: candidate %(index)s has the parameters %(game)s uses now.")
+                % {"index": index, "game": game.name},
+                messages.WARNING,
+            )
+            return redirect(back)
+        if not confirmed:
+            return self._tuning_confirmation(request, game=game, run=run, index=index, changes=changes)
         data = {
             "name": game.name,
             "slug": game.slug,
@@ -245,23 +269,58 @@ class GameAdmin(admin.ModelAdmin):
         }
         form = GameForm(data, instance=game)
         if not form.is_valid():
-            self.message_user(request, f"Nothing was changed: {form.errors.as_text()}", messages.ERROR)
+            self.message_user(
+                request, _("Nothing was changed: %(reason)s") % {"reason": form.errors.as_text()}, messages.ERROR
+            )
             return redirect(back)
         with transaction.atomic():
             form.save()
-            run.applied = int(index)
+            run.applied = index
             run.save(update_fields=["applied"])
             self.log_change(
                 request, game, [{"changed": {"fields": ["parameters"]}}, f"Tuning run {run.pk}, candidate {index}"]
             )
             replaying = ratings_request_full_replay(game_id=game.pk)
+        described = ", ".join(f"{change.name} {change.current} → {change.candidate}" for change in changes)
+        message = (
+            _("Candidate %(index)s applied (%(changes)s); %(game)s's ratings are being replayed.")
+            if replaying
+            else _("Candidate %(index)s applied (%(changes)s).")
+        )
         self.message_user(
-            request,
-            f"Candidate {index} applied: parameters {json.dumps(overrides) if overrides else '(the defaults)'}"
-            + ("; this game's ratings are being replayed." if replaying else "."),
-            messages.SUCCESS,
+            request, message % {"index": index, "changes": described, "game": game.name}, messages.SUCCESS
         )
         return redirect(back)
+
+    def _tuning_confirmation(self, request, *, game, run, index, changes):
+        """The page that asks before a candidate is applied: what changes, what the replay does, Confirm, Cancel."""
+        candidates = run.result["candidates"]
+        candidate = candidates[index]
+        current_index = run.result.get("current")
+        current = candidates[current_index] if current_index is not None else candidates[0]
+        label = tuning_candidate_label(
+            rating_system=game.rating_system, parameters=candidate["parameters"], current=current["parameters"]
+        )
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "original": game,
+            "game": game,
+            "run": run,
+            "index": index,
+            "label": label,
+            "changes": changes,
+            "candidate": candidate,
+            "current": current,
+            "results": Match.objects.filter(game=game, status__in=[Match.Status.SUBMITTED, Match.Status.RATED]).count(),
+            "title": _("Apply %(candidate)s to %(game)s?") % {"candidate": label, "game": game.name},
+        }
+        return TemplateResponse(request, "admin/leagues/game/tuning_apply.html", context)
+
+
+def _candidate_index(raw: str) -> int | None:
+    """A candidate's index as posted, or None: ASCII digits only, and few (int() refuses 4,300 digits)."""
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 6 else None
 
 
 @admin.register(League)
@@ -377,15 +436,56 @@ class PlayerAdmin(admin.ModelAdmin):
         return TemplateResponse(request, "admin/leagues/player/merge.html", context, status=400 if errors else 200)
 
     @admin.action(
-        description="Erase selected players (privacy request: results and ratings stay)", permissions=["change"]
+        description=gettext_lazy("Erase selected players (privacy request: results and ratings stay)"),
+        permissions=["change"],
     )
     def erase_players(self, request, queryset):
-        erased = 0
-        for player in queryset.filter(erased_at__isnull=True):
-            player_erase(player=player, by=request.user)
-            erased += 1
-        self.message_user(
-            request,
-            f"Erased {erased} player(s): their names and numbers are gone, their results stay.",
-            messages.SUCCESS,
+        """Erase after a confirmation, as merging does: the action shows each player, their results and what
+        erasing does and keeps; only the confirmation's POST (``confirm=erase``) erases (``ratings.people``)."""
+        players = list(queryset.order_by("pk"))
+        errors = []
+        if request.POST.get("confirm") == "erase":
+            erased = already = 0
+            for player in players:
+                if player.erased_at is not None:
+                    already += 1
+                    continue
+                try:
+                    player_erase(player=player, by=request.user)
+                except ValidationError as error:
+                    errors += [message for messages_ in error.message_dict.values() for message in messages_]
+                else:
+                    erased += 1
+            if not errors:
+                message = ngettext(
+                    "Erased %(count)d player: their name and numbers are gone, their results and ratings stay.",
+                    "Erased %(count)d players: their names and numbers are gone, their results and ratings stay.",
+                    erased,
+                ) % {"count": erased}
+                if already:
+                    message += " " + ngettext(
+                        "%(count)d was erased already: unchanged.", "%(count)d were erased already: unchanged.", already
+                    ) % {"count": already}
+                self.message_user(request, message, messages.SUCCESS)
+                return None
+            players = list(queryset.order_by("pk"))  # as they are now: some may have been erased before the error
+        counts = dict(
+            Seat.objects.filter(player__in=players).values_list("player_id").annotate(n=Count("id")).order_by()
         )
+        ratings: dict[int, list] = {}
+        for rating in PlayerRating.objects.filter(player__in=players).select_related("game").order_by("game__name"):
+            ratings.setdefault(rating.player_id, []).append(rating)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": ngettext("Erase %(count)d player?", "Erase %(count)d players?", len(players))
+            % {"count": len(players)},
+            "opts": self.model._meta,
+            "players": [
+                (player, counts.get(player.pk, 0), ratings.get(player.pk, []), erased_name(player.pk))
+                for player in players
+            ],
+            "to_erase": sum(player.erased_at is None for player in players),
+            "errors": errors,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/leagues/player/erase.html", context, status=400 if errors else 200)

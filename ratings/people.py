@@ -23,12 +23,17 @@ theirs). The audit entry keeps who erased which id, and when, never the old
 name: the log is kept for ever, so a name in it would outlive the erasure it
 records. For the same reason the merge entries that named this person (the
 player kept, and those merged into them earlier) lose their names and
-numbers: the one edit the append-only log allows. Erasing an erased player
-changes nothing.
+numbers: the one edit the append-only log allows; and admin's history of
+those records (Django's ``LogEntry``, which keeps the name an object had when
+it was edited) names them by the erased name too. Erasing an erased player
+changes nothing. Admin erases only after a confirmation page that names the
+players, their results and what erasing does and keeps (``ratings.admin``).
 """
 
 from __future__ import annotations
 
+from django.contrib.admin.models import LogEntry
+from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection, transaction
 from django.db.models import Q
@@ -174,6 +179,10 @@ def player_erase(*, player: Player, by) -> Player:
             # The log is append-only (AuditEntry.save refuses edits); an erasure is the one exception.
             AuditEntry.objects.filter(pk=entry.pk).update(data=data)
         _audit_erasing(False)
+        # Admin's history keeps each record's name as it was when edited: the same person's records lose it too.
+        LogEntry.objects.filter(
+            content_type=ContentType.objects.get_for_model(Player), object_id__in=[str(pk) for pk in ids]
+        ).update(object_repr=erased_name(player.pk))
         AuditEntry.objects.create(
             actor=by,
             action=AuditEntry.Action.ERASED,

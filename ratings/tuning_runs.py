@@ -5,22 +5,28 @@ computes ``ratings.evaluation.game_tuning`` with the game's fingerprint taken
 first (``game_fingerprint``). ``tuning_run_candidate`` gives the parameters a
 done, fresh run's candidate would store, or refuses with ``TuningRefused``:
 a run whose game has had a result written or a rule changed since is stale.
-Admin saves them through the game form, as any rule change (ratings/admin.py).
+Admin saves them through the game form, as any rule change (ratings/admin.py),
+and only after a confirmation page: ``tuning_candidate_label`` names a
+candidate on its Apply button ("K 24 / 16") and ``tuning_run_changes`` lists
+what applying it changes (each parameter's current and candidate value).
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import asdict
+from typing import NamedTuple
 
 from celery import current_app
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from leagues.models import Game
 from ratings.engines import EngineInputError, get_rating_system, parameters_from_mapping
 from ratings.evaluation import MAX_CANDIDATES, game_fingerprint, game_tuning
 from ratings.models import TuningRun
+from ratings.parameters import rating_parameters
 
 logger = logging.getLogger(__name__)
 
@@ -86,8 +92,59 @@ def tuning_run_candidate(*, run: TuningRun, index) -> dict:
     return {name: value for name, value in asdict(parameters).items() if defaults.get(name) != value}
 
 
+def tuning_figure(value) -> str:
+    """A parameter's value as the tuning page writes it: 24, 0.225, 100000 (never "24.0" or "1e+05")."""
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.6f}".rstrip("0").rstrip(".")
+
+
 def _changed(parameters: dict, current: dict) -> str:
-    return ", ".join(f"{name} = {value:g}" for name, value in parameters.items() if current.get(name) != value)
+    return ", ".join(
+        f"{name} = {tuning_figure(value)}" for name, value in parameters.items() if current.get(name) != value
+    )
+
+
+# The K a candidate sets, named first on its Apply button: the Elo's pair (provisional / established), bridge's one.
+K_NAMES = {"elo": ("k_provisional", "k_established"), "bridge": ("k_base",)}
+
+
+def tuning_candidate_label(*, rating_system: str, parameters: dict, current: dict) -> str:
+    """A candidate's name on its Apply button: its K ("K 24 / 16") where its engine has one, then every other
+    parameter it changes from ``current`` ("scale 600"); "" for a candidate that changes nothing."""
+    k_names = K_NAMES.get(rating_system, ())
+    if all(current.get(name) == value for name, value in parameters.items()):
+        return ""
+    parts = []
+    if k_names and all(name in parameters for name in k_names):
+        parts.append(_("K %(values)s") % {"values": " / ".join(tuning_figure(parameters[name]) for name in k_names)})
+    parts += [
+        f"{name} {tuning_figure(value)}"
+        for name, value in parameters.items()
+        if name not in k_names and current.get(name) != value
+    ]
+    return ", ".join(parts)
+
+
+class ParameterChange(NamedTuple):
+    """One parameter a candidate changes: its name, the game's value now and the candidate's, as written."""
+
+    name: str
+    current: str
+    candidate: str
+
+
+def tuning_run_changes(*, game: Game, overrides: dict) -> list[ParameterChange]:
+    """What storing ``overrides`` (``tuning_run_candidate``'s answer) as the game's parameters changes: each
+    parameter whose value differs from the game's current one, in the engine's order."""
+    system = get_rating_system(game.rating_system)
+    current = asdict(rating_parameters(game=game))
+    candidate = asdict(parameters_from_mapping(system.parameters_class, overrides))
+    return [
+        ParameterChange(name, tuning_figure(current[name]), tuning_figure(value))
+        for name, value in candidate.items()
+        if current.get(name) != value
+    ]
 
 
 def tuning_run_view(run: TuningRun | None) -> dict:
@@ -98,8 +155,16 @@ def tuning_run_view(run: TuningRun | None) -> dict:
     result = run.result
     candidates = result["candidates"]
     current = candidates[result["current"]] if result.get("current") is not None else candidates[0]
+    rating_system = run.game.rating_system
     rows = [
-        {"index": index, "changed": _changed(c["parameters"], current["parameters"]) or "(current)", **c}
+        {
+            "index": index,
+            "changed": _changed(c["parameters"], current["parameters"]) or _("(current)"),
+            "label": tuning_candidate_label(
+                rating_system=rating_system, parameters=c["parameters"], current=current["parameters"]
+            ),
+            **c,
+        }
         for index, c in enumerate(candidates)
     ]
     shown = [("chosen", result.get("chosen")), ("current", result.get("current"))]

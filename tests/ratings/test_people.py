@@ -9,11 +9,13 @@ and the smallest case is also worked by hand.
 
 from __future__ import annotations
 
+import html
 import json
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 import pytest
+from django.contrib.admin.models import LogEntry
 from django.contrib.auth.models import Permission
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import Client
@@ -405,13 +407,69 @@ def test_admin_merge_asks_for_exactly_two_and_shows_refusals(slaps, referee, adm
     assert "Choose the player to keep." in neither.content.decode()
 
 
-def test_admin_erases_selected_players(slaps, referee, admin_user):
+def _names():
+    return sorted(Player.objects.values_list("pk", "name", "federation_id", "user_id"))
+
+
+def test_the_erase_action_alone_only_asks_and_erases_nothing(slaps, referee, admin_user):
+    """The action shows a confirmation page: each player by name with their results count (two and one here,
+    stored by the test), what erasing changes and keeps, Confirm and Cancel. It changes no player, no log."""
+    ann = PlayerFactory(name="Ann Private", federation_id="77", user=UserFactory(username="ann"))
+    bob, cid = PlayerFactory(name="Bob Quiet"), PlayerFactory(name="Cid Idle")
+    _store(referee, [_slaps(ann, bob, T0), _slaps(bob, ann, T0 + timedelta(hours=1))])
+    before = _names()
+    browser = _admin(admin_user)
+
+    page = browser.post(CHANGELIST, {"action": "erase_players", "_selected_action": [ann.pk, cid.pk]})
+
+    assert page.status_code == 200
+    text = html.unescape(page.content.decode())
+    assert "Erase 2 players?" in text
+    assert f'<tr id="erase-{ann.pk}">\n      <th scope="row">Ann Private</th>' in text
+    assert f'<tr id="erase-{cid.pk}">\n      <th scope="row">Cid Idle</th>' in text
+    assert "Bob Quiet" not in text  # only the players selected
+    rows = {player.name: (results, new_name) for player, results, _, new_name in page.context["players"]}
+    assert rows == {"Ann Private": (2, f"Erased player #{ann.pk}"), "Cid Idle": (0, f"Erased player #{cid.pk}")}
+    assert "It cannot be undone" in text
+    assert "every result and every rating, under the new name" in text
+    assert 'name="confirm" value="erase"' in text
+    assert 'value="Confirm: erase 2 players"' in text
+    assert 'href="/admin/leagues/player/" class="button cancel-link">Cancel</a>' in text
+    assert _names() == before
+    assert not AuditEntry.objects.filter(action=AuditEntry.Action.ERASED).exists()
+
+
+def test_admin_erases_selected_players_once_confirmed(slaps, referee, admin_user):
     ann = PlayerFactory(name="Ann Private", federation_id="77")
-    done = _admin(admin_user).post(CHANGELIST, {"action": "erase_players", "_selected_action": [ann.pk]}, follow=True)
-    assert "Erased 1 player(s)" in done.content.decode()
+    bob = PlayerFactory(name="Bob Kept")
+    _store(referee, [_slaps(ann, bob, T0)])
+    ledger = _ledger()
+    browser = _admin(admin_user)
+    browser.post(
+        f"/admin/leagues/player/{ann.pk}/change/",
+        {"name": "Ann Private", "federation_id": "77", "ratings-TOTAL_FORMS": "0", "ratings-INITIAL_FORMS": "0"},
+    )
+    assert LogEntry.objects.filter(object_id=str(ann.pk), object_repr="Ann Private").exists()
+
+    done = browser.post(
+        CHANGELIST, {"action": "erase_players", "_selected_action": [ann.pk], "confirm": "erase"}, follow=True
+    )
+
+    assert "Erased 1 player: their name and numbers are gone, their results and ratings stay." in html.unescape(
+        done.content.decode()
+    )
     ann.refresh_from_db()
     assert ann.name == f"Erased player #{ann.pk}"
     assert ann.federation_id == ""
+    assert _ledger() == ledger
+    assert Player.objects.get(pk=bob.pk).name == "Bob Kept"
+    # Admin's own history of the record keeps no old name either.
+    assert not LogEntry.objects.filter(object_repr__contains="Ann Private").exists()
+    assert LogEntry.objects.filter(object_id=str(ann.pk), object_repr=f"Erased player #{ann.pk}").exists()
+
+    again = browser.post(CHANGELIST, {"action": "erase_players", "_selected_action": [ann.pk]})
+    assert "erased already: unchanged" in again.content.decode()
+    assert 'value="Confirm: erase' not in again.content.decode()  # nothing left to confirm
 
 
 def test_staff_without_the_permissions_cannot_merge_or_erase_in_admin(slaps, referee):
@@ -429,9 +487,14 @@ def test_staff_without_the_permissions_cannot_merge_or_erase_in_admin(slaps, ref
     assert Player.objects.filter(pk=ann_again.pk).exists()
     viewer = UserFactory(is_staff=True)
     viewer.user_permissions.add(Permission.objects.get(codename="view_player"))
-    _admin(viewer).post(CHANGELIST, {"action": "erase_players", "_selected_action": [ann.pk]})
+    viewer_browser = _admin(viewer)
+    assert "erase_players" not in viewer_browser.get(CHANGELIST).content.decode()
+    for step in ({}, {"confirm": "erase"}):  # neither the page that asks nor the confirmation
+        answer = viewer_browser.post(CHANGELIST, {"action": "erase_players", "_selected_action": [ann.pk], **step})
+        assert "Erase 1 player?" not in answer.content.decode()
     ann.refresh_from_db()
     assert ann.name == "Ann"
+    assert not AuditEntry.objects.filter(action=AuditEntry.Action.ERASED).exists()
 
 
 def test_admin_renames_and_numbers_a_player_through_the_rules(slaps, admin_user):

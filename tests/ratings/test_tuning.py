@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import math
 import os
@@ -19,7 +20,7 @@ from ratings.engines.elo import SYSTEM as ELO
 from ratings.engines.elo import EloParameters
 from ratings.engines.quality import SCALE_MAX, SCALE_MIN, Forecast, fit_scale
 from ratings.evaluation import candidate_grid
-from ratings.models import RatingChange, TuningRun
+from ratings.models import RatingChange, RatingState, TuningRun
 from ratings.services import ratings_process_game
 from tests.factories import PlayerFactory, slaps_match
 from tests.oracle_db import assert_ledger_is_the_oracles
@@ -188,8 +189,12 @@ def test_admin_runs_the_tuning_and_applies_a_candidate_which_replays_to_the_orac
         if c["parameters"] == {**run.result["candidates"][0]["parameters"], "k_provisional": 24}
     )
     with django_capture_on_commit_callbacks(execute=True):
-        response = admin_browser.post(f"{url}{run.pk}/apply/", {"candidate": str(index)}, follow=True)
+        response = admin_browser.post(
+            f"{url}{run.pk}/apply/", {"candidate": str(index), "confirm": "apply"}, follow=True
+        )
     assert response.status_code == 200
+    applied = f"Candidate {index} applied (k_provisional 32 → 24); Slaps's ratings are being replayed."
+    assert applied in html.unescape(response.content.decode())
     slaps.refresh_from_db()
     assert slaps.parameters == {"k_provisional": 24}
     assert assert_ledger_is_the_oracles(game=slaps) > 0
@@ -215,6 +220,93 @@ def test_apply_refuses_a_stale_run_and_hostile_candidates(
     assert list(RatingChange.objects.order_by("pk").values_list("pk", "rating_after")) == rows
     assert admin_browser.post(url, {"split": "2"}, follow=True).status_code == 200
     assert TuningRun.objects.filter(game=slaps).count() == 1
+
+
+def _k_24_16(run) -> int:
+    """The index of the candidate that moves K from 32 / 16 to 24 / 16 (found by its parameters, not its place)."""
+    current = run.result["candidates"][0]["parameters"]
+    return next(
+        i for i, c in enumerate(run.result["candidates"]) if c["parameters"] == {**current, "k_provisional": 24}
+    )
+
+
+def _ledger():
+    return list(RatingChange.objects.order_by("pk").values_list("pk", "rating_after"))
+
+
+def test_each_apply_button_names_its_candidate_and_asks_before_replaying(
+    history, slaps, admin_browser, django_capture_on_commit_callbacks
+):
+    """The button says "Apply K 24 / 16"; it leads to a page (a GET, no JavaScript) that shows k_provisional
+    32 -> 24, says the game's 3 results will be replayed, and offers Confirm and Cancel. Neither that page nor
+    a POST without the confirmation changes the parameters, the run or the ledger."""
+    url = f"/admin/leagues/game/{slaps.pk}/tuning/"
+    with django_capture_on_commit_callbacks(execute=True):
+        admin_browser.post(url, {"split": "0.5"})
+    run = TuningRun.objects.get(game=slaps)
+    index = _k_24_16(run)
+    page = admin_browser.get(f"{url}?run={run.pk}").content.decode()
+    assert ">Apply K 24 / 16</button>" in page
+    assert ">Apply K 48 / 16</button>" in page  # K 32 x 1.5
+    assert ">Apply K 32 / 12</button>" in page  # K 16 x 0.75
+    assert ">Apply K 32 / 16, scale 600</button>" in page  # the scale 400 x 1.5, K as it is
+    assert ">Apply</button>" not in page
+    assert f'<form method="get" action="{url}{run.pk}/apply/">' in page
+    ledger = _ledger()
+
+    confirm = admin_browser.get(f"{url}{run.pk}/apply/", {"candidate": str(index)})
+    assert confirm.status_code == 200
+    text = confirm.content.decode()
+    assert "Apply K 24 / 16 to Slaps?" in text
+    assert '<th scope="row"><code>k_provisional</code></th><td class="num">32</td><td class="num">24</td>' in text
+    assert "k_established" not in text.split('id="tuning-changes"')[1].split("</table>")[0]  # only what changes
+    assert "Slaps's ratings will be replayed: all its 3 results are rated again from the first" in text
+    assert 'name="confirm" value="apply"' in text
+    assert 'value="Confirm: apply K 24 / 16 and replay"' in text
+    assert f'href="{url}?run={run.pk}" class="button cancel-link">Cancel</a>' in text
+
+    unconfirmed = admin_browser.post(f"{url}{run.pk}/apply/", {"candidate": str(index)})
+    assert unconfirmed.status_code == 200
+    assert "Apply K 24 / 16 to Slaps?" in unconfirmed.content.decode()
+    for answer in (confirm, unconfirmed):
+        assert answer.status_code == 200
+    slaps.refresh_from_db()
+    run.refresh_from_db()
+    assert slaps.parameters == {}
+    assert run.applied is None
+    assert _ledger() == ledger
+    assert not LogEntry.objects.filter(object_id=str(slaps.pk)).exists()
+    assert RatingState.objects.get(game=slaps).replay_from_played_at is None
+
+    with django_capture_on_commit_callbacks(execute=True):
+        done = admin_browser.post(f"{url}{run.pk}/apply/", {"candidate": str(index), "confirm": "apply"})
+    assert done.status_code == 302
+    slaps.refresh_from_db()
+    run.refresh_from_db()
+    assert slaps.parameters == {"k_provisional": 24}
+    assert run.applied == index
+    # Under K 24 the first match moves Ann 1000 -> 1000 + 24 x 0.5 = 1012 (it was 1016 under K 32).
+    assert RatingChange.objects.filter(player=history[0]).order_by("played_at").first().rating_after == 1012
+
+
+def test_the_confirmation_refuses_what_it_cannot_apply(
+    history, slaps, admin_browser, django_capture_on_commit_callbacks
+):
+    url = f"/admin/leagues/game/{slaps.pk}/tuning/"
+    with django_capture_on_commit_callbacks(execute=True):
+        admin_browser.post(url, {"split": "0.5"})
+    run = TuningRun.objects.get(game=slaps)
+    for candidate in ("99", "-1", "abc", "", "9" * 5000, "\u0663"):
+        response = admin_browser.get(f"{url}{run.pk}/apply/", {"candidate": candidate}, follow=True)
+        assert b"Nothing was changed: There is no such candidate" in response.content, candidate
+    current = admin_browser.get(f"{url}{run.pk}/apply/", {"candidate": "0"}, follow=True)
+    assert b"Nothing was changed: candidate 0 has the parameters Slaps uses now." in current.content
+    Game.objects.filter(pk=slaps.pk).update(parameters={"k_established": 20})
+    stale = admin_browser.get(f"{url}{run.pk}/apply/", {"candidate": str(_k_24_16(run))}, follow=True)
+    assert b"This tuning run is stale" in stale.content
+    assert admin_browser.delete(f"{url}{run.pk}/apply/").status_code == 405
+    slaps.refresh_from_db()
+    assert slaps.parameters == {"k_established": 20}
 
 
 def test_the_tuning_page_needs_the_permission_to_change_the_game(history, slaps):
