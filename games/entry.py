@@ -21,8 +21,17 @@ and its template includes ``games/_correction.html`` inside its form. A match
 the page cannot show (``entry_initial`` gives None: a bridge session whose
 boards are not numbered from 1, a game without the method) is corrected in
 admin as JSON.
+
+What every entry page shares beside that: the game's **leagues** to choose
+from (``entry_leagues``, the entry league chosen unless another is),
+**numbers typed with a decimal comma** ("1,5" is 1.5: ``entry_decimal``), and
+``entry_check``, the errors saving would answer, without storing, so a page
+asks its questions ("Save only 3 deals?") only of a result that would be
+saved. The draft the browser keeps while a referee types is
+``static/js/entry-draft.js``'s (``games/_entry_draft.html``).
 """
 
+import re
 from dataclasses import dataclass
 
 from django.contrib import messages
@@ -37,7 +46,9 @@ from django.views.decorators.vary import vary_on_headers
 
 from config.permissions import user_can_void
 from games.context_processors import games_of
+from games.setup import kept
 from leagues.models import Game, League
+from matches.cleaning import match_clean
 from matches.entry import limit_writes, referee_required
 from matches.inputs import parse_id
 from matches.models import Match
@@ -65,6 +76,49 @@ def played_at_field(played_at) -> str:
     the second when it has seconds (what is finer is kept when the field comes back unchanged)."""
     local = timezone.localtime(played_at)
     return local.strftime("%Y-%m-%dT%H:%M" if local.second == 0 and local.microsecond == 0 else "%Y-%m-%dT%H:%M:%S")
+
+
+#: A number typed with a decimal comma: digits, a comma, one or two decimals ("1,5", "-0,25", ",5").
+#: "1,500" (three after the comma: a thousands separator as often as not) is left as typed, and refused.
+DECIMAL_COMMA = re.compile(r"([+-]?\d*),(\d{1,2})")
+
+
+def entry_decimal(text: str) -> str:
+    """A number as a referee typed it, with a decimal point: "1,5" becomes "1.5"; anything else is
+    returned as it is (the cleaner says what is wrong with it)."""
+    if not isinstance(text, str):
+        return text
+    stripped = text.strip()
+    match = DECIMAL_COMMA.fullmatch(stripped)
+    if match is None or not any(character.isdigit() for character in stripped):
+        return text
+    return f"{match[1]}.{match[2]}"
+
+
+@dataclass(frozen=True)
+class EntryLeague:
+    """One league of the game, as an entry page's league field offers it (plain data, for ``{% memo %}``)."""
+
+    slug: str
+    name: str
+    entry: bool  # the entry (amateur) league: where a result is filed unless another is chosen
+
+
+def entry_leagues(game: Game) -> list[EntryLeague]:
+    """The game's leagues, entry tier first (the order the bridge page lists them), kept under the setup stamp."""
+
+    def read():
+        leagues = League.objects.filter(game=game).order_by("tier", "slug").values_list("slug", "name", "tier")
+        return [EntryLeague(slug, name, tier == League.Tier.AMATEUR) for slug, name, tier in leagues]
+
+    return kept("entry-leagues", read, game=game)
+
+
+def entry_league_chosen(leagues: list[EntryLeague], posted: str) -> str:
+    """The league an entry page shows chosen: the posted one if it is the game's, else the entry league."""
+    if any(league.slug == posted for league in leagues):
+        return posted
+    return next((league.slug for league in leagues if league.entry), leagues[0].slug if leagues else "")
 
 
 def entry_initial_values(request) -> dict[str, str]:
@@ -148,17 +202,38 @@ def entry_submit(request, *, body: dict, page: str, on_error, on_saved):
     return response
 
 
-def _correction_save(request, correction: Correction, body: dict) -> HttpResponse:
-    """Save a corrected result and go back to the match's admin page, saying whether anything changed.
+def entry_check(request, *, body: dict) -> dict[str, list[str]]:
+    """The errors saving ``body`` would answer ({} when it would be saved), storing nothing.
 
-    The time shown unchanged stands for the stored time (which may carry more than the field shows);
-    the league is the form's league field, or the match's (``match_correct`` keeps it) when left empty.
+    The cleaner ``match_submit`` and ``match_correct`` run (``match_clean``), read the same way: a page
+    asks a question about a result ("Save only 3 deals?") only once the result itself is valid.
     """
+    correction = getattr(request, "correction", None)
+    try:
+        if correction is not None:
+            match_clean(data=_correction_body(request, correction, body), unnamed_league=correction.match.league)
+        else:
+            match_clean(data=body)
+    except ValidationError as error:
+        return error.message_dict
+    return {}
+
+
+def _correction_body(request, correction: Correction, body: dict) -> dict:
+    """The body a correction saves: the time shown unchanged stands for the stored time (which may carry
+    more than the field shows); the league is the form's league field, or none (``match_correct`` keeps the
+    match's) when left empty."""
     body = dict(body)
     if body.get("played_at") == correction.shown_played_at:
         body["played_at"] = correction.stored["played_at"]
     if "league" not in body and request.POST.get("league"):
         body["league"] = request.POST["league"]
+    return body
+
+
+def _correction_save(request, correction: Correction, body: dict) -> HttpResponse:
+    """Save a corrected result and go back to the match's admin page, saying whether anything changed."""
+    body = _correction_body(request, correction, body)
     match = correction.match
     match_correct(match_id=match.pk, by=request.user, data=body)
     if match_as_body(match_detail(match_id=match.pk)) == correction.stored:

@@ -479,13 +479,16 @@ def test_a_refused_correction_shows_its_errors_on_the_form_and_changes_nothing(
     form = the_entry_form(admin_pages.get(url).content.decode())
     before = rows_snapshot()
     hostile = [
-        ({"player_b": str(ann.pk), "player_b_text": "Ann"}, "The same player cannot play both sides of a match."),
+        (
+            {"player_b": str(ann.pk), "player_b_text": "Ann"},
+            "Choose a different second player: Ann is already the first.",
+        ),
         ({"league": "preferans-pro"}, "Unknown league for Slaps."),
         ({"league": "slaps-pro"}, "Slaps Pro (slaps-pro) takes results between players of that league"),
         ({"played_at": "2999-01-01T10:00"}, "The match cannot have been played in the future."),
         ({"played_at": "yesterday"}, "Enter a valid date and time"),
-        ({"winner": "c"}, "This field is required: the id of the player who won."),
-        ({"player_a": "-3", "player_a_text": ""}, "Player ids must be positive whole numbers."),
+        ({"winner": "c"}, "Choose who won"),
+        ({"player_a": "-3", "player_a_text": ""}, "Choose the first player"),
     ]
     for change, message in hostile:
         response = admin_pages.post(url, {**form, **change})
@@ -511,7 +514,7 @@ def test_a_refused_preferans_correction_shows_its_errors_and_changes_nothing(
         ({"seat-1-bot": "easy"}, "Seat 1: a player or a bot, not both."),
         (
             {"seat-3-player": str(people["Ann"].pk), "seat-3-player_text": "Ann"},
-            "The same player cannot hold two seats.",
+            "Ann already holds seat 1: choose another player.",
         ),
         ({"league": "slaps-amateur"}, "Unknown league for Preferans."),
         ({"rated": "maybe"}, "Must be true (rated) or false (friendly)."),

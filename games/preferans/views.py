@@ -9,16 +9,33 @@ Each seat is a player picker (``seat-N-player``, ``games.pickers``) or a bot
 (``seat-N-bot``); a post naming the seat whole (``seat-N`` = ``p:<id>`` or
 ``b:<slug>``, as the page's selects did) is read too. "Deals played"
 (``declared``) draws that many rows, and saving fewer filled deals asks first:
-the form comes back with a confirmation (``confirm_short=1``).
+the form comes back with a confirmation (``confirm_short=1``), asked only of
+deals that would be saved: the deals are checked first (zero-sum and the
+rest, ``games.entry.entry_check``), and a game that is refused answers its
+errors, not the question.
+
+The deal columns are headed by the seats' players (or bots) as soon as they
+are chosen (choosing one redraws the form), whists may be typed with a
+decimal comma ("1,5"), and the league is chosen on the page when the game has
+several. Errors the cleaner says with ids are said with seats and names
+(``preferans_page_errors``).
 """
 
 from dataclasses import dataclass, field
 
 from django.db.models import Q
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
-from games.entry import entry_initial_values, entry_submit
-from games.pickers import picker_names, picker_read
+from games.entry import (
+    entry_check,
+    entry_decimal,
+    entry_initial_values,
+    entry_league_chosen,
+    entry_leagues,
+    entry_submit,
+)
+from games.pickers import is_player_id, picker_names, picker_read
 from games.preferans.results import preferans_deals_preview
 from games.setup import kept
 from leagues.models import Bot, Game
@@ -56,6 +73,7 @@ class PreferansForm:
     typed: list[str] = field(default_factory=lambda: [""] * SEAT_SLOTS)  # what each seat's picker shows
     problems: list[str] = field(default_factory=list)  # seats the pickers could not read
     declared: int = 0  # "Deals played": 0 when not given
+    league: str = ""  # the league field: a slug, or "" for the entry league
 
     @classmethod
     def from_post(cls, post) -> "PreferansForm":
@@ -71,6 +89,7 @@ class PreferansForm:
             typed=[typed for _, typed, _ in seats],
             problems=[problem for _, _, problem in seats if problem],
             declared=declared,
+            league=post.get("league", ""),
         )
 
     @property
@@ -79,68 +98,127 @@ class PreferansForm:
         return [index for index, value in enumerate(self.seats) if value]
 
     def body(self, game: Game) -> dict:
-        """The API's Preferans body: filled seats in order, non-blank rows, one whist per filled seat."""
+        """The API's Preferans body: filled seats in order, non-blank rows, one whist per filled seat (a
+        decimal comma read as a point)."""
         seats = []
         for index in self.active:
-            kind, _, value = self.seats[index].partition(":")
+            kind, _colon, value = self.seats[index].partition(":")
             seats.append({"player": value} if kind == "p" else {"bot": value})
-        deals = [
-            [row[index] for index in self.active]
+        body = {"game": game.slug, "played_at": self.played_at, "rated": self.rated, "seats": seats}
+        body["deals"] = self.filled_deals()
+        if self.league:
+            body["league"] = self.league
+        return body
+
+    def filled_deals(self) -> list[list[str]]:
+        """The rows with a whist in a filled seat, each the filled seats' whists (a decimal comma read as a point)."""
+        return [
+            [entry_decimal(row[index]) for index in self.active]
             for row in self.rows
             if any(row[index].strip() for index in self.active)
         ]
-        return {"game": game.slug, "played_at": self.played_at, "rated": self.rated, "seats": seats, "deals": deals}
 
 
-def _seat_fields(form: PreferansForm, invalid: bool) -> list[dict]:
+def _seat_fields(form: PreferansForm, seat_errors: dict[int, list[str]], invalid: bool, bots: dict[str, str]) -> list:
+    """Each seat's fields, and its ``heading``: the chosen player's name, the bot's, else "Seat N" (what
+    heads its column of whists)."""
     players = {slot: seat.partition(":")[2] for slot, seat in enumerate(form.seats, start=1) if seat.startswith("p:")}
     names = picker_names(players.values())
     fields = []
     for slot, seat in enumerate(form.seats, start=1):
         player = players.get(slot, "")
+        bot = seat[2:] if seat.startswith("b:") else ""
+        label = _("Seat %(number)s") % {"number": slot}
         fields.append(
             {
                 "slot": slot,
                 "value": seat,
-                "label": f"Seat {slot}",
+                "label": label,
+                "heading": names.get(player) or bots.get(bot) or label,
                 "player_field": f"seat-{slot}-player",
                 "player": player,
                 "player_name": names.get(player, form.typed[slot - 1]),
-                "bot": seat[2:] if seat.startswith("b:") else "",
+                "bot": bot,
                 "invalid": invalid,
+                "error": seat_errors.get(slot, []),
             }
         )
     return fields
 
 
-def _bot_options(game: Game, named: list[str]) -> list[tuple[str, str]]:
-    """The bots a seat may choose, by rating: the active ones, and those ``named`` by slug."""
+def _bot_choices(game: Game, named: list[str]) -> list[tuple[str, str, str]]:
+    """The bots a seat may choose, by rating, as (slug, option label, name): the active ones, and those
+    ``named`` by slug."""
     bots = Bot.objects.filter(game=game).filter(Q(active=True) | Q(slug__in=named)).order_by("rating")
-    return [(bot.slug, f"{bot.name} ({bot.rating:.0f}, max {bot.max_rating:.0f})") for bot in bots]
+    return [(bot.slug, f"{bot.name} ({bot.rating:.0f}, max {bot.max_rating:.0f})", bot.name) for bot in bots]
+
+
+def preferans_page_errors(errors: dict, form: PreferansForm) -> tuple[dict, dict[int, list[str]]]:
+    """A refused game's errors as the entry page says them: the seats' by seat, in names and words.
+
+    The cleaner's ``seats`` errors speak of the body (ids, a seat's number among the filled ones); the
+    page reads what the form shows instead: fewer than two seats, a player in two seats, a chosen
+    player no longer in the list. Returns the errors without what was said by seat, and the seats'
+    messages by slot; a seats' error the form does not explain stays under ``seats``.
+    """
+    if "seats" not in errors:
+        return errors, {}
+    errors = dict(errors)
+    by_seat: dict[int, list[str]] = {}
+    general: list[str] = []
+    players = {slot: seat[2:] for slot, seat in enumerate(form.seats, start=1) if seat.startswith("p:")}
+    names = picker_names(players.values())
+    if len(form.active) < 2:
+        general.append(_("Choose at least two seats: a player or a bot in each."))
+    held: dict[str, int] = {}
+    for slot, player in players.items():
+        if not is_player_id(player):
+            by_seat[slot] = [_("Choose this seat's player again.")]
+        elif player not in names:
+            by_seat[slot] = [_("That player is no longer in the list: choose this seat's player again.")]
+        elif player in held:
+            by_seat[slot] = [
+                _("%(name)s already holds seat %(seat)s: choose another player.")
+                % {"name": names[player], "seat": held[player]}
+            ]
+        else:
+            held[player] = slot
+    if general or by_seat:
+        errors["seats"] = general
+    if not errors["seats"]:
+        del errors["seats"]
+    return errors, by_seat
 
 
 def _form_context(game: Game, form: PreferansForm, *, errors=None, saved=None, short=None) -> dict:
-    errors = dict(errors or {})
+    errors, seat_errors = preferans_page_errors(dict(errors or {}), form)
     if form.problems:
         errors["seats"] = form.problems + list(errors.get("seats", []))
     active = form.active
-    previews, totals = preferans_deals_preview(rows=[[row[index] for index in active] for row in form.rows])
+    rows = [[entry_decimal(row[index]) for index in active] for row in form.rows]
+    previews, totals = preferans_deals_preview(rows=rows)
     if not form.played_at:
         form.played_at = form_now()
     # A retired bot the form names (a corrected game's) stays choosable: it is what was played. Otherwise
     # the active bots, kept until a bot or the game changes (``games.setup``).
     named = [seat[2:] for seat in form.seats if seat.startswith("b:")]
-    bot_options = _bot_options(game, named) if named else kept("bot-options", lambda: _bot_options(game, []), game=game)
+    bot_choices = _bot_choices(game, named) if named else kept("bot-choices", lambda: _bot_choices(game, []), game=game)
+    bots = {slug: name for slug, _label, name in bot_choices}
+    seat_fields = _seat_fields(form, seat_errors, invalid=bool(errors.get("seats")), bots=bots)
+    headings = {field["slot"]: field["heading"] for field in seat_fields}
+    leagues = entry_leagues(game)
     return {
         "game": game,
         "form": form,
-        "bot_options": bot_options,
-        "seat_fields": _seat_fields(form, invalid=bool(errors.get("seats"))),
+        "bot_options": [(slug, label) for slug, label, _name in bot_choices],
+        "seat_fields": seat_fields,
         "slots": list(range(1, SEAT_SLOTS + 1)),
         "rows": [
             {
                 "number": number,
-                "cells": list(enumerate(row, start=1)),
+                "cells": [
+                    {"slot": slot, "value": value, "heading": headings[slot]} for slot, value in enumerate(row, start=1)
+                ],
                 "preview": previews[number - 1],
                 # After a refused save, the cells of a deal that is not zero-sum are marked (and focused).
                 "invalid": bool(errors.get("deals")) and previews[number - 1].status == "unbalanced",
@@ -150,6 +228,8 @@ def _form_context(game: Game, form: PreferansForm, *, errors=None, saved=None, s
         "active_slots": [index + 1 for index in active],
         "totals": dict(zip([index + 1 for index in active], totals, strict=True)),
         "unbalanced": [preview.number for preview in previews if preview.status == "unbalanced"],
+        "leagues": leagues,
+        "league": entry_league_chosen(leagues, form.league),
         "errors": errors,
         "saved": saved,
         "short": short,
@@ -177,9 +257,12 @@ def entry(request, game: Game):
         return render(request, template, _form_context(game, form))
     body = form.body(game)
     if len(body["deals"]) < form.declared and request.POST.get("confirm_short") != "1" and not form.problems:
-        short = {"declared": form.declared, "filled": len(body["deals"])}
-        return render(request, template, _form_context(game, form, short=short), status=200 if request.htmx else 400)
-    fresh = PreferansForm.from_post({"played_at": form.played_at, "rated": form.rated})
+        # The deals are checked first: a game that would be refused answers its errors, not the question.
+        errors = entry_check(request, body=body)
+        short = None if errors else {"declared": form.declared, "filled": len(body["deals"])}
+        context = _form_context(game, form, errors=errors, short=short)
+        return render(request, template, context, status=200 if request.htmx else 400)
+    fresh = PreferansForm.from_post({"played_at": form.played_at, "rated": form.rated, "league": form.league})
     fresh.seats = form.seats  # the same table usually plays on
     return entry_submit(
         request,

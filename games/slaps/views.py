@@ -7,16 +7,22 @@ quick-create form keeps its own route (``results/players/``) and answers with
 the same form, the new player chosen, or with the players who already have
 that name, to choose one instead or to confirm a second person of that name.
 The players are chosen with pickers (``games.pickers``), not a list of everyone.
+
+A refused result comes back with the cleaner's errors said in the referee's
+words, each on the field it is about (``slaps_page_errors``): "Choose the
+second player", "Choose who won", never a player's id. The league is chosen
+on the page when the game has several (the entry league unless another is).
 """
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from games.entry import entry_initial_values, entry_submit
+from games.entry import entry_initial_values, entry_league_chosen, entry_leagues, entry_submit
 from games.pickers import Picked, is_player_id, picker_names, picker_read, players_named
 from leagues.models import Game, Player
 from leagues.services import player_create, player_name_clean
@@ -34,6 +40,7 @@ def _form_context(game: Game, *, values=None, errors=None, saved=None, duplicate
     values = values or {}
     chosen = {slot: values.get(slot, "") for slot in PICKERS}
     names = picker_names(chosen.values())
+    leagues = entry_leagues(game)
     return {
         "game": game,
         "values": {
@@ -41,7 +48,9 @@ def _form_context(game: Game, *, values=None, errors=None, saved=None, duplicate
             "winner": values.get("winner", ""),
             "played_at": values.get("played_at") or form_now(),
             "rated": values.get("rated", "true"),
+            "league": entry_league_chosen(leagues, values.get("league", "")),
         },
+        "leagues": leagues,
         # The pickers show the chosen player's name, else what was typed (a name no player has).
         "names": {slot: names.get(chosen[slot], values.get(f"{slot}_text", "")) for slot in PICKERS},
         "errors": errors or {},
@@ -60,21 +69,52 @@ def form_to_body(game: Game, post, picked: dict[str, Picked] | None = None) -> d
     picked = picked or _picked(post)
     player_a, player_b = picked["player_a"].value, picked["player_b"].value
     winner = {"a": player_a, "b": player_b}.get(post.get("winner", ""), "")
-    return {
+    body = {
         "game": game.slug,
         "played_at": post.get("played_at", ""),
         "rated": post.get("rated", "true"),
         "players": [player_a, player_b] if (player_a or player_b) else [],
         "winner": winner,
     }
+    if post.get("league"):
+        body["league"] = post["league"]
+    return body
 
 
-def _with_picker_problems(errors: dict, picked: dict[str, Picked]) -> dict:
-    """``errors`` with what the pickers could not read (a typed name no player has) first, on the players."""
-    problems = [pick.problem for pick in picked.values() if pick.problem]
-    if problems:
-        errors = {**errors, "players": problems + list(errors.get("players", []))}
-    return errors
+def slaps_page_errors(errors: dict, picked: dict[str, Picked], post) -> dict[str, list[str]]:
+    """A refused result's errors as the entry page says them: in words, on the field each is about.
+
+    ``errors`` are the cleaner's (keyed by the API's fields, ``players`` and ``winner``, and speaking of
+    ids); the page reads what the form shows instead and says, on ``player_a``, ``player_b`` and
+    ``winner``, what to do about every problem at once (the cleaner stops at the first). A players'
+    error the form does not explain stays under ``players``. The other fields' errors pass unchanged.
+    """
+    page = {field: list(messages) for field, messages in errors.items() if field not in ("players", "winner")}
+    choose = {"player_a": _("Choose the first player"), "player_b": _("Choose the second player")}
+    for slot, pick in picked.items():
+        if pick.problem:  # a typed name the page could not read (JavaScript off)
+            page[slot] = [pick.problem]
+        elif not is_player_id(pick.value):
+            page[slot] = [choose[slot]]
+    first, second = picked["player_a"], picked["player_b"]
+    if "player_b" not in page and first.value and first.value == second.value:
+        name = picker_names([second.value]).get(second.value, second.name)
+        page["player_b"] = [_("Choose a different second player: %(name)s is already the first.") % {"name": name}]
+    if "players" in errors and not ("player_a" in page or "player_b" in page):
+        # The ids read, but no player has one (removed since it was chosen): say which field to choose again.
+        known = picker_names([pick.value for pick in picked.values()])
+        gone = [slot for slot, pick in picked.items() if pick.value not in known]
+        again = {
+            "player_a": _("Choose the first player again: that player is no longer in the list."),
+            "player_b": _("Choose the second player again: that player is no longer in the list."),
+        }
+        for slot in gone:
+            page[slot] = [again[slot]]
+        if not gone:
+            page["players"] = list(errors["players"])
+    if "winner" in errors or ("players" in errors and post.get("winner") not in ("a", "b")):
+        page["winner"] = [_("Choose who won")]
+    return page
 
 
 def entry(request, game: Game):
@@ -83,12 +123,14 @@ def entry(request, game: Game):
     picked = _picked(request.POST)
     values = {**request.POST.dict(), **{slot: pick.value for slot, pick in picked.items()}}
     # After a save, keep the time and the rated/friendly choice for the next result at the table.
-    keep = {"played_at": values.get("played_at", ""), "rated": values.get("rated", "true")}
+    keep = {key: values.get(key, "") for key in ("played_at", "rated", "league")}
     return entry_submit(
         request,
         body=form_to_body(game, request.POST, picked),
         page=PAGE,
-        on_error=lambda errors: _form_context(game, values=values, errors=_with_picker_problems(errors, picked)),
+        on_error=lambda errors: _form_context(
+            game, values=values, errors=slaps_page_errors(errors, picked, request.POST)
+        ),
         on_saved=lambda match: _form_context(game, values=keep, saved=match),
     )
 

@@ -170,7 +170,7 @@ def test_every_kind_of_page_runs_under_the_policy(production, page, site):
     page.wait_for_url("**/")
     visit(page, "/results/slaps/")
     page.get_by_role("button", name="Save result").click()  # nothing chosen: the errors come back inline
-    page.locator("#error-players").wait_for()
+    page.locator("#error-player_a").wait_for()
     page.wait_for_function(SETTLED)
     visit(page, "/results/preferans/")
     rows = page.locator("table.deals tbody tr").count()

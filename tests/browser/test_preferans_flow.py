@@ -21,7 +21,8 @@ def choose_seat(page, slot: int, label: str) -> None:
     else:
         page.locator(f"#seat-{slot}-player").fill(label)
         page.locator(f'#seat-{slot}-player-listbox [role=option][data-name="{label}"]').click()
-    page.locator(f'thead th:has-text("Seat {slot}")').wait_for()
+    # The seat's column is headed by the name chosen (a bot's without its ratings).
+    page.locator(f"thead th[data-seat-heading='{slot}']").filter(has_text=label.split(" (")[0]).wait_for()
     page.wait_for_function(SETTLED)
 
 
@@ -43,29 +44,29 @@ def test_referee_records_a_preferans_game_with_a_bot(page, live_server):
     page.evaluate("window.__stillHere = true")
 
     # A bad first row: 4 - 2 - 1 = 1.
-    page.get_by_label("Deal 1, seat 1").fill("4")
-    page.get_by_label("Deal 1, seat 2").fill("-2")
-    page.get_by_label("Deal 1, seat 3").fill("-1")
+    page.get_by_label("Deal 1, Ann").fill("4")
+    page.get_by_label("Deal 1, Bob").fill("-2")
+    page.get_by_label("Deal 1, Normal bot").fill("-1")
     page.locator("#deal-sum-1.zero-sum-bad").wait_for()
     assert "Not zero-sum: deal 1" in page.locator("#deal-check").inner_text()
     # Fix it; the check turns green without a reload.
-    page.get_by_label("Deal 1, seat 3").fill("-2")
+    page.get_by_label("Deal 1, Normal bot").fill("-2")
     page.locator("#deal-sum-1.zero-sum-ok").wait_for()
     assert "Every filled deal is zero-sum" in page.locator("#deal-check").inner_text()
     assert page.locator("#total-1").inner_text() == "4"
 
-    page.get_by_label("Deal 2, seat 1").fill("-6")
-    page.get_by_label("Deal 2, seat 2").fill("3")
-    page.get_by_label("Deal 2, seat 3").fill("3")
+    page.get_by_label("Deal 2, Ann").fill("-6")
+    page.get_by_label("Deal 2, Bob").fill("3")
+    page.get_by_label("Deal 2, Normal bot").fill("3")
     page.locator("#deal-sum-2.zero-sum-ok").wait_for()
     page.get_by_role("button", name="Add deal").click()
-    page.get_by_label("Deal 5, seat 1").wait_for()
+    page.get_by_label("Deal 5, Ann").wait_for()
     page.wait_for_function(SETTLED)
     # The new row has the focus (static/js/entry.js), and Enter moves along it without saving.
     page.wait_for_function("() => document.activeElement && document.activeElement.name === 'deal-5-1'")
     page.keyboard.press("Enter")
     assert page.evaluate("document.activeElement.name") == "deal-5-2"
-    assert page.get_by_label("Deal 2, seat 1").input_value() == "-6"
+    assert page.get_by_label("Deal 2, Ann").input_value() == "-6"
     assert page.evaluate("window.__stillHere") is True
 
     page.get_by_role("button", name="Save game").click()

@@ -83,10 +83,10 @@ def test_referee_enters_results_and_the_leaderboard_follows(page, club):
     pick(page, "player_b", "Cid", "Cid")
     page.get_by_label("Player A won").check()
     page.get_by_role("button", name="Save result").click()
-    error = page.locator("#error-players")
+    error = page.locator("#error-player_b")  # beside the second player's field, in words
     error.wait_for()
     page.wait_for_function(SETTLED)
-    assert "same player" in error.inner_text()
+    assert error.inner_text().strip() == "Choose a different second player: Cid is already the first."
     assert page.evaluate("window.__stillHere") is True
     assert PlayerRating.objects.filter(player=club["cid"]).get().rated_matches == 1
 

@@ -170,9 +170,9 @@ def test_entry_without_javascript_redirects_to_the_match(referee_browser, slaps)
 @pytest.mark.parametrize(
     ("overrides", "field"),
     [
-        ({"player_b": "same"}, "players"),
-        ({"player_b": ""}, "players"),
-        ({"player_b": "999999"}, "players"),
+        ({"player_b": "same"}, "player_b"),
+        ({"player_b": ""}, "player_b"),
+        ({"player_b": "999999"}, "player_b"),
         ({"winner": ""}, "winner"),
         ({"played_at": "31/31/2026"}, "played_at"),
         ({"played_at": ""}, "played_at"),

@@ -202,8 +202,12 @@ def test_a_seat_with_both_a_player_and_a_bot_is_refused_and_marked(browser, refe
 
 
 def test_a_refused_deal_marks_its_cells(browser, reference_data):
-    ann, bob = PlayerFactory(), PlayerFactory()
+    ann, bob = PlayerFactory(name="Ann"), PlayerFactory(name="Bob")
     data = form([f"p:{ann.pk}", f"p:{bob.pk}"], [["4", "-4"], ["3", "-1"]])
     html = browser.post("/results/preferans/", data, HTTP_HX_REQUEST="true").content.decode()
-    assert 'name="deal-2-1" value="3" aria-label="Deal 2, seat 1" autocomplete="off" aria-invalid="true"' in html
-    assert 'name="deal-1-1" value="4" aria-label="Deal 1, seat 1" autocomplete="off">' in html
+    # Each cell is named by its deal and its seat's player, and the refused deal's point at the error.
+    assert (
+        'name="deal-2-1" value="3" aria-label="Deal 2, Ann" autocomplete="off" aria-invalid="true"'
+        ' aria-describedby="error-deals"'
+    ) in html
+    assert 'name="deal-1-1" value="4" aria-label="Deal 1, Ann" autocomplete="off">' in html
