@@ -42,9 +42,9 @@ boards' points (or their percentage of the top, in matchpoints).
 ``"board_decimals"``: a whole number, or absent
     The decimals a board's points are rounded to (half up) before they are totalled: Magic Contest and
     Ruter print each board's MPs with one decimal and total those. Absent: exact.
-``"total_decimals"``: a whole number, default 2
+``"total_decimals"``: a whole number, or absent
     The decimals a pair's total is rounded to (half up), before a matchpoint total becomes a percentage:
-    Magic Contest prints Butler totals with one decimal. A percentage is always given to 2 decimals.
+    Magic Contest prints Butler totals with one decimal. Absent: exact. A score is always given to 2 decimals.
 ``"cross_imps"``: ``"sum"`` (default) or ``"average"``
     A cross-IMP board's points are the sum of the IMPs against every other table (Ruter), or that sum
     divided by the number of comparisons (Compscore, whose lines read ``3.67``).
@@ -83,7 +83,7 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "fewer_results": "neuberg",
     "mp_points": "raw",
     "board_decimals": None,
-    "total_decimals": 2,
+    "total_decimals": None,
     "cross_imps": "sum",
     "butler_drop": 1,
     "butler_datum": "mean",
@@ -305,7 +305,8 @@ class _Session:
         boards = list(pair.boards)
         average = sum(boards, Fraction(0)) / len(boards) if boards else Fraction(0)
         total = sum(boards, Fraction(0)) + sum((average if bye is None else bye for bye in pair.byes), Fraction(0))
-        total = Fraction(decimal_round(total, int(self.options["total_decimals"])))
+        if self.options["total_decimals"] is not None:
+            total = Fraction(decimal_round(total, int(self.options["total_decimals"])))
         if self.scoring != "matchpoints":
             return decimal_round(total, 2)
         counted = len(boards) + len(pair.byes)
