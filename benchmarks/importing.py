@@ -21,6 +21,7 @@ from datetime import UTC, datetime, timedelta
 from django.contrib.auth import get_user_model
 
 from benchmarks.replay import _vacuum, cleanup
+from games.bridge.scoring import plausible_result, usual_contract
 from games.importing import import_apply, import_plan_read
 from leagues.models import Game, League
 from ratings.models import RatingChange
@@ -62,7 +63,6 @@ def bridge_pbn(*, boards: int, tables: int, seed: int = 30) -> bytes:
     """One evening of ``boards`` boards at ``tables`` tables as a scoring program writes it: NS pairs 1..N
     stay at their tables, EW pairs N+1..2N move one table a round (every board played at every table)."""
     rng = random.Random(seed)
-    scores = [-1430, -800, -650, -620, -420, -200, -150, -100, -50, 50, 90, 110, 140, 170, 400, 420, 450, 620, 680]
     names = ['[TotalScoreTable "PairId\\2R;Names\\40L"]']
     for pair in range(1, 2 * tables + 1):
         names.append(f'{pair} "{PREFIX} {2 * pair - 1:04d} - {PREFIX} {2 * pair:04d}"')
@@ -71,11 +71,17 @@ def bridge_pbn(*, boards: int, tables: int, seed: int = 30) -> bytes:
         out += ['[Event "Benchmark pairs"]', '[Date "2024.03.05"]', f'[Board "{board}"]']
         if board == 1:
             out += names
-        out.append('[ScoreTable "PairId_NS\\2R;PairId_EW\\2R;Score_NS\\6R;Score_EW\\6R"]')
+        out.append(
+            '[ScoreTable "PairId_NS\\2R;PairId_EW\\2R;Contract\\4L;Declarer\\1R;Result\\2R;Score_NS\\6R;Score_EW\\6R"]'
+        )
+        usual = usual_contract(rng)
         for table in range(1, tables + 1):
             ew = tables + 1 + (table - 1 + board) % tables
-            score = rng.choice(scores)
-            out.append(f'{table} {ew} "{score}" -' if score > 0 else f'{table} {ew} - "{-score}"')
+            # A result the board can have at its vulnerability: most tables reach the usual contract.
+            reached = usual if rng.random() < 0.75 else usual_contract(rng)
+            contract, declarer, tricks, score = plausible_result(rng, board, contract=reached[0], declarer=reached[1])
+            play = f"{str(contract).replace('NT', 'N')} {declarer} {tricks}"
+            out.append(f'{table} {ew} {play} "{score}" -' if score >= 0 else f'{table} {ew} {play} - "{-score}"')
         out.append("")
     return "\n".join(out).encode()
 

@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.utils import timezone
 
+from games.bridge.scoring import board_vulnerability_name, possible_ns_scores
 from leagues.models import Bot, Game, League, Player
 from matches.models import Match, Seat
 
@@ -104,6 +105,21 @@ def bridge_evening_form(ids, scores, **extra) -> dict:
     return form | extra
 
 
+VULNERABILITIES = ("None", "NS", "EW", "All")
+
+
+def board_vulnerable_for(number: int, scores) -> dict:
+    """A board's ``vulnerability`` field where its number's would refuse the scores a test chose for their
+    IMPs: the first vulnerability at which every score can happen (a test's arithmetic is about IMPs,
+    which vulnerability does not change); nothing when the number's already fits, or when none does
+    (the test means the scores to be refused)."""
+    own = board_vulnerability_name(number)
+    if all(score in possible_ns_scores(own) for score in scores):
+        return {}
+    fits = [v for v in VULNERABILITIES if all(score in possible_ns_scores(v) for score in scores)]
+    return {"vulnerability": fits[0]} if fits else {}
+
+
 def bridge_session_body(ids, played_at, scores, league=None) -> dict:
     """An API body for a two-table bridge session: pairs (a,b)-(c,d) and (e,f)-(g,h), one board per score pair."""
     a, b, c, d, e, f, g, h = ids
@@ -113,6 +129,7 @@ def bridge_session_body(ids, played_at, scores, league=None) -> dict:
         "boards": [
             {
                 "number": number,
+                **board_vulnerable_for(number, (first, second)),
                 "tables": [
                     {"ns": [a, b], "ew": [c, d], "ns_score": first},
                     {"ns": [e, f], "ew": [g, h], "ns_score": second},

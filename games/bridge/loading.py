@@ -17,16 +17,31 @@ from ratings.history import _MatchRow
 from ratings.loaders import EngineInputs, ReplayContext
 
 
+def _played(board) -> list:
+    """The board's played tables: an adjusted score (not played) is in the club's standings, never rated."""
+    return [table for table in board.tables.all() if table.adjusted is None]
+
+
+def _rated(board) -> list:
+    """The tables the engine compares: the played ones, none when a lone table has a score and no IMPs
+    (a board that only one table played, the rest adjusted or not reached: nothing to compare)."""
+    tables = _played(board)
+    if len(tables) == 1 and tables[0].ns_imps is None:
+        return []
+    return tables
+
+
 def _bridge_pairs(match: Match) -> list[frozenset]:
     return [
         frozenset(pair)
         for board in match.boards.all()
-        for table in board.tables.all()
+        for table in _played(board)
         for pair in ((table.ns_1_id, table.ns_2_id), (table.ew_1_id, table.ew_2_id))
     ]
 
 
 def _bridge_match_input(match: Match, pair_deals: dict[frozenset, int]) -> BridgeSession:
+    # Every board is passed, even one with nothing to rate: the ledger's unit is the board's place.
     boards = tuple(
         BridgeBoard(
             tuple(
@@ -36,7 +51,7 @@ def _bridge_match_input(match: Match, pair_deals: dict[frozenset, int]) -> Bridg
                     ns_score=table.ns_score,
                     ns_imps=float(table.ns_imps) if table.ns_imps is not None else None,
                 )
-                for table in board.tables.all()
+                for table in _rated(board)
             )
         )
         for board in match.boards.all()
@@ -56,7 +71,7 @@ def _bridge_pair_history(matches: list[Match], context: ReplayContext) -> None:
         return
     players = {player for pair in wanted for player in pair}
     history = BoardTable.objects.filter(
-        board__match__game=context.game, board__match__status=Match.Status.RATED
+        board__match__game=context.game, board__match__status=Match.Status.RATED, adjusted__isnull=True
     ).filter(context.before_start(played_at_field="board__match__played_at", id_field="board__match_id"))
     counts: dict[frozenset, int] = dict.fromkeys(wanted, 0)
     for first, second in (("ns_1", "ns_2"), ("ew_1", "ew_2")):

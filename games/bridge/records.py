@@ -59,7 +59,7 @@ def player_bridge_records(*, player: Player) -> tuple[list[PairRecord], list[Pai
     """
     seated = Q(ns_1=player) | Q(ns_2=player) | Q(ew_1=player) | Q(ew_2=player)
     tables = (
-        BoardTable.objects.filter(seated)
+        BoardTable.objects.filter(seated, adjusted__isnull=True)  # an adjusted table was not played
         .filter(board__match__status__in=[Match.Status.SUBMITTED, Match.Status.RATED])
         .values_list("board__match_id", "board__position", "board__match__played_at", "ns_1", "ns_2", "ew_1", "ew_2")
     )
@@ -268,6 +268,8 @@ def bridge_deals_together(*, game, pairs: list[tuple[int, int]]) -> list[int]:
         together = Q(ns_1=low, ns_2=high) | Q(ew_1=low, ew_2=high)
         counts[f"pair_{index}"] = Count("pk", filter=together)
         anywhere |= together  # only the pairs' own tables are read (the pair indexes)
-    tables = BoardTable.objects.filter(anywhere, board__match__game=game, board__match__status=Match.Status.RATED)
+    tables = BoardTable.objects.filter(
+        anywhere, board__match__game=game, board__match__status=Match.Status.RATED, adjusted__isnull=True
+    )
     found = tables.aggregate(**counts)
     return [found[f"pair_{index}"] for index in range(len(pairs))]

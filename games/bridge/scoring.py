@@ -397,3 +397,28 @@ def _slips(score: int) -> tuple[list[int], list[int]]:
 
     doubled = [i for i in range(1, len(digits)) if digits[i] == digits[i - 1]]
     return without(doubled), without(range(len(digits)))
+
+
+#: Contracts a club evening often reaches, for made-up evenings (demo data, benchmarks): part-scores,
+#: games and the odd slam, each with how often it is the board's contract.
+USUAL_CONTRACTS = (("4S", 5), ("4H", 5), ("3N", 6), ("2S", 3), ("2H", 3), ("1N", 3), ("3C", 2), ("3D", 2))
+USUAL_CONTRACTS += (("5D", 1), ("6N", 1), ("2SX", 1), ("5CX", 1))
+
+
+def usual_contract(rng) -> tuple[Contract, str]:
+    """A contract a club evening often reaches, and its declarer (``rng``: a ``random.Random``)."""
+    texts, weights = zip(*USUAL_CONTRACTS, strict=True)
+    return contract_parse(rng.choices(texts, weights=weights)[0]), rng.choice(DIRECTIONS)
+
+
+def plausible_result(
+    rng, number: int, *, edge: float = 0.0, contract: Contract | None = None, declarer: str = ""
+) -> tuple[Contract, str, int, int]:
+    """A result that can happen on board ``number``, as (contract, declarer, tricks, NS score): the contract
+    given (else a usual one, ``usual_contract``), making within a trick or two; ``edge`` (in tricks, + for
+    NS) tilts the tricks toward the stronger pair. Made-up evenings only: demo data, benchmarks."""
+    if contract is None or not declarer:
+        contract, declarer = usual_contract(rng)
+    towards = edge if declarer in "NS" else -edge
+    tricks = max(0, min(13, round(contract.level + 6 + rng.gauss(0, 1) + towards)))
+    return contract, declarer, tricks, ns_score(contract, declarer, tricks, board=number)

@@ -34,6 +34,7 @@ from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from games.bridge.scoring import board_vulnerability_name, possible_ns_scores
 from leagues.models import Bot, Game, League
 from matches.models import Match
 from matches.services import match_correct, match_submit, match_void
@@ -98,6 +99,12 @@ def preferans_results(draw, players: int, big_whists: bool) -> dict:
     return {"seats": list(seats), "deals": deals}
 
 
+#: Every NS score a board can have, by vulnerability, in order (hypothesis shrinks toward the first).
+POSSIBLE = {
+    vulnerability: sorted(possible_ns_scores(vulnerability), key=abs) for vulnerability in ("None", "NS", "EW", "All")
+}
+
+
 @st.composite
 def bridge_results(draw, players: int) -> dict:
     """1-6 tables; regular pairs (0-1, 2-3, ...) or an occasional shuffle; 1-3 boards, same seating."""
@@ -118,7 +125,8 @@ def bridge_results(draw, players: int) -> dict:
             if tables == 1 or (team_match and table == 0):
                 row["ns_imps"] = draw(st.sampled_from(["0", "1", "-1", "1.5", "-2", "3", "7", "-12", "24"]))
             elif not team_match:
-                row["ns_score"] = 10 * draw(st.integers(-200, 200))
+                # A score the board can have at its vulnerability (the cleaner refuses any other).
+                row["ns_score"] = draw(st.sampled_from(POSSIBLE[board_vulnerability_name(number)]))
             rows.append(row)
         boards.append({"number": number, "tables": rows})
     return {"boards": boards}

@@ -41,6 +41,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
+from games.bridge.scoring import plausible_result, usual_contract
 from leagues.models import Bot, Game, League, Player
 from matches.services import match_record
 from ratings.models import PlayerRating
@@ -263,9 +264,6 @@ def _deal(rng, strengths: list[float]) -> list[int]:
     return whists
 
 
-COMMON_RESULTS = [420, 450, 620, 650, 140, 110, 170, -50, -100, -200, 100, 50, -420, -620, -140, 1430, 300, 500, -800]
-
-
 def _bridge_club(rng, game, roster, skill, referee, weeks) -> int:
     """Two evenings a week: four regular partnerships and a few occasional ones, Mitchell-style rounds."""
     members = roster[:20]
@@ -292,16 +290,21 @@ def _bridge_club(rng, game, roster, skill, referee, weeks) -> int:
         for round_index in range(tables):
             for _ in range(3):
                 number += 1
-                par = rng.choice(COMMON_RESULTS)
                 rows = []
+                usual = usual_contract(rng)  # most tables reach the board's usual contract, some another
                 for table in range(tables):
                     ns, ew = ns_pairs[table], ew_pairs[(table + round_index) % tables]
                     edge = (skill[ns[0].pk] + skill[ns[1].pk] - skill[ew[0].pk] - skill[ew[1].pk]) / 2
-                    regular_edge = 60 * ((ns in regulars) - (ew in regulars))
-                    score = par + edge * 0.6 + regular_edge + rng.gauss(0, 150)
-                    rows.append(
-                        {"ns": [p.pk for p in ns], "ew": [p.pk for p in ew], "ns_score": round(score / 10) * 10}
+                    regular_edge = 0.4 * ((ns in regulars) - (ew in regulars))
+                    # A result the board can have (its vulnerability), the stronger pair taking more tricks.
+                    reached = usual if rng.random() < 0.75 else usual_contract(rng)
+                    contract, declarer, tricks, _score = plausible_result(
+                        rng, number, edge=edge / 250 + regular_edge, contract=reached[0], declarer=reached[1]
                     )
+                    row = {"ns": [p.pk for p in ns], "ew": [p.pk for p in ew], "contract": str(contract)}
+                    if not contract.passed_out:
+                        row |= {"declarer": declarer, "tricks": tricks}
+                    rows.append(row)
                 boards.append({"number": number, "tables": rows})
         _enter(referee, game, played_at, {"boards": boards})
         sessions += 1
