@@ -30,7 +30,7 @@ from django.shortcuts import render
 from games.bridge.movements import MOVEMENTS, traveller_prefill
 from games.bridge.results import BRIDGE_IMPS_LIMIT, _bridge_score
 from games.bridge.scoring import board_dealer, board_vulnerability, traveller_score
-from games.entry import entry_initial_values, entry_submit
+from games.entry import entry_decimal, entry_initial_values, entry_submit
 from games.pickers import picker_read
 from leagues.models import Game, League, Player
 from matches.entry import form_now
@@ -115,6 +115,8 @@ class BridgeForm:
             for t in range(1, form.tables + 1):
                 row = {name: post.get(f"b{board}-t{t}-{name}", "").strip()[:20] for name in ROW_FIELDS["contract"]}
                 row["score"] = post.get(f"b{board}-t{t}-score", "").strip()[:20]
+                if form.scoring == "imps":  # IMPs may be typed with a decimal comma: "1,5" is 1.5
+                    row["score"] = entry_decimal(row["score"])
                 if prefill:
                     row["ns"], row["ew"] = _seated(prefill, board, t)
                 rows.append(row)
