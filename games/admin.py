@@ -1,10 +1,14 @@
 """Importing a results file in admin: upload -> preview (nothing written) -> confirm -> progress (docs/import.md).
 
 ``ImportRun`` is the admin's model for it. Its "add" page is the upload
-(game, file, format, league, time zone, referee); a run's page shows the
-preview as the check makes it, the confirmation button to the run's own
-user, then the import's progress and outcome, polled with htmx while a
-worker is at it. Games link here from their admin pages ("Import results").
+(game, file, format, league, time zone, and whether the file replaces the
+results it corrects); a run's page shows the preview as the check makes it,
+the confirmation (with a "same person" box for each conflict the preview
+lists) to the run's own user, then the import's progress and outcome,
+polled with htmx while a worker is at it. The results are the uploader's
+work: they are recorded as its referee; the form names nobody else.
+Games link here from their admin pages ("Import results"). *Imported
+files* lists every file imported (``ImportedFile``), read-only.
 Only staff with ``games.import_results`` (a superuser has it) may upload,
 see runs and confirm, and only their own runs.
 """
@@ -14,18 +18,18 @@ from zoneinfo import available_timezones
 from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Permission
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from games.import_runs import RunOptions, import_run_confirm, import_run_create
+from config.permissions import user_can_void
+from games.import_runs import ConfirmationMissing, RunOptions, import_run_confirm, import_run_create
 from games.importing import import_files, import_format_for, import_formats
-from games.models import ImportRun
+from games.models import ImportedFile, ImportRun
 from leagues.models import Game, League
 
 PERMISSION = "games.import_results"
@@ -35,22 +39,8 @@ def format_choices() -> list[tuple[str, str]]:
     """The upload's formats: every registered game's (``games.importing.import_files``), read when the form is
     made, since kinds are registered after admin's modules are imported."""
     files = import_files()
-    extensions = ", ".join(extension for extension, _ in files.values())
+    extensions = ", ".join(extension for extension, _label in files.values())
     return [("", f"From the file's extension ({extensions})")] + [(name, label) for name, (_, label) in files.items()]
-
-
-def referees_for(user):
-    """The accounts an import may record as its results' referee: those who may enter results, and oneself."""
-    submit = Permission.objects.filter(codename="submit_result", content_type__app_label="matches")
-    return (
-        get_user_model()
-        .objects.filter(is_active=True)
-        .filter(
-            Q(pk=user.pk) | Q(is_superuser=True) | Q(groups__permissions__in=submit) | Q(user_permissions__in=submit)
-        )
-        .distinct()
-        .order_by("username")
-    )
 
 
 class ImportUploadForm(forms.Form):
@@ -69,13 +59,19 @@ class ImportUploadForm(forms.Form):
         label="Time zone",
         help_text="The zone of times the file gives without one; without it such a time is refused.",
     )
-    referee = forms.ModelChoiceField(
-        queryset=None, help_text="The account recorded as the results' referee and in their audit entries."
+    replace = forms.BooleanField(
+        required=False,
+        label=gettext_lazy("Replace the results it corrects"),
+        help_text=gettext_lazy(
+            "A corrected file: each of its results replaces the one stored result of the game at the same time "
+            "(a correction, replayed and in the audit log), as the preview shows. Needs the right to correct "
+            "results. Unticked, a result at the time of a different stored one is stored beside it."
+        ),
     )
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["referee"].queryset = referees_for(user)
+        self.user = user
         self.fields["timezone"].choices = [("", "None: every time has its zone")] + [
             (zone, zone) for zone in sorted(available_timezones())
         ]
@@ -89,6 +85,14 @@ class ImportUploadForm(forms.Form):
                 f"The file is {upload.size:,} bytes; imports take at most {limit:,} (CARDRANK_IMPORT_MAX_BYTES)."
             )
         return upload
+
+    def clean_replace(self):
+        replace = self.cleaned_data["replace"]
+        if replace and not user_can_void(self.user):
+            raise forms.ValidationError(
+                _("Replacing stored results corrects them: you may not correct results (matches.void_match).")
+            )
+        return replace
 
     def clean(self):
         cleaned = super().clean()
@@ -157,7 +161,7 @@ class ImportRunAdmin(admin.ModelAdmin):
                     format=data["format"],
                     league=data["league"],
                     zone=data["timezone"],
-                    referee=data["referee"],
+                    replace=data["replace"],
                 )
                 try:
                     run = import_run_create(
@@ -168,7 +172,7 @@ class ImportRunAdmin(admin.ModelAdmin):
                 else:
                     return redirect(reverse("admin:games_importrun_change", args=[run.pk]))
         else:
-            initial = {"referee": request.user.pk}
+            initial = {}
             if request.GET.get("game", "").isdigit():  # the game whose admin page linked here
                 initial["game"] = int(request.GET["game"])
             form = ImportUploadForm(initial=initial, user=request.user)
@@ -190,7 +194,17 @@ class ImportRunAdmin(admin.ModelAdmin):
         run = self._run(request, pk)
         if run.user_id != request.user.pk:
             raise PermissionDenied("Only the user who uploaded this file may confirm its import.")
-        if import_run_confirm(run_id=run.pk, user=request.user, sha256=request.POST.get("sha256", "")):
+        try:
+            queued = import_run_confirm(
+                run_id=run.pk,
+                user=request.user,
+                sha256=request.POST.get("sha256", ""),
+                same_person=request.POST.getlist("same_person"),
+            )
+        except ConfirmationMissing as missing:
+            self.message_user(request, str(missing), messages.ERROR)
+            return redirect(reverse("admin:games_importrun_change", args=[run.pk]))
+        if queued:
             self.message_user(request, f"Importing {run.filename}: the page follows its progress.", messages.SUCCESS)
         else:
             self.message_user(
@@ -206,6 +220,54 @@ class ImportRunAdmin(admin.ModelAdmin):
             raise PermissionDenied
         if not str(pk).isdigit():
             raise Http404
-        return get_object_or_404(
-            ImportRun.objects.select_related("game", "league", "referee", "user").defer("data"), pk=pk
-        )
+        return get_object_or_404(ImportRun.objects.select_related("game", "league", "user").defer("data"), pk=pk)
+
+
+@admin.register(ImportedFile)
+class ImportedFileAdmin(admin.ModelAdmin):
+    """Every file imported, by either way in: read-only, the record that refuses a file imported twice."""
+
+    list_display = ["imported_at", "filename", "game", "via", "user", "results", "duplicates"]
+    list_filter = ["via", "game"]
+    list_select_related = ["game", "user"]
+    search_fields = ["filename", "sha256"]
+    date_hierarchy = "imported_at"
+    fields = [
+        "game",
+        "filename",
+        "size",
+        "format",
+        "sha256",
+        "imported_at",
+        "via",
+        "user",
+        "run",
+        "results",
+        "duplicates",
+        "stored",
+    ]
+    readonly_fields = fields
+
+    @admin.display(description=gettext_lazy("Results stored"))
+    def stored(self, record):
+        """The stored results by count and id range: a file of 100,000 results is not listed one by one."""
+        ids = record.matches.order_by("id").values_list("id", flat=True)
+        count = ids.count()
+        if not count:
+            return _("none")
+        return _("%(count)d: ids %(first)d to %(last)d") % {"count": count, "first": ids.first(), "last": ids.last()}
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.has_perm(PERMISSION)
+
+    def has_module_permission(self, request):
+        return request.user.has_perm(PERMISSION)
+
+    def has_add_permission(self, request):
+        return False  # written by an import, in its transaction
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # deleting it would let the file in twice

@@ -3,10 +3,12 @@
 ``import_run_create`` keeps the uploaded file on an ``ImportRun`` with its
 SHA-256 and queues ``import_run_check``: the same reading, people matching
 and dry run as ``manage.py import_results --dry-run``, kept as the run's
-``preview``. ``import_run_confirm`` lets the run's own user confirm the hash
-they previewed, once, and queues ``import_run_apply``, which stores every
-result through ``games.importing.import_apply`` (the one write path, one
-transaction) or nothing.
+``preview`` (``games.importing.import_preview``). ``import_run_confirm`` lets
+the run's own user confirm the hash they previewed, once, with their "same
+person" answer to each conflict the preview listed, and queues
+``import_run_apply``, which stores every result through
+``games.importing.import_apply`` (the one write path, one transaction) or
+nothing. The results are the uploader's work: they are its referee.
 
 Progress: both steps report results done of total through ``ProgressWriter``,
 which writes the run's row on a connection of its own, in autocommit, so
@@ -29,17 +31,40 @@ from celery import current_app
 from django.conf import settings
 from django.db import DatabaseError, connection, connections, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from games.importing import ImportRefused, import_apply, import_people_match, import_plan_read
-from games.imports import Problem
-from games.models import ImportRun
+from games.importing import (
+    ImportRefused,
+    ImportSource,
+    PeopleMatch,
+    conflict_problem,
+    import_apply,
+    import_people_match,
+    import_plan_read,
+    import_preview,
+    imported_file_seen,
+)
+from games.imports import ImportPlan, Problem
+from games.models import ImportedFile, ImportRun
 from leagues.models import Game, League
 
 logger = logging.getLogger(__name__)
 
-LIST_AT_MOST = 50  # people of each kind listed in the preview; the counts are whole
-PROBLEMS_AT_MOST = 500  # problems listed; the count is whole
-PREVIEW_COUNTS = {"results", "matched", "by_number", "by_name", "new", "ambiguous", "problems_count", "blocking"}
+#: What a run keeps of its preview once its names may no longer be kept (imported, refused by expiry).
+PREVIEW_COUNTS = {
+    "results",
+    "matched",
+    "by_number",
+    "by_name",
+    "new",
+    "ambiguous",
+    "conflicts",
+    "stored",
+    "duplicates",
+    "replaced",
+    "problems_count",
+    "blocking",
+}
 PROGRESS_EVERY_SECONDS = 0.25  # the page polls every second: more writes than this show nothing more
 
 
@@ -98,7 +123,7 @@ class RunOptions:
     format: str
     league: League | None
     zone: str
-    referee: object
+    replace: bool = False  # the file corrects stored results: each replaces the one it corrects
 
 
 def _task(name: str):
@@ -135,7 +160,8 @@ def import_run_create(*, user, filename: str, data: bytes, options: RunOptions) 
         user=user,
         game=options.game,
         league=options.league,
-        referee=options.referee,
+        referee=user,  # an import is its uploader's work
+        replace=options.replace,
         format=options.format,
         zone=options.zone,
         filename=filename[:255],
@@ -147,17 +173,45 @@ def import_run_create(*, user, filename: str, data: bytes, options: RunOptions) 
     return run
 
 
-def import_run_confirm(*, run_id: int, user, sha256: str) -> bool:
+class ConfirmationMissing(ValueError):
+    """The confirmation leaves a conflict of the preview unanswered: nothing is queued."""
+
+
+def import_run_confirm(*, run_id: int, user, sha256: str, same_person: list[str] = ()) -> bool:
     """Queue the import of the run ``user`` previewed with this hash; False (nothing queued) otherwise.
 
     Only the run's own user, only a run previewed without blocking
     problems, only the hash the preview showed, and only once: the status
     moves from previewed to queued in one UPDATE, so a second confirmation
-    (a double click, another tab) finds nothing to move.
+    (a double click, another tab) finds nothing to move. ``same_person``
+    are the federation numbers whose conflict the user confirmed as one
+    person: every conflict the preview listed must be, or
+    ``ConfirmationMissing`` names the first left out and nothing is queued.
     """
+    numbers = sorted({str(number).strip() for number in same_person if str(number).strip()})
+    run = ImportRun.objects.filter(pk=run_id).only("preview").first()
+    preview = run.preview if run is not None else {}
+    waiting = preview.get("conflict_people", [])
+    if preview.get("conflicts", 0) > len(waiting):
+        raise ConfirmationMissing(
+            _("%(count)d people of the file wait for a confirmation, more than are listed: correct the file.")
+            % {"count": preview["conflicts"]}
+        )
+    if missing := [person for person in waiting if person["federation_id"] not in numbers]:
+        raise ConfirmationMissing(
+            _("Confirm that %(name)s (%(number)s) is player #%(id)s %(player)s, or correct the file.")
+            % {
+                "name": missing[0]["name"],
+                "number": missing[0]["federation_id"],
+                "id": missing[0]["player"],
+                "player": missing[0]["player_name"],
+            }
+            + " "
+            + _("Nothing was queued.")
+        )
     moved = ImportRun.objects.filter(
         pk=run_id, user=user, user__isnull=False, status=ImportRun.Status.PREVIEWED, sha256=sha256
-    ).update(status=ImportRun.Status.QUEUED, done=0, updated_at=timezone.now())
+    ).update(status=ImportRun.Status.QUEUED, done=0, same_person=numbers, updated_at=timezone.now())
     if not moved:
         return False
     transaction.on_commit(lambda: _queue("import_run_apply", run_id))
@@ -176,77 +230,68 @@ def _plan_of(run: ImportRun):
         raise ImportRefused([Problem("file", str(error))]) from None
 
 
-def _problem_rows(problems: list[Problem]) -> list[dict]:
-    return [
-        {"where": problem.where, "message": problem.message, "blocking": problem.blocking}
-        for problem in problems[:PROBLEMS_AT_MOST]
-    ]
+def _source(run: ImportRun) -> ImportSource:
+    return ImportSource(
+        filename=run.filename,
+        sha256=run.sha256,
+        size=run.size,
+        format=run.format,
+        via=ImportedFile.Via.ADMIN,
+        user=run.user,
+        run_id=run.pk,
+    )
 
 
 def import_run_check(run_id: int) -> None:
-    """Make the run's preview: what ``import_results --dry-run`` shows, kept on the run. Stores nothing else."""
-    run = ImportRun.objects.select_related("game", "league", "referee").filter(pk=run_id).first()
+    """Make the run's preview: what ``import_results --dry-run`` shows, kept on the run. Stores nothing else.
+
+    A conflict (a person the file names who is not certainly the player found: ``games.importing.Conflict``)
+    waits for the user's answer and does not refuse the run: the dry run goes on as if each were
+    confirmed, so the preview shows every other problem too, and the confirmation must answer each
+    (``import_run_confirm``). A file already imported into the game is refused.
+    """
+    run = ImportRun.objects.select_related("game", "league", "user").filter(pk=run_id).first()
     if run is None or run.status != ImportRun.Status.CHECKING:
         return  # a task delivered twice: the first did it
     problems: list[Problem] = []
-    preview: dict = {"results": 0}
+    plan, matching, summary = ImportPlan(), PeopleMatch(), None
+    waiting: list[Problem] = []
     progress = ProgressWriter(run.pk)
     try:
         plan = _plan_of(run)
         matching = import_people_match(plan)
+        waiting = [conflict_problem(conflict) for conflict in matching.conflicts.values()]
         problems = [*plan.problems, *matching.problems]
-        by_number = [
-            (ref, player)
-            for ref, player in matching.matched.items()
-            if ref.federation_id and player.federation_id == ref.federation_id
-        ]
-        numbered = {player.pk for _ref, player in by_number}  # a player the file also names without the number
-        by_name = [(ref, player) for ref, player in matching.matched.items() if player.pk not in numbered]
-        new = matching.new_people
-        preview = {
-            "results": len(plan.results),
-            "matched": len({player.pk for player in matching.matched.values()}),
-            "by_number": len({player.pk for _ref, player in by_number}),
-            "by_name": len({player.pk for _ref, player in by_name}),
-            "new": len(new),
-            "ambiguous": len(matching.ambiguous),
-            "matched_people": [
-                {"name": ref.name, "federation_id": ref.federation_id, "player": player.pk, "how": how}
-                for how, pairs in (("number", by_number), ("name", by_name))
-                for ref, player in pairs[:LIST_AT_MOST]
-            ],
-            "new_people": [{"name": ref.name, "federation_id": ref.federation_id} for ref in new[:LIST_AT_MOST]],
-            "ambiguous_people": [
-                {
-                    "name": ref.name,
-                    "federation_id": ref.federation_id,
-                    "candidates": [
-                        {"id": player.pk, "name": player.name, "federation_id": player.federation_id}
-                        for player in players
-                    ],
-                }
-                for ref, players in list(matching.ambiguous.items())[:LIST_AT_MOST]
-            ],
-        }
+        if seen := imported_file_seen(game=run.game, sha256=run.sha256):
+            problems.insert(0, seen)
         if not plan.results and not plan.blocking:
-            problems.append(Problem("file", "The file has no results to import."))
-        if not [problem for problem in problems if problem.blocking]:
+            problems.append(Problem("file", _("The file has no results to import.")))
+        if not [problem for problem in problems if problem.blocking and problem not in waiting]:
             ImportRun.objects.filter(pk=run.pk).update(total=len(plan.results), done=0)
             # The command's dry run: every result stored through the one write path, then rolled back.
-            import_apply(
-                plan=plan, game=run.game, referee=run.referee, league=run.league, dry_run=True, progress=progress
+            summary = import_apply(
+                plan=plan,
+                game=run.game,
+                referee=run.user,
+                league=run.league,
+                dry_run=True,
+                progress=progress,
+                source=_source(run),
+                replace=run.replace,
+                same_person=[ref.federation_id for ref in matching.conflicts],
             )
+            problems += [note for note in summary.notes if note not in problems]
     except ImportRefused as refused:
         problems += [problem for problem in refused.problems if problem not in problems]
     except Exception:
         logger.exception("Import run %s: the check failed.", run.pk)
-        problems.append(Problem("file", "The file could not be checked (an error on the server); nothing was stored."))
+        problems.append(
+            Problem("file", _("The file could not be checked (an error on the server); nothing was stored."))
+        )
     finally:
         progress.close()
-    blocking = [problem for problem in problems if problem.blocking]
-    preview["problems"] = _problem_rows(problems)
-    preview["problems_count"] = len(problems)
-    preview["blocking"] = len(blocking)
+    preview = import_preview(plan, matching, summary=summary, problems=problems)
+    blocking = [problem for problem in problems if problem.blocking and problem not in waiting]
     ImportRun.objects.filter(pk=run.pk, status=ImportRun.Status.CHECKING).update(
         status=ImportRun.Status.REFUSED if blocking else ImportRun.Status.PREVIEWED,
         preview=preview,
@@ -272,14 +317,22 @@ def import_run_apply(run_id: int) -> None:
     )
     if not moved:
         return  # delivered twice, or not confirmed
-    run = ImportRun.objects.select_related("game", "league", "referee").get(pk=run_id)
+    run = ImportRun.objects.select_related("game", "league", "user").get(pk=run_id)
     progress = ProgressWriter(run.pk)
     error = ""
     try:
         plan = _plan_of(run)
         with transaction.atomic():
             summary = import_apply(
-                plan=plan, game=run.game, referee=run.referee, league=run.league, dry_run=False, progress=progress
+                plan=plan,
+                game=run.game,
+                referee=run.user,  # the uploader's work (the run's referee is the uploader)
+                league=run.league,
+                dry_run=False,
+                progress=progress,
+                source=_source(run),
+                replace=run.replace,
+                same_person=run.same_person,
             )
             progress.close()  # its last write is committed: nothing else touches the row from beside
             ImportRun.objects.filter(pk=run.pk, status=ImportRun.Status.RUNNING).update(
@@ -287,6 +340,9 @@ def import_run_apply(run_id: int) -> None:
                 done=summary.results,
                 summary={
                     "results": summary.results,
+                    "stored": summary.stored,
+                    "duplicates": len(summary.duplicates),
+                    "replaced": len(summary.replaced),
                     "matched": summary.matched,
                     "new": summary.new,
                     "rated": summary.rated,

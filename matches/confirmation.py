@@ -8,6 +8,11 @@ what is wrong: a disputed result stays unrated, cannot be confirmed, and
 waits for an admin, whose correction (``services.match_correct``: it then
 waits for confirmation again, if its league asks) or void ends the dispute.
 The note is kept in the audit log (``AuditEntry.Action.DISPUTED``).
+
+Nobody confirms (or disputes) their own work: neither who entered or last
+corrected the version waiting (``selectors.match_author_id``) nor who
+imported it (``match_importer_id``: the uploader an import's audit entry
+names as its ``source``), whichever referee the import recorded.
 """
 
 from __future__ import annotations
@@ -17,12 +22,13 @@ import unicodedata
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from config.permissions import user_can_submit
 from leagues.models import League
 from matches.inputs import MatchInput
 from matches.models import AuditEntry, Match
-from matches.selectors import match_author_id, match_version_id
+from matches.selectors import VERSION_ACTIONS, match_author_id, match_version_id
 from matches.versions import results_version_bump
 from ratings.intake import player_leagues_in_game, ratings_intake
 
@@ -53,6 +59,38 @@ def match_needs_confirmation(*, cleaned: MatchInput) -> bool:
 
 
 DISPUTED_WAITS = "This result is disputed: it waits for an admin to correct or void it."
+
+
+def match_importer_id(match: Match) -> int | None:
+    """Who imported the version of a result that is stored, if an import wrote it: the user its audit entry
+    names as ``source.by`` (``games.importing.ImportSource``; None for the command-line operator)."""
+    data = (
+        AuditEntry.objects.filter(match=match, action__in=VERSION_ACTIONS)
+        .order_by("-id")
+        .values_list("data", flat=True)
+        .first()
+    )
+    source = data.get("source") if isinstance(data, dict) else None
+    importer = source.get("by") if isinstance(source, dict) else None
+    return importer if isinstance(importer, int) else None
+
+
+def _own_work(match: Match, by, *, confirm: bool) -> None:
+    """Refuse ``by`` if the waiting version is their work: entered, corrected (its author) or imported."""
+    if match_author_id(match) == by.pk:
+        if confirm:
+            message = "A second referee must confirm: you entered (or corrected) this result."
+        else:
+            message = "A second referee disputes a result: you entered (or corrected) this one."
+        raise ValidationError({"non_field_errors": [message]})
+    if match_importer_id(match) == by.pk:
+        if confirm:
+            message = _("A second referee must confirm: you imported this result.")
+        else:
+            message = _("A second referee disputes a result: you imported this one.")
+        raise ValidationError({"non_field_errors": [message]})
+
+
 #: A dispute's note, at most (``Match.dispute_note`` holds as much): a sentence or three, not a file.
 DISPUTE_NOTE_MAX = 1000
 # Control, formatting (bidirectional overrides), surrogate, private-use and unassigned characters are
@@ -107,10 +145,7 @@ def match_confirm(*, match_id: int, by, version: int | None = None) -> Match:
             raise ValidationError(
                 {"non_field_errors": ["This result was corrected after you read it: read it again, then confirm."]}
             )
-        if match_author_id(match) == by.pk:
-            raise ValidationError(
-                {"non_field_errors": ["A second referee must confirm: you entered (or corrected) this result."]}
-            )
+        _own_work(match, by, confirm=True)
         match.awaiting_confirmation = False
         match.confirmed_by = by
         match.save(update_fields=["awaiting_confirmation", "confirmed_by"])
@@ -157,10 +192,7 @@ def match_dispute(*, match_id: int, by, note, version: int | None = None) -> Mat
             raise ValidationError(
                 {"non_field_errors": ["This result was corrected after you read it: read it again, then dispute."]}
             )
-        if match_author_id(match) == by.pk:
-            raise ValidationError(
-                {"non_field_errors": ["A second referee disputes a result: you entered (or corrected) this one."]}
-            )
+        _own_work(match, by, confirm=False)
         match.disputed_at = timezone.now()
         match.disputed_by = by
         match.dispute_note = note

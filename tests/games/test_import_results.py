@@ -182,7 +182,7 @@ def test_preferans_history_with_bots_rates_as_the_api(tmp_path, referee, django_
 
 
 def test_people_matched_by_federation_number_then_by_name(tmp_path, referee):
-    numbered = PlayerFactory(name="Ada Novak-Berg", federation_id="00123")
+    numbered = PlayerFactory(name="NOVAK Ada", federation_id="00123")  # the family name first: one name
     named = PlayerFactory(name="Ben  Berg".replace("  ", " "))
     text = (
         "played_at,player_a,player_a_id,player_b,player_b_id,winner\n"
@@ -192,6 +192,8 @@ def test_people_matched_by_federation_number_then_by_name(tmp_path, referee):
     )
     out = run_import(write(tmp_path, "s.csv", text), "--game", "slaps", "--referee", referee.username)
     assert "players: 2 matched, 1 new, 0 ambiguous." in out
+    assert f"matched: Ada Novak (00123) = #{numbered.pk} NOVAK Ada, by number" in out
+    assert f"matched: BEN berg = #{named.pk} Ben Berg, by name" in out
     assert "new: Cleo Costa (777)" in out
     assert Player.objects.count() == 3
     cleo = Player.objects.get(federation_id="777")
