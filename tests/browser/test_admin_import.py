@@ -78,7 +78,7 @@ def test_an_admin_uploads_previews_confirms_and_sees_it_done(production, page, i
     # On a phone: the upload form fits 360 px and every field keeps its label.
     page.set_viewport_size({"width": 360, "height": 740})
     page.goto("/admin/games/importrun/add/")
-    for label in ("Game", "File", "Format", "League", "Time zone", "Referee"):
+    for label in ("Game", "File", "Format", "League", "Time zone", "Replace the results it corrects"):
         assert page.get_by_label(label).is_visible()
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
     page.wait_for_function(SETTLED)
