@@ -2,7 +2,7 @@
 
 Vocabulary:
 
-- **deal**: the four hands of a board, as PBN deal text (PBN 2.1 §3.4.11):
+- **deal**: the four hands of a board, as PBN deal text (PBN 2.1's ``Deal`` tag):
   ``"N:KQT6.AJT.T984.65 A2.K9876.72.9742 J543.43.AQ5.AKJ3 987.Q52.KJ63.QT8"``: the
   first hand's seat, a colon, then four hands clockwise from it, each four suits
   ``spades.hearts.diamonds.clubs`` of ranks ``AKQJT98765432`` (a void is empty). The
@@ -30,10 +30,12 @@ deal it is given; this module checks every deal first. Not a deal, an unknown de
 vulnerability: a ``DealError`` (a ``ValueError``) whose message says what is wrong and
 where (the hand, the card, the deal's place in the list); nothing is computed then.
 
-Cost, measured on the development machine (2 shared cores, DDS 2.9 through endplay
-0.5.12): ``analyse`` of 30 real deals (the FFB file's 30 boards) takes 2.4 s, about
-80 ms a board; the tables are nearly all of it, par is well under a millisecond a
-board. So a session's hand records belong in a background task, not in a request.
+Cost, measured on the development machine (2 cores shared with other work, endplay 0.5.12):
+``analyse`` of 30 real deals (the 30 boards of the FFB file in the shared data) takes 6.5-7.3 s
+of CPU, about 0.23 s a board over DDS's threads: 3.1 s on the clock in a quieter moment,
+13-18 s while other test runs kept the load at 7-10. The tables are nearly all of it; par
+from a solved table takes 0.05 ms. So a session's hand records belong in a background task,
+not in a request.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from typing import TypedDict
 from django.utils.translation import gettext as _
 from endplay.dds import calc_all_tables
 from endplay.dds import par as endplay_par
+from endplay.dds.ddtable import DDTable
 from endplay.types import Deal, Denom, Penalty, Player, Vul
 
 #: Seats clockwise from North, as PBN and DDS number them (0-3).
@@ -148,7 +151,7 @@ def deal_parse(text: str) -> str:
     not hold 13 cards, a card in two hands.
     """
     if not isinstance(text, str):
-        raise DealError(_("A deal is PBN text such as %(example)s.") % {"example": '"N:AKQ.… … … …"'})
+        raise DealError(_("A deal is PBN text, not %(type)s.") % {"type": type(text).__name__})
     if not text.strip():
         raise DealError(_("The deal is empty: no hands are given."))
     match = DEAL.match(text)
@@ -221,9 +224,9 @@ def deals_read(deals: Iterable[str]) -> list[str]:
     return checked
 
 
-def tables_solve(deals: Sequence[str]):
+def tables_solve(deals: Sequence[str]) -> list[DDTable]:
     """endplay's double-dummy tables of checked deals, ``BATCH`` deals a DDS call (each call is multi-threaded)."""
-    tables = []
+    tables: list[DDTable] = []
     for start in range(0, len(deals), BATCH):
         batch = [Deal(text) for text in deals[start : start + BATCH]]
         with SOLVER:
@@ -232,7 +235,7 @@ def tables_solve(deals: Sequence[str]):
     return tables
 
 
-def table_dict(table) -> dict[str, dict[str, int]]:
+def table_dict(table: DDTable) -> dict[str, dict[str, int]]:
     return {seat: {DENOM_STRAINS[denom]: table[denom, Player(SEATS.index(seat))] for denom in Denom} for seat in SEATS}
 
 
@@ -260,7 +263,7 @@ def vulnerability_read(vulnerability: str) -> Vul:
     return VULNERABILITIES[vulnerability]
 
 
-def par_from_table(table, dealer: Player, vulnerability: Vul) -> ParResult:
+def par_from_table(table: DDTable, dealer: Player, vulnerability: Vul) -> ParResult:
     """Par of one solved table (see the module's *par* for the contract text)."""
     with SOLVER:
         found = endplay_par(table, vulnerability, dealer)

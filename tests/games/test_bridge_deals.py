@@ -103,6 +103,10 @@ class TestDealParse:
         with pytest.raises(ValueError, match="not 13"):
             deal_parse(f"N:{NORTH} {EAST} {SOUTH} 987.Q52.KJ63.QT")
 
+    def test_what_is_not_text_is_refused(self):
+        with pytest.raises(DealError, match="A deal is PBN text, not NoneType"):
+            deal_parse(None)
+
 
 class TestDealFromHands:
     HANDS = {
