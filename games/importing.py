@@ -449,8 +449,12 @@ def import_apply(
             summary.stored = len(stored)
             if record is not None:
                 ImportedFile.objects.filter(pk=record.pk).update(results=len(bodies), duplicates=len(duplicates))
-                record.matches.add(*stored)
-                record.replaced.add(*replaced)
+                # The through rows directly, in batches: ``add`` would first look up 100,000 ids in one IN list.
+                for relation, ids in ((ImportedFile.matches, stored), (ImportedFile.replaced, replaced)):
+                    through = relation.through
+                    through.objects.bulk_create(
+                        (through(importedfile_id=record.pk, match_id=match_id) for match_id in ids), batch_size=1000
+                    )
             if dry_run:
                 raise _DryRun
             results_version_bump(game_ids=[game.pk])  # once for the batch, last (match_record's batch)
