@@ -292,9 +292,7 @@ def _traveller(row: dict, board: int, where: str, context: tuple, reading: _Read
             problems.append(Problem(where, _("a row without a pair: nothing to keep."), False))
         for side, pair_id in present:
             points = printed_number(printed[side])
-            reading.byes.append(
-                Bye(board, pair_id, section, side.upper() if mitchell else None, points if points is not None else None)
-            )
+            reading.byes.append(Bye(board, pair_id, section, side.upper() if mitchell else None, points))
         return
     found = [_pair(pairs, section, pair_id, side, mitchell) for side, pair_id in (("NS", ns_id), ("EW", ew_id))]
     if None in found:

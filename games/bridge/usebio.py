@@ -157,7 +157,7 @@ def _traveller(line: Element, board: int, where: str, context: tuple, reading: _
     """One TRAVELLER_LINE: a bye (one pair number missing), an artificial score (``A5050``, ``A6040``, with
     its printed points, which stand even where they are not the code's), or a played score, its contract
     checked against it. PASS scores 0: played."""
-    pairs, mitchell, section, kind = context
+    pairs, mitchell, section, kind, facts = context
     ns_text, ew_text = _text(line, "NS_PAIR_NUMBER"), _text(line, "EW_PAIR_NUMBER")
     score = _text(line, "SCORE")
     where = f"{where} ({ns_text or '-'} v {ew_text or '-'})"
@@ -200,7 +200,7 @@ def _traveller(line: Element, board: int, where: str, context: tuple, reading: _
         declarer=_text(line, "PLAYED_BY"),
         tricks=_text(line, "TRICKS"),
         score=int(score),
-        vulnerability=None,
+        vulnerability=facts.get(board, {}).get("vulnerability"),
         where=where,
         problems=problems,
     )
@@ -293,7 +293,7 @@ def _session(session: Element, event: Element, where: str, plan: ImportPlan, dea
             kind = "IMP" if scoring in ("cross_imps", "butler", "imps") else "MATCH"
             for index, line in enumerate(board_element.findall("TRAVELLER_LINE"), start=1):
                 line_where = f"{section_where}/BOARD {number}/TRAVELLER_LINE {index}"
-                context = (pairs, section_mitchell, name, kind)
+                context = (pairs, section_mitchell, name, kind, deals)
                 _traveller(line, int(number), line_where, context, reading, problems)
     if plan.blocking or day is None:
         return
