@@ -96,8 +96,6 @@ DEFAULT_OPTIONS: dict[str, Any] = {
 ADJUSTED_SHARE = {"A+": Fraction(60, 100), "A=": Fraction(50, 100), "A-": Fraction(40, 100)}
 ADJUSTED_IMPS = {"A+": Fraction(3), "A=": Fraction(0), "A-": Fraction(-3)}
 
-CENT = Decimal("0.01")
-
 PairKey = tuple  # (section, direction, number or frozenset of the two players)
 
 
@@ -107,7 +105,7 @@ class _PairScore:
     direction: str | None
     pair: str | None
     players: list
-    field: str | None
+    compared_in: str | None  # the field (section, or None for all) its boards were compared in
     boards: list[Fraction] = field(default_factory=list)  # played and adjusted boards' points
     byes: list[Fraction | None] = field(default_factory=list)
     #: Points on each board played, by the opponents' key: for the head-to-head tiebreak.
@@ -224,7 +222,7 @@ class _Session:
                 direction=key[1],
                 pair=number,
                 players=list(players),
-                field=self.field_of(section),
+                compared_in=self.field_of(section),
             )
         return self.pairs[key]
 
@@ -310,7 +308,7 @@ class _Session:
         if self.scoring != "matchpoints":
             return decimal_round(total, 2)
         counted = len(boards) + len(pair.byes)
-        top = self.tops.get(pair.field, 0)
+        top = self.tops.get(pair.compared_in, 0)
         return decimal_round(total * 100 / (top * counted), 2) if top and counted else Decimal("0.00")
 
 
@@ -373,7 +371,7 @@ def session_standings(body: dict) -> list[dict]:
         session.add_board(board)
     groups: dict[tuple, list[tuple[PairKey, _PairScore, Decimal]]] = defaultdict(list)
     for key, pair in session.pairs.items():
-        groups[(pair.field, pair.direction)].append((key, pair, session.score(pair)))
+        groups[(pair.compared_in, pair.direction)].append((key, pair, session.score(pair)))
     rows: list[dict] = []
     for name in sorted(groups, key=lambda group: (str(group[0] or ""), group[1] != "NS", str(group[1] or ""))):
         rows.extend(_ranked(groups[name], session.options["tiebreak"]))
