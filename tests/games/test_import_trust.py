@@ -439,6 +439,27 @@ def test_the_same_file_uploaded_twice_in_admin_is_refused(importer, django_captu
     assert (record.via, record.user, record.run_id) == ("admin", importer, first.pk)
 
 
+def test_admin_shows_the_results_already_stored_and_skips_them(importer, django_capture_on_commit_callbacks):
+    capture = django_capture_on_commit_callbacks
+    ada, ben = PlayerFactory(name="Ada Novak"), PlayerFactory(name="Ben Berg")
+    entered = match_submit(
+        referee=importer,
+        data={"game": "slaps", "played_at": START.isoformat(), "players": [ada.pk, ben.pk], "winner": ada.pk},
+    )
+    web = Client()
+    web.force_login(importer)
+    upload(web, capture, name="s.csv", data=slaps_csv(ROWS[:2]).encode())
+    run = ImportRun.objects.get()
+    assert (run.status, run.preview["stored"], run.preview["duplicates"]) == ("previewed", 1, 1)
+    page = web.get(reverse("admin:games_importrun_change", args=[run.pk])).content.decode()
+    assert "1 result to store; 1 already stored, skipped." in page
+    assert f'line 2 → <a href="{reverse("match-detail", args=[entered.pk])}">#{entered.pk}</a>' in page
+    confirm(web, capture, run)
+    run.refresh_from_db()
+    assert (run.status, run.summary["stored"], run.summary["duplicates"]) == ("done", 1, 1)
+    assert Match.objects.count() == 2
+
+
 def test_a_conflict_in_admin_needs_its_same_person_box(importer, django_capture_on_commit_callbacks):
     capture = django_capture_on_commit_callbacks
     mika = PlayerFactory(name="Mika Salomaa", federation_id="1439")
