@@ -25,6 +25,7 @@
   let pending = false; // a draft is offered and not yet answered: it is not overwritten meanwhile
   let leaving = false; // the page is being left by a submit or a redirect after a save: no question
   let justSaved = false;
+  let held = false; // the page came back from a post (no htmx) showing the draft: its input is not saved yet
   let timer = null;
 
   function theForm() {
@@ -83,13 +84,16 @@
     return map;
   }
 
+  function same(first, second) {
+    if (first.size !== second.size) return false;
+    for (const [name, value] of first) if (second.get(name) !== value) return false;
+    return true;
+  }
+
   function dirty(form) {
+    if (held) return true;
     if (!baseline) return false;
-    const before = visibleInput(form, baseline);
-    const now = visibleInput(form, fields(form, false));
-    if (before.size !== now.size) return true;
-    for (const [name, value] of now) if (before.get(name) !== value) return true;
-    return false;
+    return !same(visibleInput(form, baseline), visibleInput(form, fields(form, false)));
   }
 
   function read(form) {
@@ -249,8 +253,16 @@
     if (!form) return;
     baseline = fields(form, true);
     const draft = read(form);
-    if (draft) offer(form, draft);
-    else if (dirty(form)) save(); // the browser restored what was typed before a reload
+    if (draft && same(visibleInput(form, draft.fields), visibleInput(form, fields(form, false)))) {
+      // The page shows the draft already: it came back from a post without htmx (a redraw, an error), or the
+      // browser restored the fields on a reload. Nothing to offer; it is still input not saved.
+      held = true;
+      save();
+    } else if (draft) {
+      offer(form, draft);
+    } else if (dirty(form)) {
+      save(); // the browser restored what was typed before a reload
+    }
   }
 
   function inDraftForm(element) {
@@ -286,6 +298,7 @@
     if (!form) return;
     if (justSaved) {
       justSaved = false;
+      held = false;
       baseline = fields(form, true);
       drop(form);
       return;

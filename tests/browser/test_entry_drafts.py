@@ -115,6 +115,11 @@ def test_a_slaps_draft_is_offered_back_restored_asked_about_and_gone_once_saved(
     assert "Bob (won)" in page.locator("#saved").inner_text()
     wait_for_draft(page, present=False)
     assert [seat.player for seat in Match.objects.get().seats.order_by("position")] == [ann, bob]
+    # The next result at the table is kept again as it is typed, and typed away it is no draft.
+    page.locator("#player_a").fill("Cid")
+    wait_for_draft(page)
+    page.locator("#player_a").fill("")
+    wait_for_draft(page, present=False)
     # The fresh form holds nothing unsaved: leaving it asks nothing, and coming back offers nothing.
     page.locator("a.brand").click()
     page.wait_for_url(lambda url: not url.endswith("/results/slaps/"))
