@@ -41,19 +41,23 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
 from config.permissions import user_can_void
 from games.context_processors import games_of
+from games.pickers import is_player_id
 from games.setup import kept
-from leagues.models import Game, League
+from leagues.models import Game, League, Player
 from matches.cleaning import match_clean
 from matches.entry import limit_writes, referee_required
 from matches.inputs import parse_id
 from matches.models import Match
 from matches.selectors import match_as_body, match_detail
 from matches.services import match_correct, match_submit
+from ratings.intake import player_leagues_in_game
 from ratings.selectors import match_detail_rated_of
 
 
@@ -119,6 +123,37 @@ def entry_league_chosen(leagues: list[EntryLeague], posted: str) -> str:
     if any(league.slug == posted for league in leagues):
         return posted
     return next((league.slug for league in leagues if league.entry), leagues[0].slug if leagues else "")
+
+
+def entry_league_errors(errors: dict, *, game: Game, chosen: str, player_ids) -> dict:
+    """``errors`` with the league's said in names, when the league chosen does not take these players.
+
+    The cleaner's message is the API's (the league's slug, the players' ids, the field left out); the
+    page says which of the players chosen are not in the league, by name, and which league to choose.
+    Only the pro league refuses players (leagues are tiers: amateur, then pro, the top), so the players
+    outside it are those whose rating is not held in it. Read only when the league was refused.
+    """
+    if "league" not in errors or not chosen:
+        return errors
+    leagues = list(League.objects.filter(game=game))
+    league = next((league for league in leagues if league.slug == chosen), None)
+    if league is None or league.tier == League.Tier.AMATEUR:
+        return errors  # an unknown league: the cleaner's message lists the game's
+    ids = sorted({int(value) for value in player_ids if isinstance(value, str) and is_player_id(value)})
+    current = player_leagues_in_game(game=game.pk, player_ids=ids)
+    outside = [pk for pk in ids if current.get(pk) != league.pk]
+    if not outside:
+        return errors
+    names = ", ".join(Player.objects.filter(pk__in=outside).order_by("name").values_list("name", flat=True))
+    message = ngettext(
+        "%(league)s takes results between its own players, and %(names)s is not one of them.",
+        "%(league)s takes results between its own players, and %(names)s are not among them.",
+        len(outside),
+    ) % {"league": league.name, "names": names}
+    entry = next((other for other in leagues if other.tier == League.Tier.AMATEUR), None)
+    if entry is not None:
+        message += " " + _("Choose %(league)s.") % {"league": entry.name}
+    return {**errors, "league": [message]}
 
 
 def entry_initial_values(request) -> dict[str, str]:

@@ -484,7 +484,7 @@ def test_a_refused_correction_shows_its_errors_on_the_form_and_changes_nothing(
             "Choose a different second player: Ann is already the first.",
         ),
         ({"league": "preferans-pro"}, "Unknown league for Slaps."),
-        ({"league": "slaps-pro"}, "Slaps Pro (slaps-pro) takes results between players of that league"),
+        ({"league": "slaps-pro"}, "Slaps Pro takes results between its own players, and Ann, Bob are not among"),
         ({"played_at": "2999-01-01T10:00"}, "The match cannot have been played in the future."),
         ({"played_at": "yesterday"}, "Enter a valid date and time"),
         ({"winner": "c"}, "Choose who won"),

@@ -32,6 +32,7 @@ from games.entry import (
     entry_decimal,
     entry_initial_values,
     entry_league_chosen,
+    entry_league_errors,
     entry_leagues,
     entry_submit,
 )
@@ -236,6 +237,12 @@ def _form_context(game: Game, form: PreferansForm, *, errors=None, saved=None, s
     }
 
 
+def _league_words(request, game: Game, form: PreferansForm, errors: dict) -> dict:
+    """The league's error said with the players' names (``games.entry.entry_league_errors``)."""
+    players = [seat[2:] for seat in form.seats if seat.startswith("p:")]
+    return entry_league_errors(errors, game=game, chosen=request.POST.get("league", ""), player_ids=players)
+
+
 def entry(request, game: Game):
     """Record a Preferans game: 2-4 seats (players or bots) and its deals, row by row.
 
@@ -258,7 +265,7 @@ def entry(request, game: Game):
     body = form.body(game)
     if len(body["deals"]) < form.declared and request.POST.get("confirm_short") != "1" and not form.problems:
         # The deals are checked first: a game that would be refused answers its errors, not the question.
-        errors = entry_check(request, body=body)
+        errors = _league_words(request, game, form, entry_check(request, body=body))
         short = None if errors else {"declared": form.declared, "filled": len(body["deals"])}
         context = _form_context(game, form, errors=errors, short=short)
         return render(request, template, context, status=200 if request.htmx else 400)
@@ -268,7 +275,7 @@ def entry(request, game: Game):
         request,
         body=body,
         page=PAGE,
-        on_error=lambda errors: _form_context(game, form, errors=errors),
+        on_error=lambda errors: _form_context(game, form, errors=_league_words(request, game, form, errors)),
         on_saved=lambda match: _form_context(game, fresh, saved=match),
     )
 

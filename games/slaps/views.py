@@ -22,7 +22,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from games.entry import entry_initial_values, entry_league_chosen, entry_leagues, entry_submit
+from games.entry import (
+    entry_initial_values,
+    entry_league_chosen,
+    entry_league_errors,
+    entry_leagues,
+    entry_submit,
+)
 from games.pickers import Picked, is_player_id, picker_names, picker_read, players_named
 from leagues.models import Game, Player
 from leagues.services import player_create, player_name_clean
@@ -117,6 +123,13 @@ def slaps_page_errors(errors: dict, picked: dict[str, Picked], post) -> dict[str
     return page
 
 
+def _page_errors(request, game: Game, errors: dict, picked: dict[str, Picked]) -> dict:
+    errors = entry_league_errors(
+        errors, game=game, chosen=request.POST.get("league", ""), player_ids=[pick.value for pick in picked.values()]
+    )
+    return slaps_page_errors(errors, picked, request.POST)
+
+
 def entry(request, game: Game):
     if request.method == "GET":
         return render(request, PAGE, _form_context(game, values=entry_initial_values(request)))
@@ -128,9 +141,7 @@ def entry(request, game: Game):
         request,
         body=form_to_body(game, request.POST, picked),
         page=PAGE,
-        on_error=lambda errors: _form_context(
-            game, values=values, errors=slaps_page_errors(errors, picked, request.POST)
-        ),
+        on_error=lambda errors: _form_context(game, values=values, errors=_page_errors(request, game, errors, picked)),
         on_saved=lambda match: _form_context(game, values=keep, saved=match),
     )
 

@@ -291,13 +291,21 @@ def test_a_result_is_filed_under_the_league_chosen(pages, ann_bob):
     # Amateurs in the pro league: refused beside the league field, the choice kept, nothing stored.
     data = slaps_form(player_a=str(ann.pk), player_b=str(bob.pk), winner="a", league="slaps-pro")
     html = pages.post("/results/slaps/", data, HTTP_HX_REQUEST="true").content.decode()
-    assert "Slaps Pro (slaps-pro) takes results between players of that league" in field_error(html, "league")
+    assert field_error(html, "league") == (
+        "Slaps Pro takes results between its own players, and Ann, Bob are not among them. Choose Slaps Amateur."
+    )
     assert re.search(r'<select name="league" id="league" aria-invalid="true" aria-describedby="error-league">', html)
     assert '<option value="slaps-pro" selected>' in html
     assert not Match.objects.exists()
+    # Ann a pro, Bob not: only Bob is named.
+    PlayerRating.objects.create(player=ann, game=slaps, league=pro, rating=1850, peak_rating=1850)
+    html = pages.post("/results/slaps/", data, HTTP_HX_REQUEST="true").content.decode()
+    assert field_error(html, "league") == (
+        "Slaps Pro takes results between its own players, and Bob is not one of them. Choose Slaps Amateur."
+    )
+    assert not Match.objects.exists()
     # Two pros (their ratings in the pro league): filed there, and the next form keeps the choice.
-    for player in (ann, bob):
-        PlayerRating.objects.create(player=player, game=slaps, league=pro, rating=1850, peak_rating=1850)
+    PlayerRating.objects.create(player=bob, game=slaps, league=pro, rating=1850, peak_rating=1850)
     html = pages.post("/results/slaps/", data, HTTP_HX_REQUEST="true").content.decode()
     assert Match.objects.get().league == pro
     assert '<option value="slaps-pro" selected>' in html
@@ -311,7 +319,10 @@ def test_a_preferans_game_is_filed_under_the_league_chosen(pages, ann_bob):
     ann, bob = ann_bob
     data = preferans_form({1: f"p:{ann.pk}", 2: f"p:{bob.pk}"}, [["1", "-1"]], league="preferans-pro")
     html = pages.post("/results/preferans/", data, HTTP_HX_REQUEST="true").content.decode()
-    assert "Preferans Pro (preferans-pro) takes results" in field_error(html, "league")
+    assert field_error(html, "league") == (
+        "Preferans Pro takes results between its own players, and Ann, Bob are not among them."
+        " Choose Preferans Amateur."
+    )
     assert not Match.objects.exists()
     pages.post("/results/preferans/", {**data, "league": "preferans-amateur"})
     assert Match.objects.get().league.slug == "preferans-amateur"
