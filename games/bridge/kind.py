@@ -37,6 +37,7 @@ class BridgeKind(BaseKind):
 
     parts = ("boards",)
     rating_periods = True
+    result_noun = "session"
 
     def clean(self, data, errors, game):
         return bridge_clean(data, errors)
@@ -46,6 +47,22 @@ class BridgeKind(BaseKind):
 
     def stored_body(self, match):
         return bridge_stored_body(match)
+
+    def result_key(self, body):
+        """A session is the same session when its time, its players and its scores are: what a file knows
+        beside them (pair numbers, contracts, leads, the hand records) differs between a club's files and
+        the entry page, and never makes another result."""
+        boards = [
+            {
+                "number": board["number"],
+                "tables": [
+                    {key: table[key] for key in ("ns", "ew", "ns_score", "ns_imps", "adjusted") if key in table}
+                    for table in board["tables"]
+                ],
+            }
+            for board in body.get("boards", ())
+        ]
+        return super().result_key({"played_at": body.get("played_at"), "boards": boards})
 
     def store_parts(self, match, cleaned):
         bridge_boards_store(match, cleaned)

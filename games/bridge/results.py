@@ -161,6 +161,11 @@ def _clean_play(raw: Mapping, table: dict, where: str, number: int, vulnerabilit
     or giving, the NS score). False (an error added) when they cannot be."""
     contract_text, declarer = _text(raw.get("contract")), _text(raw.get("declarer")).upper()
     tricks_raw, lead = raw.get("tricks"), _text(raw.get("lead")).upper()
+    if table["adjusted"] is not None and (contract_text or declarer or tricks_raw not in (None, "")):
+        errors.add(
+            "boards", _("%(where)s: an adjusted score was not played: no contract or tricks.") % {"where": where}
+        )
+        return False
     if contract_text:
         contract = contract_parse(contract_text)
         if contract is None:
@@ -336,14 +341,27 @@ def _clean_byes(raw: Any, where: str, errors: Errors) -> tuple[dict, ...] | None
             return None
         pair, section = _text(item.get("pair")), _text(item.get("section"))
         direction = _text(item.get("direction")).upper() or None
-        points = parse_cents(item.get("points"), limit=BRIDGE_POINTS_LIMIT)
-        if not PAIR_TEXT.fullmatch(pair) or (section and not PAIR_TEXT.fullmatch(section)) or points is None:
+        # No points: the scoring program printed none, and the standings give the pair its average.
+        given = item.get("points") not in (None, "")
+        points = parse_cents(item.get("points"), limit=BRIDGE_POINTS_LIMIT) if given else None
+        if (
+            not PAIR_TEXT.fullmatch(pair)
+            or (section and not PAIR_TEXT.fullmatch(section))
+            or (given and points is None)
+        ):
             errors.add("boards", problem % {"where": where})
             return None
         if direction not in (None, *DIRECTIONS):
             errors.add("boards", problem % {"where": where})
             return None
-        byes.append({"section": section or None, "pair": pair, "direction": direction, "points": float(points)})
+        byes.append(
+            {
+                "section": section or None,
+                "pair": pair,
+                "direction": direction,
+                "points": float(points) if points is not None else None,
+            }
+        )
     return tuple(byes)
 
 
@@ -576,6 +594,15 @@ def _board_body(board, tables: list[dict]) -> dict[str, Any]:
 
 def _session_body(facts: Mapping[str, Any]) -> dict[str, Any]:
     return {name: facts[name] for name in SESSION_FACTS if facts.get(name) not in (None, "", {})}
+
+
+def session_scoring(body: Mapping[str, Any]) -> str:
+    """How the club scores the session: as the body says, else as it was always ranked here, by IMPs: a
+    board given in IMPs ("imps"), else each table's score against every other table's ("cross_imps")."""
+    if body.get("scoring"):
+        return body["scoring"]
+    given = any("ns_imps" in table for board in body.get("boards", ()) for table in board.get("tables", ()))
+    return "imps" if given else "cross_imps"
 
 
 def bridge_input_body(cleaned: MatchInput) -> dict[str, Any]:

@@ -652,7 +652,7 @@ def test_a_real_bridge_file_imported_twice_stores_one_session(facts, referee):
     assert imported(data).stored == 1
     session = Match.objects.get(game=bridge)
     players, changes = Player.objects.count(), RatingChange.objects.count()
-    with pytest.raises(ImportRefused, match=f"already imported on .* as match {session.pk} "):
+    with pytest.raises(ImportRefused, match=f"already imported on .* as session {session.pk} "):
         imported(data)
     again = imported(data + b"\n")
     assert (again.stored, again.duplicates) == (0, [("result 1", session.pk)])
