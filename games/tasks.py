@@ -1,4 +1,5 @@
-"""Celery entry points of the games layer. Thin: they take ids and call ``games.import_runs``.
+"""Celery entry points of the games layer. Thin: they take ids and call ``games.import_runs`` (a bridge
+session's hand records: ``games.bridge.analysis``).
 
 Each is idempotent: a run moves from one status to the next in one UPDATE,
 so a task delivered twice finds nothing left to do.
@@ -7,6 +8,7 @@ so a task delivered twice finds nothing left to do.
 from celery import shared_task
 
 from games import import_runs
+from games.bridge.analysis import hand_records_analyse
 
 
 @shared_task
@@ -22,3 +24,9 @@ def import_run_apply(run_id: int) -> None:
 @shared_task
 def import_runs_expire() -> int:
     return import_runs.import_runs_expire()
+
+
+@shared_task
+def bridge_hand_records(match_id: int) -> int:
+    """A bridge session's double-dummy tables and par (``games.bridge.analysis``)."""
+    return hand_records_analyse(match_id)

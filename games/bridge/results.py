@@ -28,6 +28,7 @@ from typing import Any
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from games.bridge.analysis import hand_records_queue
 from games.bridge.deals import deal_parse
 from games.bridge.scoring import (
     board_dealer,
@@ -678,6 +679,8 @@ def bridge_boards_store(match: Match, cleaned: MatchInput) -> None:
         hold(board, "tables", sorted(tables, key=lambda table: table.table))
         boards.append(board)
     hold(match, "boards", sorted(boards, key=lambda board: board.position))
+    if any(board.deal for board in boards):
+        hand_records_queue(match.pk)  # double-dummy tables and par, in a task once committed
 
 
 def bridge_tables_player_move(match_ids: list[int], *, drop_id: int, keep_id: int) -> None:

@@ -205,3 +205,26 @@ def test_a_deal_is_kept_written_from_north(referee_client, twelve):
     assert answer.status_code == 201, answer.json()
     board = referee_client.get(f"/api/matches/{answer.json()['id']}/").json()["boards"][0]
     assert board["deal"] == "N:...AKQJT98765432 AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432."
+
+
+def test_a_deal_is_analysed_once_the_session_is_stored(referee_client, twelve, django_capture_on_commit_callbacks):
+    """The double-dummy table and par come from a task after the commit (eager here). Each hand holds one
+    whole suit (North clubs, East spades, South hearts, West diamonds). A side whose trumps are its own (in
+    either hand) ruffs or wins every trick: 13; trumps held by the opponents, or no trumps (the opening
+    leader, on declarer's left, runs a 13-card suit), give none. So North and South take 13 in clubs and
+    hearts, East and West in spades and diamonds, nobody any in no trumps. Par, by hand: both sides make a
+    grand slam; 7♠ outranks 7♥ and no sacrifice pays (NS take no trick in spades or no trumps), so EW's
+    7♠, nobody vulnerable: 7 x 30 + 300 + 1000 = 1510 to EW, -1510 for NS."""
+    deal = "N:...AKQJT98765432 AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432."
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = post(referee_client, [howell_board(twelve, deal=deal)])
+    assert answer.status_code == 201, answer.json()
+    board = referee_client.get(f"/api/matches/{answer.json()['id']}/").json()["boards"][0]
+    for seat in "NS":
+        assert board["double_dummy"][seat] == {"C": 13, "D": 0, "H": 13, "S": 0, "NT": 0}
+    for seat in "EW":
+        assert board["double_dummy"][seat] == {"C": 0, "D": 13, "H": 0, "S": 13, "NT": 0}
+    assert board["par"]["score"] == -1510
+    assert any(
+        contract.startswith("7S ") and contract.endswith(("E", "W", "EW")) for contract in board["par"]["contracts"]
+    )
