@@ -21,6 +21,9 @@ from defusedxml import ElementTree
 
 from games.bridge.importing import parse_pbn, parse_usebio
 from games.bridge.standings import butler_datum, cross_imps, matchpoints, session_standings
+from games.importing import import_apply, import_plan_read
+from leagues.models import Game
+from matches.models import Match
 from tests.shared_data import shared_data
 
 DATA = shared_data("bridge-results")
@@ -113,6 +116,31 @@ FILES = [
 def test_every_pairs_score_and_rank_are_the_files(name):
     mine, theirs = _standings(name)
 
+    assert set(mine) == set(theirs)
+    wrong = {
+        key: (mine[key], expected)
+        for key, expected in theirs.items()
+        if abs(mine[key][0] - expected[0]) > Decimal("0.01") or mine[key][1] != expected[1]
+    }
+    assert wrong == {}
+
+
+@REAL_FILES
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", FILES)
+def test_an_imported_sessions_answer_gives_the_files_standings(name, reference_data, referee, client):
+    """The same through everything a club's file goes through: the import stores the session (the cleaner,
+    the tables, Match.facts), and the match answer's standings, read back from the database, are the file's."""
+    data = (DATA / name).read_bytes()
+    bridge = Game.objects.get(slug="bridge")
+    plan = import_plan_read(game=bridge, format="pbn" if name.endswith(".pbn") else "usebio", data=data)
+    import_apply(plan=plan, game=bridge, referee=referee)
+    answer = client.get(f"/api/matches/{Match.objects.get(game=bridge).pk}/").json()
+    mine = {
+        (row["section"], row["direction"], row["pair"]): (Decimal(str(row["score"])), row["rank"])
+        for row in answer["standings"]
+    }
+    theirs = _pbn_totals(data) if name.endswith(".pbn") else _usebio_totals(data)
     assert set(mine) == set(theirs)
     wrong = {
         key: (mine[key], expected)
