@@ -14,7 +14,7 @@ Scorings (the body's ``"scoring"``; absent: ``"imps"``):
 - ``"matchpoints"``: 2 MP per score beaten at the other tables of the field, 1 per score tied; the *top* is
   2 x (N - 1), N being the most tables a board of the field was scored at (played or adjusted). A board
   with fewer played scores n is scaled to N by Neuberg's formula, (MP + 1) x N / n - 1. An adjusted table
-  is not compared with anybody: it gets the points the program printed, else A+ 60 %, A= 50 %, A- 40 % of
+  is not compared with anybody: it gets the points the program printed, else A+ 60 per cent, A= 50 per cent, A- 40 per cent of
   the top (or the percentage it names). The standing is a pair's MPs as a percentage of the top times the
   boards it has a score on.
 - ``"cross_imps"``: each played table against every other played table of the field, the IMPs summed, or
@@ -38,7 +38,7 @@ boards' points (or their percentage of the top, in matchpoints).
     formula, or each missing comparison counted as a tie, 1 MP (ScoreBridge: 3 scores of 4 give 5, 2, 1).
 ``"mp_points"``: ``"raw"`` (default) or ``"deviation"``
     How the program printed a board's MPs, which the adjusted tables' and byes' points are given in: as
-    MPs from 0 to the top, or as the deviation from the average, top / 2 (Ruter i Norge: 0.6 is 60 %).
+    MPs from 0 to the top, or as the deviation from the average, top / 2 (Ruter i Norge: 0.6 is 60 per cent).
 ``"board_decimals"``: a whole number, or absent
     The decimals a board's points are rounded to (half up) before they are totalled: Magic Contest and
     Ruter print each board's MPs with one decimal and total those. Absent: exact.
@@ -110,6 +110,43 @@ class _PairScore:
     byes: list[Fraction | None] = field(default_factory=list)
     #: Points on each board played, by the opponents' key: for the head-to-head tiebreak.
     against: dict[PairKey, list[tuple[Fraction, Fraction]]] = field(default_factory=lambda: defaultdict(list))
+
+    def average(self) -> Fraction:
+        """The pair's mean points over its played and adjusted boards: what a bye without points counts."""
+        return sum(self.boards, Fraction(0)) / len(self.boards) if self.boards else Fraction(0)
+
+
+@dataclass(frozen=True)
+class TablePoints:
+    """One table of a board as the session's scoring scores it: each side's pair (its ``PairKey``, as
+    ``standing_pair_key`` gives a standings row's) and points. ``top`` is the matchpoint top of the table's
+    field (0 in an IMP scoring); an ``adjusted`` table's points are its award."""
+
+    ns_pair: PairKey
+    ew_pair: PairKey
+    ns_points: Fraction
+    ew_points: Fraction
+    adjusted: bool
+    top: int
+
+
+@dataclass(frozen=True)
+class ByePoints:
+    """A bye on a board: the pair credited and the points it counts (as given, else the pair's average)."""
+
+    pair: PairKey
+    points: Fraction
+    top: int
+
+
+@dataclass(frozen=True)
+class BoardPoints:
+    """A board's points by the session's scoring: ``tables`` in the body's order of its tables, its ``byes``
+    in the body's order of its byes."""
+
+    number: int
+    tables: list[TablePoints]
+    byes: list[ByePoints]
 
 
 def matchpoints(scores: list[int], most: int, fewer_results: str = "neuberg") -> list[Fraction]:
@@ -200,6 +237,8 @@ class _Session:
         self.pairs: dict[PairKey, _PairScore] = {}
         self.boards = body.get("boards") or []
         self.tops = self._tops()
+        #: Per board, in order: its number, each table's points by the table's ``id``, its byes (pair, given).
+        self.credited: list[tuple[int, dict[int, TablePoints], list[tuple[_PairScore, PairKey, Fraction | None]]]] = []
 
     def field_of(self, section: str | None) -> str | None:
         return None if self.together else section
@@ -240,7 +279,7 @@ class _Session:
         if printed is not None:
             return printed
         if not isinstance(code, str) and (percent := _fraction(code)) is not None:
-            return (percent - 50) * 3 / 10  # 60 % is A+, +3 IMPs
+            return (percent - 50) * 3 / 10  # 60 per cent is A+, +3 IMPs
         return ADJUSTED_IMPS.get(code, Fraction(0))
 
     def played_points(self, tables: list[dict], top: int) -> list[Fraction]:
@@ -263,17 +302,22 @@ class _Session:
         fields: dict[str | None, list[dict]] = defaultdict(list)
         for table in board.get("tables") or []:
             fields[self.field_of(table.get("section"))].append(table)
+        credited: dict[int, TablePoints] = {}
+        byes: list[tuple[_PairScore, PairKey, Fraction | None]] = []
+        self.credited.append((board.get("number"), credited, byes))
         for name, tables in fields.items():
             top = self.tops.get(name, 0)
             played = [table for table in tables if not table.get("adjusted")]
             for table, ns_points in zip(played, self.played_points(played, top), strict=True):
                 ew_points = top - ns_points if self.scoring == "matchpoints" else -ns_points
-                self._credit(table, self.rounded(ns_points), self.rounded(ew_points), played=True)
+                credited[id(table)] = self._credit(
+                    table, self.rounded(ns_points), self.rounded(ew_points), played=True, top=top
+                )
             for table in tables:
                 if adjusted := table.get("adjusted"):
                     ns_points = self.adjusted_points(adjusted, "ns", top)
                     ew_points = self.adjusted_points(adjusted, "ew", top)
-                    self._credit(table, ns_points, ew_points, played=False)
+                    credited[id(table)] = self._credit(table, ns_points, ew_points, played=False, top=top)
         for bye in board.get("byes") or []:
             section = bye.get("section")
             direction = (bye.get("direction") or None) if self.mitchell else None
@@ -284,8 +328,9 @@ class _Session:
             if points is not None and self.scoring == "matchpoints" and self.options["mp_points"] == "deviation":
                 points += Fraction(self.tops.get(self.field_of(section), 0), 2)
             score.byes.append(None if self.options["bye_points"] == "average" else points)
+            byes.append((score, key, score.byes[-1]))
 
-    def _credit(self, table: dict, ns_points: Fraction, ew_points: Fraction, *, played: bool) -> None:
+    def _credit(self, table: dict, ns_points: Fraction, ew_points: Fraction, *, played: bool, top: int) -> TablePoints:
         ns_key, ns_number = _key(table, "ns", self.mitchell)
         ew_key, ew_number = _key(table, "ew", self.mitchell)
         section = table.get("section")
@@ -298,10 +343,12 @@ class _Session:
         if played:
             ns.against[ew_key].append((ns_points, ew_points))
             ew.against[ns_key].append((ew_points, ns_points))
+        top = top if self.scoring == "matchpoints" else 0
+        return TablePoints(ns_key, ew_key, ns_points, ew_points, adjusted=not played, top=top)
 
     def score(self, pair: _PairScore) -> Decimal:
         boards = list(pair.boards)
-        average = sum(boards, Fraction(0)) / len(boards) if boards else Fraction(0)
+        average = pair.average()
         total = sum(boards, Fraction(0)) + sum((average if bye is None else bye for bye in pair.byes), Fraction(0))
         if self.options["total_decimals"] is not None:
             total = Fraction(decimal_round(total, int(self.options["total_decimals"])))
@@ -376,3 +423,38 @@ def session_standings(body: dict) -> list[dict]:
     for name in sorted(groups, key=lambda group: (str(group[0] or ""), group[1] != "NS", str(group[1] or ""))):
         rows.extend(_ranked(groups[name], session.options["tiebreak"]))
     return rows
+
+
+def standing_pair_key(row: dict) -> PairKey:
+    """The ``PairKey`` of a ``session_standings`` row: what ``TablePoints`` and ``ByePoints`` name it by."""
+    number = row["pair"]
+    return (row["section"], row["direction"], number if number is not None else frozenset(row["players"]))
+
+
+def session_board_points(body: dict) -> list[BoardPoints]:
+    """Each board's points for each table and bye by the session's scoring, in the body's order: the very
+    points ``session_standings`` totals (one computation), so a pair's points over its tables and byes sum
+    to its total: its IMPs, or in matchpoints its MPs, which are its percentage of ``top`` x the boards and
+    byes it has (before ``"total_decimals"`` rounds the total). Raises ValueError as ``session_standings``.
+    """
+    session = _Session(body)
+    for board in session.boards:
+        session.add_board(board)
+    points = []
+    for (number, credited, byes), board in zip(session.credited, session.boards, strict=True):
+        mp = session.scoring == "matchpoints"
+        points.append(
+            BoardPoints(
+                number=number,
+                tables=[credited[id(table)] for table in board.get("tables") or []],
+                byes=[
+                    ByePoints(
+                        pair=key,
+                        points=pair.average() if given is None else given,
+                        top=session.tops.get(pair.compared_in, 0) if mp else 0,
+                    )
+                    for pair, key, given in byes
+                ],
+            )
+        )
+    return points
