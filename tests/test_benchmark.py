@@ -20,7 +20,7 @@ from tests.conftest import REPO
 def test_benchmark_prints_a_table_and_a_json_object_and_cleans_up(reference_data, capsys):
     call_command(
         "benchmark", "--updates", "2000", "--deals", "400", "--players", "50", "--import-results", "60",
-        "--tuning-results", "300", "--skip-services",
+        "--import-boards", "4", "--import-tables", "3", "--tuning-results", "300", "--skip-services",
     )  # fmt: skip
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines[0].startswith("Benchmark (quick)")
@@ -35,8 +35,10 @@ def test_benchmark_prints_a_table_and_a_json_object_and_cleans_up(reference_data
     assert imported["slaps_csv"]["results"] == 60
     assert imported["slaps_csv"]["ledger_rows"] == 120
     assert imported["bridge_pbn"]["results"] == 1  # one session
-    assert imported["bridge_pbn"]["new_players"] == 88  # 44 pairs
-    assert imported["bridge_pbn"]["ledger_rows"] == 30 * 88  # every player on every board
+    assert imported["bridge_pbn"]["new_players"] == 12  # 6 pairs
+    assert imported["bridge_pbn"]["ledger_rows"] == 4 * 12  # every player on every board
+    assert imported["bridge_pbn"]["hand_records"] == 4  # each board's deal analysed
+    assert imported["bridge_pbn"]["analyse_s"] > 0
     assert all(row["ratio_to_replay"] > 0 for row in imported.values())
     assert any(line.startswith("import bridge PBN: 1 results") for line in lines)
     assert not Game.objects.filter(slug__startswith="benchmark-import").exists()

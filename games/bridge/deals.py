@@ -30,12 +30,9 @@ deal it is given; this module checks every deal first. Not a deal, an unknown de
 vulnerability: a ``DealError`` (a ``ValueError``) whose message says what is wrong and
 where (the hand, the card, the deal's place in the list); nothing is computed then.
 
-Cost, measured on the development machine (2 cores shared with other work, endplay 0.5.12):
-``analyse`` of 30 real deals (the 30 boards of the FFB file in the shared data) takes 6.5-7.3 s
-of CPU, about 0.23 s a board over DDS's threads: 3.1 s on the clock in a quieter moment,
-13-18 s while other test runs kept the load at 7-10. The tables are nearly all of it; par
-from a solved table takes 0.05 ms. So a session's hand records belong in a background task,
-not in a request.
+Cost: solving a deal's table takes a good part of a second of CPU, par from a solved table next to
+nothing (figures in docs/performance.md). So a session's hand records are analysed in a background
+task (``games.bridge.analysis``), never in a request.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ Scorings (the body's ``"scoring"``; absent: ``"imps"``):
 - ``"matchpoints"``: 2 MP per score beaten at the other tables of the field, 1 per score tied; the *top* is
   2 x (N - 1), N being the most tables a board of the field was scored at (played or adjusted). A board
   with fewer played scores n is scaled to N by Neuberg's formula, (MP + 1) x N / n - 1. An adjusted table
-  is not compared with anybody: it gets the points the program printed, else A+ 60 per cent, A= 50 per cent, A- 40 per cent of
+  is not compared with anybody: it gets the points the program printed, else A+ 60, A= 50, A- 40 per cent of
   the top (or the percentage it names). The standing is a pair's MPs as a percentage of the top times the
   boards it has a score on.
 - ``"cross_imps"``: each played table against every other played table of the field, the IMPs summed, or

@@ -133,7 +133,7 @@ def decimals(text: str | None) -> int:
 
 def adjusted_codes(ns_text: str | None, ew_text: str | None) -> tuple[Any, Any] | None:
     """The codes of an adjusted row, or None when it is not one: PBN's "A+", "A-", "A=" on each side,
-    USEBIO's "A6040" (60 % to NS, 40 % to EW) in one. 60, 50 and 40 % read as A+, A= and A-."""
+    USEBIO's "A6040" (60 per cent to NS, 40 per cent to EW) in one. 60, 50 and 40 per cent read as A+, A= and A-."""
 
     def code(sign: str, percent: str | None) -> Any:
         if percent is not None:

@@ -79,6 +79,12 @@ class Command(BaseCommand):
         parser.add_argument("--deals", type=int, help="Override the replay's number of deals.")
         parser.add_argument("--players", type=int, help="Override the replay's number of players.")
         parser.add_argument(
+            "--import-boards", type=int, default=30, help="The imported bridge evening's boards (default 30)."
+        )
+        parser.add_argument(
+            "--import-tables", type=int, default=22, help="The imported bridge evening's tables (default 22)."
+        )
+        parser.add_argument(
             "--board-players", type=int, help="Override the number of players on the measured leaderboard."
         )
         parser.add_argument("--import-results", type=int, help="Override the number of Slaps results imported.")
@@ -136,7 +142,11 @@ class Command(BaseCommand):
             result["replay"] = full_replay(deals=size["deals"], players=size["players"], keep=options["keep"])
         if not options["skip_import"] and only in (None, "import"):
             result["import"] = import_speed(
-                results=size["import_results"], players=size["players"], keep=options["keep"]
+                results=size["import_results"],
+                players=size["players"],
+                boards=options["import_boards"],
+                tables=options["import_tables"],
+                keep=options["keep"],
             )
         if not options["skip_tuning"] and only in (None, "tuning"):
             from benchmarks.tuning import tuning_speed
@@ -203,6 +213,11 @@ class Command(BaseCommand):
                     f"{row['store_ms_per_result']} ms stored per result): {row['ratio_to_replay']}x the replay "
                     f"of the same results ({row['replay_s']} s)"
                 )
+                if row.get("hand_records"):
+                    self.stdout.write(
+                        f"  with its {row['hand_records']} hand records analysed (double dummy, par) in "
+                        f"{row['analyse_s']} s: {row['with_analysis_ratio_to_replay']}x the replay"
+                    )
         tuning = result.get("tuning")
         if tuning:
             self.stdout.write(
