@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from leagues.models import Game
-from ratings.engines import EngineInputError, get_rating_system, parameters_from_mapping
+from ratings.engines import REGISTRY, EngineInputError, get_rating_system, parameters_from_mapping
 from ratings.evaluation import MAX_CANDIDATES, game_fingerprint, game_tuning
 from ratings.models import TuningRun
 from ratings.parameters import rating_parameters
@@ -105,14 +105,11 @@ def _changed(parameters: dict, current: dict) -> str:
     )
 
 
-# The K a candidate sets, named first on its Apply button: the Elo's pair (provisional / established), bridge's one.
-K_NAMES = {"elo": ("k_provisional", "k_established"), "bridge": ("k_base",)}
-
-
 def tuning_candidate_label(*, rating_system: str, parameters: dict, current: dict) -> str:
     """A candidate's name on its Apply button: its K ("K 24 / 16") where its engine has one, then every other
     parameter it changes from ``current`` ("scale 600"); "" for a candidate that changes nothing."""
-    k_names = K_NAMES.get(rating_system, ())
+    # The K a candidate sets, named first: its engine's (the Elo's provisional / established pair, bridge's one).
+    k_names = getattr(REGISTRY[rating_system].parameters_class, "K_NAMES", ()) if rating_system in REGISTRY else ()
     if all(current.get(name) == value for name, value in parameters.items()):
         return ""
     parts = []

@@ -101,6 +101,8 @@ class BridgeParameters:
     # it by at most 7.4); the scale and the rule of 400 as for Elo, the cap at most 10,000 (wider
     # than any two sides' gap); margins in IMPs within the scale's 24; a partnership bonus of at most
     # 400 points (the rule of 400 ignores more), growing over at least one deal.
+    #: The K a tuning candidate is named by first (its Apply button: "Apply K 24 / 16").
+    K_NAMES: ClassVar[tuple[str, ...]] = ("k_base",)
     RANGES: ClassVar[tuple[Param, ...]] = (
         Param("k_base", 0, 200, minimum_excluded=True),
         Param("scale", 100, 2000),

@@ -49,6 +49,8 @@ class EloParameters:
     # the rating difference at which the stronger side is expected to score 10 to 1: 400 in the seed;
     # below 100 the expected score of an everyday gap overflows a float, above 2000 ratings hardly
     # predict anything.
+    #: The K a tuning candidate is named by first (its Apply button: "Apply K 24 / 16").
+    K_NAMES: ClassVar[tuple[str, ...]] = ("k_provisional", "k_established")
     RANGES: ClassVar[tuple[Param, ...]] = (
         Param("k_provisional", 0, 200, minimum_excluded=True),
         Param("k_established", 0, 200, minimum_excluded=True),
