@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from django.db.models import Prefetch
+from django.urls import path
 
 from games.base import BaseKind
-from games.bridge import api, views
+from games.bridge import api, pages, views
 from games.bridge.importing import parse_pbn, parse_usebio
 from games.bridge.loading import bridge_inputs
 from games.bridge.records import (
@@ -117,6 +118,20 @@ class BridgeKind(BaseKind):
 
     def match_page_context(self, match):
         return session_page_context(match)
+
+    def page_urls(self):
+        # A session's travellers and pairs' scorecards, beside its match page (``games.bridge.pages``).
+        system = {"system": self.slug}
+        return [
+            path("matches/<int:pk>/boards/<int:number>/", pages.traveller_page, system, name="bridge-traveller"),
+            path("matches/<int:pk>/pairs/<str:pair>/", pages.scorecard_page, system, name="bridge-scorecard"),
+            path(
+                "matches/<int:pk>/players/<int:player>/scorecard/",
+                pages.player_scorecard,
+                system,
+                name="bridge-player-scorecard",
+            ),
+        ]
 
     # --- import/export ---------------------------------------------------------------------
 

@@ -1,46 +1,534 @@
-"""A stored bridge session's pairs, ranked by the IMPs they won over the evening (the match page).
+"""A stored bridge session read as a club's evening: its standings, each board's traveller, each pair's
+scorecard and the boards' hand records (the session page and ``games.bridge.pages``).
 
-Vocabulary: a *pair* is two players who sat together at a table of a board
-(NS or EW); its *net IMPs* on a board are the IMPs its table won against every
-other table of the board (a duel per other table, the WBF scale), or, for a
-board scored in IMPs, the IMPs given (NS at table 1 with EW at table 2 in a
-team match). Reads the boards the match already holds (prefetched by the match
-page's query); no query of its own.
+Vocabulary. A session has two results, and its pages say which is which:
 
-The session page (``session_page_context``) titles the evening by its date and
-its club, which in Cardrank's data model is the league the session is filed
-under (a club's players and their rating rules; the game, Bridge, is the same
-for every club), else the game when a session has no league. Pair numbers
-are not stored (a traveller's numbers name players only while it is
-entered), so pairs are named by their players.
+- the **standings**, the club's result: pairs placed by the session's scoring (matchpoints, cross-IMPs,
+  Butler or plain IMPs) exactly as the club's scoring program computes it, per section and, in a Mitchell,
+  per direction (``games.bridge.standings``, over the stored session read as a body, ``bridge_stored_body``);
+- the **rating**, Cardrank's: each player's change over the evening from seed 003's IMP duels against the
+  other tables (the ledger rows, ``session_rating_changes``).
+
+A *pair* is what the standings name: a section, a direction in a Mitchell and a pair number, or its two
+players for an evening typed in without numbers. Its *slug* names it in an address
+(``/matches/ID/pairs/NS3/``). A *traveller* is one board's every table: the pairs, the contract and the
+play, the score and each side's points by the session's scoring. A *scorecard* is one pair's evening board
+by board. A *hand record* is a board's four hands, its double-dummy table and its par.
+
+Reads only what the match page's query prefetched (the boards, their tables and players, the ledger rows):
+no query of its own. The computation is pure and linear in the tables (a 22-table evening's standings and
+points take a few milliseconds), so a request does it; nothing here solves a deal (the hand records'
+double-dummy tables and par are filled by a task, ``games.bridge.analysis``).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+from functools import cached_property
 
+from django.urls import reverse
 from django.utils import dateformat, timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from config.decimals import CENT
+from games.bridge.results import bridge_stored_body, session_scoring
+from games.bridge.scoring import contract_parse
+from games.bridge.standings import (
+    BoardPoints,
+    PairKey,
+    TablePoints,
+    decimal_round,
+    session_board_points,
+    session_standings,
+    standing_pair_key,
+)
 from ratings.engines.bridge import imps as to_imps
+
+#: How the session page names a scoring, in "the club's standings, by ...".
+SCORING_WORDS = {
+    "matchpoints": gettext_lazy("matchpoints"),
+    "cross_imps": gettext_lazy("cross-IMPs"),
+    "butler": gettext_lazy("Butler IMPs (against a datum)"),
+    "imps": gettext_lazy("IMPs"),
+}
+MOVEMENT_WORDS = {"mitchell": gettext_lazy("Mitchell"), "howell": gettext_lazy("Howell")}
+DIRECTION_WORDS = {"NS": gettext_lazy("North-South"), "EW": gettext_lazy("East-West")}
+SEAT_WORDS = {
+    "N": gettext_lazy("North"),
+    "E": gettext_lazy("East"),
+    "S": gettext_lazy("South"),
+    "W": gettext_lazy("West"),
+}
+VULNERABILITY_WORDS = {
+    "None": gettext_lazy("None vulnerable"),
+    "NS": gettext_lazy("North-South vulnerable"),
+    "EW": gettext_lazy("East-West vulnerable"),
+    "All": gettext_lazy("Both vulnerable"),
+}
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_WORDS = {
+    "S": gettext_lazy("spades"),
+    "H": gettext_lazy("hearts"),
+    "D": gettext_lazy("diamonds"),
+    "C": gettext_lazy("clubs"),
+    "N": gettext_lazy("no trumps"),
+}
+#: A compass diagram's seats, and the double-dummy table's declarers and strains, in the order clubs print.
+COMPASS = ("N", "W", "E", "S")
+DD_DECLARERS = ("N", "S", "E", "W")
+DD_STRAINS = ("NT", "S", "H", "D", "C")
+MINUS = "\u2212"
+
+
+# --- display helpers: numbers and cards as the pages show them -------------------------------------------------
+
+
+def points_text(value: Fraction | Decimal | None, *, signed: bool = False) -> str:
+    """Points to at most 2 decimals, trailing zeros dropped ("3.5", "58.33"); with ``signed``, "+3" and a true
+    minus sign (U+2212). Empty for None."""
+    if value is None:
+        return ""
+    number = decimal_round(Fraction(value), 2)
+    if number == 0:
+        return "0"
+    text = f"{abs(number):f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    if number < 0:
+        return MINUS + text
+    return "+" + text if signed else text
+
+
+def suit_html(letter: str) -> SafeString:
+    """A suit's symbol (♠ ♥ ♦ ♣) with its name for a screen reader; "NT" for no trumps."""
+    if letter in ("N", "NT"):
+        return format_html('<abbr class="strain-nt" title="{}">NT</abbr>', SUIT_WORDS["N"])
+    return format_html(
+        '<span class="suit suit-{}" aria-hidden="true">{}</span><span class="visually-hidden">{}</span>',
+        letter.lower(),
+        SUIT_SYMBOLS[letter],
+        SUIT_WORDS[letter],
+    )
+
+
+def contract_html(text: str) -> SafeString:
+    """A contract as a traveller prints it: "4♠X", "3NT", "Pass"; as stored when it is not one."""
+    contract = contract_parse(text) if text else None
+    if contract is None:
+        return format_html("{}", text)
+    if contract.passed_out:
+        return format_html("{}", _("Pass"))
+    return format_html("{}{}{}", contract.level, suit_html(contract.strain), "X" * contract.doubled)
+
+
+def result_text(contract_text: str, tricks: int | None) -> str:
+    """Tricks against the contract: "=", "+1", "-2" (a true minus); empty without a contract (passed out) or tricks."""
+    contract = contract_parse(contract_text) if contract_text else None
+    if contract is None or contract.passed_out or tricks is None:
+        return ""
+    over = tricks - contract.level - 6
+    return "=" if over == 0 else f"+{over}" if over > 0 else f"{MINUS}{-over}"
+
+
+def card_html(text: str) -> SafeString:
+    """A card ("SK", "H10", "DT") as "♠K"; as stored when it is not one."""
+    if len(text) >= 2 and text[0].upper() in SUIT_SYMBOLS:
+        rank = text[1:].upper().replace("T", "10")
+        return format_html("{}{}", suit_html(text[0].upper()), rank)
+    return format_html("{}", text)
+
+
+def adjusted_text(code) -> str:
+    """An adjusted award as written: "A+", "A=", "A-" (a true minus), or a percentage "60%"."""
+    if isinstance(code, str):
+        return code.replace("-", MINUS)
+    return f"{points_text(Fraction(str(code)))}%"
+
+
+def _whole(value: Decimal) -> int:
+    return int(value.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def session_rating_changes(match) -> dict[int, int]:
+    """Each player's rating change over the session, by player id, from the match's ledger rows (prefetched by
+    the match page, in unit order): the whole rating after the last board less the whole rating before the
+    first, as the ratings are shown."""
+    spans: dict[int, tuple[Decimal, Decimal]] = {}
+    for change in match.rating_changes.all():
+        before, _after = spans.get(change.player_id, (change.rating_before, None))
+        spans[change.player_id] = (before, change.rating_after)
+    return {player_id: _whole(after) - _whole(before) for player_id, (before, after) in spans.items()}
+
+
+def session_title(match) -> str:
+    """The evening's title: its club (the league it is filed under, else the game) and its local date."""
+    club = match.league.name if match.league_id else match.game.name
+    return f"{club}, {dateformat.format(timezone.localtime(match.played_at), 'l j F Y')}"
+
+
+# --- the pairs and their standings -----------------------------------------------------------------------------
+
+
+def _slug_part(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "_", str(text)).strip("_") or "_"
+
+
+def pair_slug(key: PairKey) -> str:
+    """A pair's name in an address: "3" (a Howell), "NS3" (a Mitchell), "A-NS3" (section A), "p12-13" (no
+    number: its players' ids)."""
+    section, direction, who = key
+    last = "p" + "-".join(str(pk) for pk in sorted(who)) if isinstance(who, frozenset) else _slug_part(who)
+    last = (direction or "") + last
+    return f"{_slug_part(section)}-{last}" if section else last
+
+
+@dataclass
+class Pair:
+    """A pair of the evening as the standings name it, with its players (Player rows) and its standing."""
+
+    key: PairKey
+    slug: str
+    match_id: int
+    players: list
+    score: Decimal | None = None
+    rank: int | None = None
+    tied: bool = False
+    #: The score as the standings print it: "58.33%" in matchpoints, "+12.5" IMPs otherwise.
+    score_text: str = ""
+    #: Each player's rating change over the evening, (player, change), None while not rated.
+    changes: list = field(default_factory=list)
+
+    @property
+    def section(self) -> str | None:
+        return self.key[0]
+
+    @property
+    def direction(self) -> str | None:
+        return self.key[1]
+
+    @property
+    def number(self) -> str | None:
+        return None if isinstance(self.key[2], frozenset) else self.key[2]
+
+    @property
+    def place(self) -> str:
+        return "" if self.rank is None else f"{self.rank}{'=' if self.tied else ''}"
+
+    @property
+    def label(self) -> str:
+        """ "NS 3", "3", "A NS 3"; empty without a number."""
+        if self.number is None:
+            return ""
+        return " ".join(part for part in (self.section, self.direction, self.number) if part)
+
+    @property
+    def names(self) -> str:
+        return " & ".join(player.name for player in self.players)
+
+    def get_absolute_url(self) -> str:
+        return reverse("bridge-scorecard", kwargs={"pk": self.match_id, "pair": self.slug})
+
+
+@dataclass
+class StandingGroup:
+    """One ranking of the standings: a section's, a direction's, or the evening's only one."""
+
+    heading: str
+    slug: str
+    pairs: list[Pair]
+
+
+class SessionReading:
+    """A stored session read once for a page: its body, scoring, pairs and standings; its boards' points on
+    demand. ``match`` comes as the match page reads it (``match_detail_rated_queryset``: boards, tables and
+    their players prefetched; ledger rows when the page shows ratings)."""
+
+    def __init__(self, match, *, ratings: bool = True) -> None:
+        self.match = match
+        self.body = bridge_stored_body(match)
+        self.scoring = session_scoring(self.body)
+        self.matchpoints = self.scoring == "matchpoints"
+        self.boards = list(match.boards.all())
+        self.players = {}
+        for board in self.boards:
+            for table in board.tables.all():
+                for player in (table.ns_1, table.ns_2, table.ew_1, table.ew_2):
+                    self.players[player.pk] = player
+        changes = session_rating_changes(match) if ratings else {}
+        self.pairs: dict[PairKey, Pair] = {}
+        slugs: set[str] = set()
+        groups: dict[tuple, list[Pair]] = {}
+        for row in session_standings(self.body):
+            pair = self._pair(standing_pair_key(row), row["players"], slugs, changes)
+            pair.score, pair.rank, pair.tied = row["score"], row["rank"], row["tied"]
+            pair.score_text = self.score_text(pair)
+            groups.setdefault((row["section"], row["direction"]), []).append(pair)
+        self.groups = [
+            StandingGroup(
+                heading=self._heading(section, direction),
+                slug="-".join(_slug_part(part) for part in (section, direction) if part) or "all",
+                pairs=rows,
+            )
+            for (section, direction), rows in groups.items()
+        ]
+
+    def _pair(self, key: PairKey, player_ids, slugs: set[str], changes: dict[int, int]) -> Pair:
+        slug = pair_slug(key)
+        while slug in slugs:  # two pairs whose names write alike (sections "A 1" and "A-1"): the later one
+            slug += "~"
+        slugs.add(slug)
+        players = [self.players[pk] for pk in player_ids if pk in self.players]
+        pair = Pair(key=key, slug=slug, match_id=self.match.pk, players=players)
+        pair.changes = [(player, changes.get(player.pk)) for player in players]
+        self.pairs[key] = pair
+        return pair
+
+    def _heading(self, section: str | None, direction: str | None) -> str:
+        if section and direction:
+            return _("Section %(section)s, %(direction)s") % {
+                "section": section,
+                "direction": DIRECTION_WORDS[direction],
+            }
+        if section:
+            return _("Section %(section)s") % {"section": section}
+        if direction:
+            return str(DIRECTION_WORDS[direction])
+        return _("Standings")
+
+    def pair(self, key: PairKey) -> Pair:
+        """The pair of ``key`` (one the standings have; a table's pair is always one)."""
+        return self.pairs[key]
+
+    def pair_of_slug(self, slug: str) -> Pair | None:
+        return next((pair for pair in self.pairs.values() if pair.slug == slug), None)
+
+    def pairs_of_player(self, player_id: int) -> list[Pair]:
+        """The pairs the player sat in (usually one), most boards first."""
+        counts: dict[PairKey, int] = {}
+        for points in self.board_points:
+            for table_points in points.tables:
+                for key in (table_points.ns_pair, table_points.ew_pair):
+                    if any(player.pk == player_id for player in self.pairs[key].players):
+                        counts[key] = counts.get(key, 0) + 1
+        return [self.pairs[key] for key in sorted(counts, key=lambda key: -counts[key])]
+
+    @cached_property
+    def board_points(self) -> list[BoardPoints]:
+        return session_board_points(self.body)
+
+    @property
+    def scoring_words(self) -> str:
+        return str(SCORING_WORDS.get(self.scoring, self.scoring))
+
+    @property
+    def points_unit(self) -> str:
+        return _("MP") if self.matchpoints else _("IMPs")
+
+    def facts(self) -> dict:
+        facts = self.match.facts or {}
+        return {
+            "event": facts.get("event", ""),
+            "movement": MOVEMENT_WORDS.get(facts.get("movement", ""), ""),
+            "scoring": self.scoring_words,
+            "boards": len(self.boards),
+            "pairs": len(self.pairs),
+        }
+
+    def score_text(self, pair: Pair) -> str:
+        if pair.score is None:
+            return ""
+        return f"{points_text(pair.score)}%" if self.matchpoints else points_text(pair.score, signed=True)
+
+    # --- a board's traveller ------------------------------------------------------------------------------
+
+    def traveller(self, position: int) -> dict:
+        """The board at ``position`` (0-based, in the order played) as its traveller: a line per table, the
+        byes, the top, the hand record."""
+        board = self.boards[position]
+        points = self.board_points[position]
+        lines = []
+        for table, table_points in zip(board.tables.all(), points.tables, strict=True):
+            lines.append(self._line(table, table_points))
+        byes = [
+            {"pair": self.pairs[bye.pair], "points": points_text(bye.points, signed=not self.matchpoints)}
+            for bye in points.byes
+        ]
+        tops = sorted({line["points"].top for line in lines if line["points"].top})
+        return {
+            "board": board,
+            "dealer": SEAT_WORDS.get(board.dealer, board.dealer),
+            "vulnerability": VULNERABILITY_WORDS.get(board.vulnerability, board.vulnerability),
+            "lines": lines,
+            "byes": byes,
+            "tops": tops,
+            "hand": hand_record(board),
+            "previous": self.boards[position - 1] if position else None,
+            "next": self.boards[position + 1] if position + 1 < len(self.boards) else None,
+        }
+
+    def _line(self, table, table_points: TablePoints) -> dict:
+        score = table.ns_score
+        adjusted = table.adjusted or None
+        signed = not self.matchpoints
+        return {
+            "table": table,
+            "points": table_points,
+            "ns": self.pairs[table_points.ns_pair],
+            "ew": self.pairs[table_points.ew_pair],
+            "contract": contract_html(table.contract),
+            "result": result_text(table.contract, table.tricks),
+            "lead": card_html(table.lead) if table.lead else "",
+            "ns_score": score if score is not None and score >= 0 else None,
+            "ew_score": -score if score is not None and score < 0 else None,
+            "adjusted": (adjusted_text(adjusted.get("ns")), adjusted_text(adjusted.get("ew"))) if adjusted else None,
+            "ns_points": points_text(table_points.ns_points, signed=signed),
+            "ew_points": points_text(table_points.ew_points, signed=signed),
+        }
+
+    # --- a pair's scorecard -------------------------------------------------------------------------------
+
+    def scorecard(self, pair: Pair) -> dict:
+        """The pair's evening board by board: each line's opponents, direction, play, score from the pair's
+        side, its points and the running total; byes as lines of their own."""
+        lines = []
+        total = Fraction(0)
+        counted = 0
+        top = 0
+        signed = not self.matchpoints
+        for position, (board, points) in enumerate(zip(self.boards, self.board_points, strict=True)):
+            for table, table_points in zip(board.tables.all(), points.tables, strict=True):
+                if pair.key not in (table_points.ns_pair, table_points.ew_pair):
+                    continue
+                ns = table_points.ns_pair == pair.key
+                own = table_points.ns_points if ns else table_points.ew_points
+                total += own
+                counted += 1
+                top = table_points.top or top
+                score = table.ns_score if ns or table.ns_score is None else -table.ns_score
+                adjusted = table.adjusted or None
+                lines.append(
+                    {
+                        "board": board,
+                        "position": position,
+                        "direction": "NS" if ns else "EW",
+                        "opponents": self.pairs[table_points.ew_pair if ns else table_points.ns_pair],
+                        "contract": contract_html(table.contract),
+                        "declarer": table.declarer,
+                        "result": result_text(table.contract, table.tricks),
+                        "score": "" if score is None else points_text(Fraction(score), signed=True),
+                        "adjusted": adjusted_text(adjusted.get("ns" if ns else "ew")) if adjusted else "",
+                        "points": points_text(own, signed=signed),
+                        "total": points_text(total, signed=signed),
+                    }
+                )
+            for bye in points.byes:
+                if bye.pair == pair.key:
+                    total += bye.points
+                    counted += 1
+                    top = bye.top or top
+                    lines.append(
+                        {
+                            "board": board,
+                            "position": position,
+                            "bye": True,
+                            "points": points_text(bye.points, signed=signed),
+                            "total": points_text(total, signed=signed),
+                        }
+                    )
+        return {
+            "lines": lines,
+            "total": total,
+            "total_text": points_text(total, signed=signed),
+            "boards": counted,
+            "top": top,
+            "possible": top * counted,
+        }
+
+
+# --- a board's hand record -----------------------------------------------------------------------------------
+
+
+def _par_contract_html(text: str) -> SafeString:
+    """A par contract ("4S N", "5DX E", "3NTX EW", "Pass") with the suit's symbol."""
+    if text == "Pass":
+        return format_html("{}", _("Pass"))
+    found = re.fullmatch(r"([1-7])(NT|[SHDC])(X{0,2}) ([NESW]{1,2})", text)
+    if not found:
+        return format_html("{}", text)
+    level, strain, doubled, declarers = found.groups()
+    return format_html("{}{}{} {}", level, suit_html(strain), doubled, declarers)
+
+
+def hand_record(board) -> dict | None:
+    """A board's hand record for its compass diagram, or None without a deal: each hand by seat (its suits,
+    spades first, as (suit HTML, cards)), the double-dummy table by declarer and strain, and the par; the last
+    two None while the board waits for its analysis."""
+    if not board.deal:
+        return None
+    first, _colon, rest = board.deal.partition(":")
+    order = "NESW"
+    start = order.index(first.strip().upper() or "N")
+    hands = {}
+    for offset, hand in enumerate(rest.split()):
+        seat = order[(start + offset) % 4]
+        suits = hand.split(".")
+        hands[seat] = {
+            "seat": seat,
+            "name": SEAT_WORDS[seat],
+            "dealer": seat == board.dealer,
+            "suits": [
+                (suit_html(letter), cards.replace("T", "10") or "—")
+                for letter, cards in zip("SHDC", suits, strict=False)
+            ],
+        }
+    double_dummy = None
+    if board.double_dummy:
+        double_dummy = [
+            {
+                "declarer": declarer,
+                "name": SEAT_WORDS[declarer],
+                "tricks": [board.double_dummy.get(declarer, {}).get(strain) for strain in DD_STRAINS],
+            }
+            for declarer in DD_DECLARERS
+        ]
+    par = None
+    if board.par:
+        score = int(board.par.get("score") or 0)
+        par = {
+            "side": "NS" if score > 0 else "EW" if score < 0 else "",
+            "score": abs(score),
+            "contracts": format_html_join(
+                ", ", "{}", ((_par_contract_html(c),) for c in board.par.get("contracts", []))
+            ),
+        }
+    return {
+        "hands": [hands.get(seat) for seat in COMPASS],
+        "dealer": SEAT_WORDS.get(board.dealer, board.dealer),
+        "vulnerability": VULNERABILITY_WORDS.get(board.vulnerability, board.vulnerability),
+        "double_dummy": double_dummy,
+        "strains": [suit_html(strain) for strain in DD_STRAINS],
+        "par": par,
+    }
+
+
+# --- the session page (the match page's context) ----------------------------------------------------------------
 
 
 @dataclass
 class PairTotal:
+    """A pair's net IMPs over the evening: the referee's check of the entered scores on the confirmations
+    list (``_confirm_result.html``), not the standings."""
+
     players: tuple  # the two Player rows, the pair's lowest id first
     imps: Decimal = Decimal(0)
     boards: int = 0
     rank: int = 0
     tied: bool = False
-    _numbers: set = field(default_factory=set)
-    #: Each player's rating change over the evening, as (player, change), the change whole and derived from
-    #: the whole ratings a profile shows (1510 -> 1522 is +12); ``None`` while the session is not rated.
-    changes: list = field(default_factory=list)
-
-    @property
-    def per_board(self) -> Decimal:
-        return (self.imps / self.boards).quantize(CENT) if self.boards else Decimal(0)
 
 
 def _table_nets(tables) -> list[tuple[Decimal, Decimal]]:
@@ -55,9 +543,11 @@ def _table_nets(tables) -> list[tuple[Decimal, Decimal]]:
 
 
 def session_pair_ranking(match) -> list[PairTotal]:
+    """The pairs by net IMPs (each board's score against every other table's): the confirmations list's
+    check of what was entered. The session page shows the standings instead."""
     pairs: dict[frozenset, PairTotal] = {}
     for board in match.boards.all():
-        tables = list(board.tables.all())
+        tables = [table for table in board.tables.all() if not table.adjusted]
         if not tables:
             continue
         for table, (ns_net, ew_net) in zip(tables, _table_nets(tables), strict=True):
@@ -76,31 +566,19 @@ def session_pair_ranking(match) -> list[PairTotal]:
     return ranked
 
 
-def _whole(value: Decimal) -> int:
-    return int(value.quantize(Decimal(1), rounding=ROUND_HALF_UP))
-
-
-def session_rating_changes(match) -> dict[int, int]:
-    """Each player's rating change over the session, by player id, from the match's ledger rows (prefetched by
-    the match page, in unit order): the whole rating after the last board less the whole rating before the
-    first, as the ratings are shown."""
-    spans: dict[int, tuple[Decimal, Decimal]] = {}
-    for change in match.rating_changes.all():
-        before, _ = spans.get(change.player_id, (change.rating_before, None))
-        spans[change.player_id] = (before, change.rating_after)
-    return {player_id: _whole(after) - _whole(before) for player_id, (before, after) in spans.items()}
-
-
-def session_title(match) -> str:
-    """The evening's title: its club (the league it is filed under, else the game) and its local date."""
-    club = match.league.name if match.league_id else match.game.name
-    return f"{club}, {dateformat.format(timezone.localtime(match.played_at), 'l j F Y')}"
-
-
 def session_page_context(match) -> dict:
-    """What the session page shows beside the match: its pairs ranked, each player's change, the counts."""
-    ranking = session_pair_ranking(match)
-    changes = session_rating_changes(match)
-    for pair in ranking:
-        pair.changes = [(player, changes.get(player.pk)) for player in pair.players]
-    return {"pair_ranking": ranking, "session_boards": len(match.boards.all()), "session_pairs": len(ranking)}
+    """What the session page shows beside the match: the standings with each player's rating change, the
+    facts, the boards (each linked to its traveller); the IMP check the confirmations list shows."""
+    reading = SessionReading(match)
+    return {
+        "session": reading,
+        "standing_groups": reading.groups,
+        "session_facts": reading.facts(),
+        "session_boards": len(reading.boards),
+        "session_pairs": len(reading.pairs),
+        "board_rows": [
+            {"board": board, "has_deal": bool(board.deal), "tables": len(board.tables.all())}
+            for board in reading.boards
+        ],
+        "pair_ranking": session_pair_ranking(match),
+    }
