@@ -10,8 +10,10 @@ from types import SimpleNamespace
 import pytest
 from django.test import Client
 
+from games.bridge.results import bridge_stored_body
+from games.bridge.standings import session_standings
 from games.bridge.views import BridgeForm, evening_body
-from matches.models import Match
+from matches.models import BoardTable, Match
 from tests.factories import PlayerFactory
 from tests.matches.rows import rows_changed, rows_snapshot
 
@@ -50,46 +52,72 @@ def test_the_form_becomes_the_apis_body_by_pair_number(twelve):
         "played_at": "2026-11-01T19:00",
         "rated": "true",
         "league": "bridge-amateur",
+        "scoring": "matchpoints",  # a pairs evening of three tables: matchpoints unless chosen otherwise
+        "movement": "mitchell",
         "boards": [
             {
                 "number": 1,
                 "tables": [
-                    {"ns": [a, b], "ew": [c, d], "ns_score": "420"},
-                    {"ns": [e, f], "ew": [k, m], "ns_score": "-50"},
-                ],  # the third row has no score: not played
+                    {"ns": [a, b], "ew": [c, d], "ns_score": "420", "ns_pair": "1", "ew_pair": "1"},
+                    {"ns": [e, f], "ew": [k, m], "ns_score": "-50", "ns_pair": "2", "ew_pair": "3"},
+                ],  # the third row (NS 3 v EW 2) has no score: missing, asked about, not in the body
             },
             {
                 "number": 2,
                 "tables": [
-                    {"ns": [e, f], "ew": [c, d], "ns_score": "100"},
-                    {"ns": [i, j], "ew": [k, m], "ns_score": "-100"},
+                    {"ns": [e, f], "ew": [c, d], "ns_score": "100", "ns_pair": "2", "ew_pair": "1"},
+                    {"ns": [i, j], "ew": [k, m], "ns_score": "-100", "ns_pair": "3", "ew_pair": "3"},
                 ],
             },
         ],
     }
+    assert [(row.board, row.row, row.message) for row in reading.missing] == [
+        (1, 3, "Board 1, table 3 (NS 3 v EW 2) has no score")
+    ]  # board 2's third row has no pair numbers (nobody sat there): nothing is missing
 
 
-def test_contracts_become_ns_scores(twelve):
+def test_contracts_are_kept_and_the_cleaner_scores_them(referee, twelve, django_capture_on_commit_callbacks):
     rows = {
         (1, 1): {"ns": "1", "ew": "1", "contract": "4S", "by": "N", "result": "="},  # board 1 none vul: 420
         (1, 2): {"ns": "2", "ew": "2", "contract": "4♠", "by": "e", "result": "-1"},  # EW down 1 NV: NS +50
         (1, 3): {"ns": "3", "ew": "3", "contract": "3nt", "by": "S", "result": "10"},  # 3NT+1 NV: 430
         (2, 1): {"ns": "1", "ew": "2", "contract": "1NTx", "by": "W", "result": "-2"},  # board 2 NS vul: EW NV, +300
-        (2, 2): {
-            "ns": "2",
-            "ew": "3",
-            "contract": "-100",
-            "by": "",
-            "result": "",
-        },  # a score typed in the contract cell
-        (2, 3): {"ns": "3", "ew": "1", "contract": "Pass", "by": "", "result": ""},  # passed out
+        (2, 2): {"ns": "2", "ew": "3", "contract": "-100"},  # a score typed in the contract cell
+        (2, 3): {"ns": "3", "ew": "1", "contract": "Pass"},  # passed out
     }
-    reading = evening_body(BridgeForm.from_post(three_tables(twelve, rows, boards=2, entry="contract")), GAME)
+    form = three_tables(twelve, rows, boards=2, entry="contract")
+    reading = evening_body(BridgeForm.from_post(form), GAME)
     assert reading.cells == {}
-    assert [[table["ns_score"] for table in board["tables"]] for board in reading.body["boards"]] == [
-        ["420", "50", "430"],
-        ["300", "-100", "0"],
+    kept = [
+        [{k: v for k, v in t.items() if k not in ("ns", "ew")} for t in b["tables"]] for b in reading.body["boards"]
     ]
+    assert kept == [
+        [
+            {"contract": "4S", "declarer": "N", "tricks": 10, "ns_pair": "1", "ew_pair": "1"},
+            {"contract": "4S", "declarer": "E", "tricks": 9, "ns_pair": "2", "ew_pair": "2"},
+            {"contract": "3NT", "declarer": "S", "tricks": 10, "ns_pair": "3", "ew_pair": "3"},
+        ],
+        [
+            {"contract": "1NTX", "declarer": "W", "tricks": 5, "ns_pair": "1", "ew_pair": "2"},
+            {"ns_score": "-100", "ns_pair": "2", "ew_pair": "3"},
+            {"contract": "Pass", "ns_pair": "3", "ew_pair": "1"},
+        ],
+    ]
+    with django_capture_on_commit_callbacks(execute=True):
+        assert 'id="saved"' in post(referee, form)
+    stored = {
+        (t.board.number, t.table): (t.contract, t.declarer, t.tricks, t.ns_score, t.ns_pair, t.ew_pair)
+        for t in BoardTable.objects.select_related("board")
+    }
+    assert stored == {
+        (1, 1): ("4S", "N", 10, 420, "1", "1"),
+        (1, 2): ("4S", "E", 9, 50, "2", "2"),
+        (1, 3): ("3NT", "S", 10, 430, "3", "3"),
+        (2, 1): ("1NTX", "W", 5, 300, "1", "2"),
+        (2, 2): ("", "", None, -100, "2", "3"),
+        (2, 3): ("Pass", "", None, 0, "3", "1"),
+    }
+    assert Match.objects.get().facts == {"scoring": "matchpoints", "movement": "mitchell"}
 
 
 def test_a_mitchell_prefills_the_travellers_and_a_free_movement_does_not(referee):
@@ -219,19 +247,38 @@ def test_adding_a_board_keeps_the_focus_in_its_first_cell(referee, twelve):
     assert 'id="b3-t1-ew" value="2"' in html
 
 
-def test_the_session_page_ranks_the_pairs_by_imps(referee, twelve, django_capture_on_commit_callbacks):
+def test_the_stored_evening_ranks_its_pairs_by_number_in_its_scoring(
+    referee, twelve, django_capture_on_commit_callbacks
+):
+    """What the session page ranks (``session_standings`` over the stored body): pairs by their numbers,
+    in the scoring chosen. Board 1, none vul: NS 420, -50 and 170 at tables 1-3."""
     with django_capture_on_commit_callbacks(execute=True):
-        saved = post(referee, three_tables(twelve, GOOD))
-    assert 'id="saved"' in saved
-    match = Match.objects.get()
-    page = Client().get(match.get_absolute_url()).content.decode()
-    ranking = page[page.index('class="table pair-ranking"') :]
-    ranking = ranking[: ranking.index("</table>")]
-    # 420 v -50: 470 = 10 IMPs; 420 v 170: 250 = 6; -50 v 170: 220 = 6 (WBF 220-260).
-    # Table 1 NS +16, table 2 NS -16, table 3 NS 0 (EW the opposite): NS 1 and EW 2 first equal.
-    assert re.findall(r"<td>(\d+=?)</td>", ranking) == ["1=", "1=", "3=", "3=", "5=", "5="]
-    totals = re.findall(r'<td class="num pair-boards">(\d+)</td><td class="num">([+\-\d]+)</td>', ranking)
-    assert totals == [("1", "+16"), ("1", "+16"), ("1", "0"), ("1", "0"), ("1", "-16"), ("1", "-16")]
+        assert 'id="saved"' in post(referee, three_tables(twelve, GOOD))
+    ranked = session_standings(bridge_stored_body(Match.objects.get()))
+    # Matchpoints, top 2 x (3 - 1) = 4: NS 420 beats both (4 MP = 100 %), 170 beats -50 (2 = 50 %), -50 none;
+    # EW the other way: EW 2 (v -50) 100 %, EW 3 50 %, EW 1 0 %.
+    assert [(row["direction"], row["pair"], str(row["score"]), row["rank"]) for row in ranked] == [
+        ("NS", "1", "100.00", 1),
+        ("NS", "3", "50.00", 2),
+        ("NS", "2", "0.00", 3),
+        ("EW", "2", "100.00", 1),
+        ("EW", "3", "50.00", 2),
+        ("EW", "1", "0.00", 3),
+    ]
+    cross = three_tables(twelve, GOOD) | {"scoring": "cross_imps", "played_at": "2026-11-08T19:00"}
+    with django_capture_on_commit_callbacks(execute=True):
+        assert 'id="saved"' in post(referee, cross)
+    ranked = session_standings(bridge_stored_body(Match.objects.latest("played_at")))
+    # Cross-IMPs: 420 v -50: 470 = 10 IMPs; 420 v 170: 250 = 6; -50 v 170: 220 = 6 (WBF 220-260).
+    # NS 1 +16, NS 3 0, NS 2 -16; EW the opposite of their table's NS.
+    assert [(row["direction"], row["pair"], str(row["score"])) for row in ranked] == [
+        ("NS", "1", "16.00"),
+        ("NS", "3", "0.00"),
+        ("NS", "2", "-16.00"),
+        ("EW", "2", "16.00"),
+        ("EW", "3", "0.00"),
+        ("EW", "1", "-16.00"),
+    ]
 
 
 def test_a_team_match_in_imps_gives_table_one_the_imps_and_table_two_its_pairs(twelve):
@@ -245,13 +292,20 @@ def test_a_team_match_in_imps_gives_table_one_the_imps_and_table_two_its_pairs(t
     }  # fmt: skip
     reading = evening_body(BridgeForm.from_post(form), GAME)
     assert reading.cells == {}
+    assert reading.body["scoring"] == "imps"
     assert reading.body["boards"] == [
-        {"number": 1, "tables": [{"ns": [a, b], "ew": [c, d], "ns_imps": "7.5"}, {"ns": [e, f], "ew": [g, h]}]}
+        {
+            "number": 1,
+            "tables": [
+                {"ns": [a, b], "ew": [c, d], "ns_imps": "7.5", "ns_pair": "1", "ew_pair": "1"},
+                {"ns": [e, f], "ew": [g, h], "ns_pair": "2", "ew_pair": "2"},
+            ],
+        }
     ]
     one = BridgeForm.from_post({**form, "tables": "1", "setup": "mitchell-1-1"})
     assert one.scoring == "imps"
     assert evening_body(one, GAME).body["boards"] == [
-        {"number": 1, "tables": [{"ns": [a, b], "ew": [c, d], "ns_imps": "7.5"}]}
+        {"number": 1, "tables": [{"ns": [a, b], "ew": [c, d], "ns_imps": "7.5", "ns_pair": "1", "ew_pair": "1"}]}
     ]
 
 
