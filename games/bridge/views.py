@@ -47,7 +47,7 @@ from games.bridge.scoring import (
     traveller_score,
     tricks_parse,
 )
-from games.entry import entry_decimal, entry_initial_values, entry_submit
+from games.entry import entry_check, entry_decimal, entry_initial_values, entry_submit
 from games.pickers import picker_read
 from leagues.models import Game, League, Player
 from matches.entry import form_now
@@ -781,6 +781,12 @@ def entry(request, game: Game):
     if action != "save_short" and reading.filled and len(reading.filled) < form.boards:
         short = {"filled": len(reading.filled), "empty": [board for board in form.rows if board not in reading.filled]}
     if reading.missing or short:
+        # The questions are asked of an evening that would be saved: what the cleaner refuses comes first
+        # (shown with the missing rows, whose choice is needed as well).
+        errors = entry_check(request, body=reading.body)
+        if errors:
+            cells = cleaner_cells(errors.get("boards", []), reading, form)
+            return _answer(request, game, form, cells=cells, errors=errors, missing=reading.missing)
         return _answer(request, game, form, short=short, missing=reading.missing)
     fresh = BridgeForm.from_post({})
     fresh.movement, fresh.tables, fresh.boards, fresh.entry = form.movement, form.tables, form.boards, form.entry

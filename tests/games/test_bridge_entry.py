@@ -346,3 +346,321 @@ def test_a_typed_name_that_names_nobody_is_marked_at_its_picker_and_stores_nothi
     marked = re.search(r'<input[^>]*id="pair-ew3-2"[^>]*>', html).group(0)
     assert 'aria-invalid="true"' in marked
     assert 'value="Nobody Here"' in marked  # what was typed comes back to be corrected
+
+
+# --- Rows a movement expects but that have no score ----------------------------------------------------------
+
+#: Board 1 (none vul) at a 3-table Mitchell: tables 1 and 2 scored, table 3 (NS 3 v EW 3) left blank.
+HALF = scores(1, ("1", "1", "420"), ("2", "2", "-50"), ("3", "3", ""))
+
+
+def test_a_half_filled_movement_is_refused_with_the_list_and_stores_nothing(referee, twelve):
+    before = rows_snapshot()
+    html = post(referee, three_tables(twelve, HALF))
+    assert rows_changed(before, rows_snapshot()) == {}
+    box = html[html.index('id="confirm-missing"') :]
+    assert "Nothing was saved: this table has no score." in box
+    assert "Board 1, table 3 (NS 3 v EW 3) has no score" in box
+    assert re.search(r'<select name="missing-all" id="missing-all" autofocus>', html)
+    # At its row: the choice under board 1's traveller, the score cell described by it.
+    board = html[html.index('id="board-1"') : html.index("</fieldset>", html.index('id="board-1"'))]
+    assert re.search(r'<select name="b1-t3-missing" id="b1-t3-missing" aria-invalid="true">', board)
+    assert 'aria-describedby="missing-b1-t3"' in re.search(r'<input[^>]*id="b1-t3-score"[^>]*>', board).group(0)
+    # A choice for another row, or a choice the page does not offer, is no choice.
+    again = post(referee, three_tables(twelve, HALF) | {"b1-t2-missing": "skip", "b1-t3-missing": "A+"})
+    assert "Nothing was saved: this table has no score." in again
+    assert rows_changed(before, rows_snapshot()) == {}
+
+
+def test_a_missing_row_saved_as_not_played_is_left_out(referee, twelve, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        html = post(referee, three_tables(twelve, HALF) | {"b1-t3-missing": "skip"})
+    assert 'id="saved"' in html
+    tables = BoardTable.objects.filter(board__match=Match.objects.get()).order_by("table")
+    assert [(t.ns_pair, t.ew_pair, t.ns_score, t.adjusted) for t in tables] == [
+        ("1", "1", 420, None),
+        ("2", "2", -50, None),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("choice", "adjusted", "standings"),
+    [
+        # Top 2 x (3 - 1) = 4 (three tables scored, one adjusted). Two played scores are scaled to three by
+        # Neuberg, (MP + 1) x 3 / 2 - 1: 420 (2 MP) 3.5, -50 (0 MP) 0.5; A+ is 60 % of the top, A- 40 %.
+        (
+            {"b1-t3-missing": "A+/A-"},
+            {"ns": "A+", "ew": "A-"},
+            [
+                *[("NS", "1", "87.50"), ("NS", "3", "60.00"), ("NS", "2", "12.50")],
+                *[("EW", "2", "87.50"), ("EW", "3", "40.00"), ("EW", "1", "12.50")],
+            ],
+        ),
+        (
+            {"missing-all": "A=/A="},  # for all of them
+            {"ns": "A=", "ew": "A="},
+            [
+                *[("NS", "1", "87.50"), ("NS", "3", "50.00"), ("NS", "2", "12.50")],
+                *[("EW", "2", "87.50"), ("EW", "3", "50.00"), ("EW", "1", "12.50")],
+            ],
+        ),
+    ],
+    ids=["per row", "for all"],
+)
+def test_a_missing_row_saved_as_adjusted_counts_in_the_standings(
+    referee, twelve, django_capture_on_commit_callbacks, choice, adjusted, standings
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        html = post(referee, three_tables(twelve, HALF) | choice)
+    assert 'id="saved"' in html
+    match = Match.objects.get()
+    third = BoardTable.objects.get(board__match=match, table=3)
+    assert (third.ns_pair, third.ew_pair, third.ns_score, third.adjusted) == ("3", "3", None, adjusted)
+    ranked = session_standings(bridge_stored_body(match))
+    assert [(row["direction"], row["pair"], str(row["score"])) for row in ranked] == standings
+
+
+@pytest.mark.parametrize(
+    ("typed", "adjusted"),
+    [
+        ("A+", {"ns": "A+", "ew": "A-"}),
+        ("a-", {"ns": "A-", "ew": "A+"}),
+        ("A=", {"ns": "A=", "ew": "A="}),
+        ("A\u2212/A\u2212", {"ns": "A-", "ew": "A-"}),  # both at fault, typed with a real minus
+        ("A+/A=", {"ns": "A+", "ew": "A="}),
+        ("A60/40", {"ns": 60.0, "ew": 40.0}),
+        ("55/45", {"ns": 55.0, "ew": 45.0}),
+    ],
+)
+def test_an_adjusted_score_typed_in_its_cell_is_stored_as_adjusted(
+    referee, twelve, django_capture_on_commit_callbacks, typed, adjusted
+):
+    rows = scores(1, ("1", "1", "420"), ("2", "2", "-50"), ("3", "3", typed))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert 'id="saved"' in post(referee, three_tables(twelve, rows))
+    third = BoardTable.objects.get(table=3)
+    assert (third.ns_score, third.adjusted) == (None, adjusted)
+
+
+@pytest.mark.parametrize("typed", ["A7", "A+-+", "A70/", "A120/0", "A/B"])
+def test_an_adjusted_score_that_does_not_read_is_refused_at_its_cell(referee, twelve, typed):
+    rows = scores(1, ("1", "1", "420"), ("2", "2", "-50"), ("3", "3", typed))
+    html = post(referee, three_tables(twelve, rows))
+    assert "Board 1, table 3: an adjusted score is A+, A= or A\u2212 (NS\u2019s; EW get the other)" in html
+    cell = re.search(r'<input[^>]*id="b1-t3-score"[^>]*>', html).group(0)
+    assert 'aria-invalid="true"' in cell
+    assert " autofocus" in cell
+    assert 'id="error-b1-t3-score"' in html  # the message under the board, read with its cell
+    assert not Match.objects.exists()
+
+
+def test_a_sit_out_pairs_rows_are_not_asked_about(referee, twelve, django_capture_on_commit_callbacks):
+    """EW pair 3 has no players (they did not come): its row stays blank, nothing is missing."""
+    form = three_tables(twelve, HALF) | {"pair-ew3-1": "", "pair-ew3-2": ""}
+    with django_capture_on_commit_callbacks(execute=True):
+        assert 'id="saved"' in post(referee, form)
+    assert BoardTable.objects.count() == 2
+
+
+def test_missing_rows_and_empty_boards_are_asked_together(referee, twelve, django_capture_on_commit_callbacks):
+    form = three_tables(twelve, HALF, boards=2)
+    asked = post(referee, form)
+    assert "Board 1, table 3 (NS 3 v EW 3) has no score" in asked
+    assert "You declared 2 boards and filled 1 (board 2 empty): save anyway?" in asked
+    button = re.search(
+        r'<button type="submit" name="action" value="(\w+)"[^>]*>([^<]*)</button>',
+        asked[asked.index('id="confirm-missing"') :],
+    )
+    assert button.groups() == ("save_short", "Save 1 board with these choices")
+    assert not Match.objects.exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        saved = post(referee, form | {"action": "save_short", "missing-all": "skip"})
+    assert 'id="saved"' in saved
+    assert BoardTable.objects.count() == 2
+
+
+def test_a_score_the_cleaner_refuses_comes_before_the_questions(referee, twelve):
+    """An impossible score and a missing row: the score is marked at its cell, the row listed; nothing saved."""
+    rows = scores(1, ("1", "1", "620"), ("2", "2", "-50"), ("3", "3", ""))  # board 1, none vul: 620 cannot be
+    html = post(referee, three_tables(twelve, rows))
+    assert "Board 1, table 1: +620 cannot be scored when neither side is vulnerable" in html
+    cell = re.search(r'<input[^>]*id="b1-t1-score"[^>]*>', html).group(0)
+    assert 'aria-invalid="true"' in cell
+    assert " autofocus" in cell
+    assert "Board 1, table 3 (NS 3 v EW 3) has no score" in html
+    assert not Match.objects.exists()
+
+
+# --- Scores that can happen, in the preview ------------------------------------------------------------------
+
+
+def test_the_preview_flags_a_score_the_board_cannot_have_at_its_cell_in_the_cleaners_words(referee, twelve):
+    # Board 3: EW vulnerable. 620 is NS's vulnerable game: NS are not vulnerable here, where 4H or 4S making
+    # scores 420. 425 is no score at all.
+    rows = scores(3, ("1", "3", "420"), ("2", "2", "620"), ("3", "1", "-50"))
+    form = three_tables(twelve, rows, boards=3)
+    preview = post(referee, form | {"action": "check", "board": "3"})
+    said = "Board 3, table 2: +620 cannot be scored when EW are vulnerable (4\u2665 or 4\u2660 making is 420)"
+    assert said in preview
+    assert 'data-cell="b3-t2-score"' in preview
+    # The cleaner says the same on saving (the evening saved short, boards 1 and 2 left empty).
+    saved = post(referee, form | {"action": "save_short"})
+    assert said in saved
+    assert not Match.objects.exists()
+    # A redraw marks it too, described by the preview: before any save.
+    redrawn = post(referee, form | {"action": "add_board"})
+    cell = re.search(r'<input[^>]*id="b3-t2-score"[^>]*>', redrawn).group(0)
+    assert 'aria-invalid="true"' in cell
+    assert 'aria-describedby="preview-3"' in cell
+    assert "data-preview-flag" in cell
+    # In the contract mode, a score typed in the contract cell is checked the same way.
+    contract = scores(3, ("1", "3", ""), ("2", "2", ""))
+    contract = {key: {"ns": cells["ns"], "ew": cells["ew"], "contract": "620"} for key, cells in contract.items()}
+    flagged = post(
+        referee, three_tables(twelve, contract, boards=3, entry="contract") | {"action": "check", "board": "3"}
+    )
+    assert "Board 3, table 1: +620 cannot be scored when EW are vulnerable" in flagged
+    assert 'data-cell="b3-t1-contract"' in flagged
+    fine = post(referee, form | {"b3-t2-score": "-100", "action": "check", "board": "3"})
+    assert "data-cell" not in fine
+
+
+# --- The setup: scoring and movement ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("tables", "posted", "scoring"),
+    [
+        ("3", "", "matchpoints"),
+        ("3", "butler", "butler"),
+        ("3", "cross_imps", "cross_imps"),
+        ("3", "imps", "matchpoints"),  # a team match is one or two tables
+        ("2", "scores", "cross_imps"),  # the page's old word for NS scores at both tables
+        ("2", "matchpoints", "matchpoints"),
+        ("2", "imps", "imps"),
+        ("1", "butler", "imps"),  # one table: only IMPs compare
+    ],
+)
+def test_the_scoring_is_one_the_tables_can_have(tables, posted, scoring):
+    assert BridgeForm.from_post({"tables": tables, "scoring": posted}).scoring == scoring
+
+
+def test_the_scoring_select_offers_what_the_tables_can_have(referee):
+    page = Client()
+    page.force_login(referee)
+    html = page.get("/results/bridge/").content.decode()
+    select = html[html.index('<select name="scoring"') : html.index("</select>", html.index('<select name="scoring"'))]
+    assert re.findall(r'<option value="(\w+)"( selected)?', select) == [
+        ("matchpoints", " selected"),
+        ("cross_imps", ""),
+        ("butler", ""),
+    ]
+
+
+def test_a_free_movement_sends_howell_with_the_pair_numbers_as_typed(twelve):
+    form = {
+        "movement": "free", "tables": "2", "boards": "1", "setup": "free-2-1", "scoring": "butler",
+        "played_at": "2026-11-01T19:00",
+        "pair-1-1": str(twelve[0]), "pair-1-2": str(twelve[1]), "pair-2-1": str(twelve[2]), "pair-2-2": str(twelve[3]),
+        "pair-3-1": str(twelve[4]), "pair-3-2": str(twelve[5]), "pair-4-1": str(twelve[6]), "pair-4-2": str(twelve[7]),
+        "b1-t1-ns": "4", "b1-t1-ew": "1", "b1-t1-score": "420", "b1-t2-ns": "03", "b1-t2-ew": "2", "b1-t2-score": "-50",
+    }  # fmt: skip
+    reading = evening_body(BridgeForm.from_post(form), GAME)
+    assert (reading.body["movement"], reading.body["scoring"]) == ("howell", "butler")
+    assert [(t["ns_pair"], t["ew_pair"]) for t in reading.body["boards"][0]["tables"]] == [("4", "1"), ("3", "2")]
+
+
+# --- Corrections keep what the page sent ----------------------------------------------------------------------
+
+
+def test_a_session_entered_here_comes_back_for_correction_with_its_pairs_contracts_and_scoring(
+    referee, twelve, django_capture_on_commit_callbacks
+):
+    from tests.factories import AdminFactory
+    from tests.test_admin_matches import the_entry_form
+
+    rows = {
+        (1, 1): {"ns": "1", "ew": "1", "contract": "4S", "by": "N", "result": "="},  # 420
+        (1, 2): {"ns": "2", "ew": "2", "contract": "3NT", "by": "S", "result": "+1"},  # 430
+        (1, 3): {"ns": "3", "ew": "3", "contract": "A60/40"},  # adjusted
+        (2, 1): {"ns": "1", "ew": "2", "contract": "Pass"},
+        (2, 2): {"ns": "2", "ew": "3", "contract": "2H", "by": "E", "result": "-1"},  # board 2: EW NV, +50
+        (2, 3): {"ns": "3", "ew": "1", "contract": "-100"},  # a score in the contract cell
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        assert 'id="saved"' in post(referee, three_tables(twelve, rows, boards=2, entry="contract", scoring="butler"))
+    match = Match.objects.get()
+    admin = Client()
+    admin.force_login(AdminFactory())
+    url = f"/results/bridge/?correct={match.pk}"
+    form = the_entry_form(admin.get(url).content.decode())
+    assert (form["movement"], form["tables"], form["entry"], form["scoring"]) == ("mitchell", "3", "contract", "butler")
+    assert {f"pair-{key}-{n}": form[f"pair-{key}-{n}"] for key in ("ns1", "ew3") for n in (1, 2)} == {
+        "pair-ns1-1": str(twelve[0]),
+        "pair-ns1-2": str(twelve[1]),
+        "pair-ew3-1": str(twelve[10]),
+        "pair-ew3-2": str(twelve[11]),
+    }
+    typed = {(b, t): [form[f"b{b}-t{t}-{name}"] for name in ("ns", "ew", "contract", "by", "result")] for b, t in rows}
+    assert typed == {
+        (1, 1): ["1", "1", "4S", "N", "="],
+        (1, 2): ["2", "2", "3NT", "S", "+1"],
+        (1, 3): ["3", "3", "A60/40", "", ""],
+        (2, 1): ["1", "2", "Pass", "", ""],
+        (2, 2): ["2", "3", "2H", "E", "-1"],
+        (2, 3): ["3", "1", "-100", "", ""],
+    }
+    before = rows_snapshot()
+    with django_capture_on_commit_callbacks() as callbacks:
+        unchanged = admin.post(url, form, follow=True)
+    assert "No change: the result is as stored; nothing was replayed." in unchanged.content.decode()
+    assert callbacks == []
+    assert rows_changed(before, rows_snapshot()) == {}
+    with django_capture_on_commit_callbacks(execute=True):
+        admin.post(url, form | {"b1-t2-result": "="})  # 3NT making: 400
+    assert BoardTable.objects.get(board__match=match, board__number=1, table=2).ns_score == 400
+
+
+def test_a_session_without_pair_numbers_is_corrected_without_adding_them(
+    referee, twelve, django_capture_on_commit_callbacks
+):
+    """Stored by the API with no scoring, movement or pair numbers: the page numbers its partnerships to show
+    them, and saving unchanged adds none of it; a changed score is stored, still without them."""
+    from matches.services import match_submit
+    from tests.factories import AdminFactory
+    from tests.test_admin_matches import the_entry_form
+
+    a, b, c, d, e, f, g, h, i, j, k, m = twelve
+    tables = [([a, b], [c, d]), ([e, f], [g, h]), ([i, j], [k, m])]
+    body = {
+        "game": "bridge",
+        "played_at": "2026-11-01T19:00:00+00:00",
+        "boards": [
+            {
+                "number": 1,
+                "tables": [
+                    {"ns": ns, "ew": ew, "ns_score": s} for (ns, ew), s in zip(tables, (420, -50, 170), strict=True)
+                ],
+            }
+        ],
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        match = match_submit(referee=referee, data=body)
+    admin = Client()
+    admin.force_login(AdminFactory())
+    url = f"/results/bridge/?correct={match.pk}"
+    form = the_entry_form(admin.get(url).content.decode())
+    assert (form["movement"], form["scoring"], form["b1-t3-ns"], form["b1-t3-ew"]) == ("free", "cross_imps", "5", "6")
+    before = rows_snapshot()
+    response = admin.post(url, form, follow=True)
+    assert "No change: the result is as stored; nothing was replayed." in response.content.decode()
+    assert rows_changed(before, rows_snapshot()) == {}
+    with django_capture_on_commit_callbacks(execute=True):
+        admin.post(url, form | {"b1-t3-score": "140"})
+    match.refresh_from_db()
+    assert match.facts in ({}, None)
+    assert [(t.ns_pair, t.ns_score) for t in BoardTable.objects.filter(board__match=match).order_by("table")] == [
+        ("", 420),
+        ("", -50),
+        ("", 140),
+    ]
