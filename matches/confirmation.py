@@ -28,7 +28,7 @@ from config.permissions import user_can_submit
 from leagues.models import League
 from matches.inputs import MatchInput
 from matches.models import AuditEntry, Match
-from matches.selectors import VERSION_ACTIONS, match_author_id, match_version_id
+from matches.selectors import VERSION_ACTIONS, match_version_id
 from matches.versions import results_version_bump
 from ratings.intake import player_leagues_in_game, ratings_intake
 
@@ -61,29 +61,38 @@ def match_needs_confirmation(*, cleaned: MatchInput) -> bool:
 DISPUTED_WAITS = "This result is disputed: it waits for an admin to correct or void it."
 
 
-def match_importer_id(match: Match) -> int | None:
-    """Who imported the version of a result that is stored, if an import wrote it: the user its audit entry
-    names as ``source.by`` (``games.importing.ImportSource``; None for the command-line operator)."""
-    data = (
+def match_workers(match: Match) -> tuple[int | None, int | None]:
+    """Whose work the stored version of a result is, in one query: its author (the admin who last corrected
+    it, else its referee: ``selectors.match_author_id``) and who imported it, if an import wrote it (the
+    user the version's audit entry names as ``source.by``, ``games.importing.ImportSource``; None for the
+    command-line operator)."""
+    action, actor, data = (
         AuditEntry.objects.filter(match=match, action__in=VERSION_ACTIONS)
         .order_by("-id")
-        .values_list("data", flat=True)
+        .values_list("action", "actor_id", "data")
         .first()
-    )
+    ) or (None, None, None)
+    author = actor if action == AuditEntry.Action.CORRECTED else match.referee_id
     source = data.get("source") if isinstance(data, dict) else None
     importer = source.get("by") if isinstance(source, dict) else None
-    return importer if isinstance(importer, int) else None
+    return author, importer if isinstance(importer, int) else None
+
+
+def match_importer_id(match: Match) -> int | None:
+    """Who imported the version of a result that is stored (``match_workers``)."""
+    return match_workers(match)[1]
 
 
 def _own_work(match: Match, by, *, confirm: bool) -> None:
     """Refuse ``by`` if the waiting version is their work: entered, corrected (its author) or imported."""
-    if match_author_id(match) == by.pk:
+    author, importer = match_workers(match)
+    if author == by.pk:
         if confirm:
             message = "A second referee must confirm: you entered (or corrected) this result."
         else:
             message = "A second referee disputes a result: you entered (or corrected) this one."
         raise ValidationError({"non_field_errors": [message]})
-    if match_importer_id(match) == by.pk:
+    if importer == by.pk:
         if confirm:
             message = _("A second referee must confirm: you imported this result.")
         else:

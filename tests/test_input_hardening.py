@@ -22,6 +22,7 @@ from django.test import Client
 from django.utils import timezone
 
 from config.jsonbody import JSON_MAX_DEPTH
+from games.bridge.scoring import board_vulnerability_name, possible_ns_scores
 from leagues.models import Game, Player
 from matches.models import AuditEntry, Match
 from tests.conftest import REPO
@@ -210,6 +211,8 @@ def test_a_large_bridge_evening_fits_under_the_cap(api, reference_data):
     """32 boards at 16 tables, pretty-printed (about 110 KB), is accepted: the cap leaves room for real sessions."""
     players = PlayerFactory.create_batch(64)
     tables = [[player.pk for player in players[4 * t : 4 * t + 4]] for t in range(16)]
+    # Scores each board can have at its vulnerability (the cleaner refuses any other), smallest first.
+    possible = {n: sorted(possible_ns_scores(board_vulnerability_name(n)), key=abs)[:160] for n in range(1, 33)}
     body = {
         "game": "bridge",
         "played_at": ago(hours=2),
@@ -217,7 +220,11 @@ def test_a_large_bridge_evening_fits_under_the_cap(api, reference_data):
             {
                 "number": number,
                 "tables": [
-                    {"ns": pair[:2], "ew": pair[2:], "ns_score": 10 * ((number * 37 + t * 11) % 160 - 80)}
+                    {
+                        "ns": pair[:2],
+                        "ew": pair[2:],
+                        "ns_score": possible[number][(number * 37 + t * 11) % len(possible[number])],
+                    }
                     for t, pair in enumerate(tables)
                 ],
             }

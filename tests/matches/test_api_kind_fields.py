@@ -17,6 +17,8 @@ def test_the_answer_has_every_kinds_fields_in_the_published_order():
         "winner",
         "deals",
         "boards",
+        "scoring",
+        "standings",
         "rating_changes",
         "awaiting_confirmation",
         "confirmed_by",
@@ -35,5 +37,9 @@ def test_the_body_has_every_kinds_fields_in_the_published_order():
         "seats",
         "deals",
         "boards",
+        "scoring",
+        "movement",
+        "event",
+        "scoring_options",
         "league",
     ]

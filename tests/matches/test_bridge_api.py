@@ -47,7 +47,9 @@ def test_a_session_is_stored_rated_and_read_back(referee_client, eight, django_c
     assert detail["status"] == "rated"
     assert detail["league"] == "bridge-amateur"
     first_table = {"table": 1, "ns": sorted(eight[:2]), "ew": sorted(eight[2:4]), "ns_score": 420, "ns_imps": None}
-    first_table |= dict.fromkeys(("section", "ns_pair", "ew_pair", "contract", "declarer", "tricks", "lead", "adjusted"))
+    first_table |= dict.fromkeys(
+        ("section", "ns_pair", "ew_pair", "contract", "declarer", "tricks", "lead", "adjusted")
+    )
     assert detail["boards"][0]["tables"][0] == first_table
     # Board 1 of the 16-board cycle: North deals, nobody vulnerable; no hand record was given.
     assert {key: detail["boards"][0][key] for key in ("dealer", "vulnerability", "deal", "double_dummy", "par")} == {

@@ -96,7 +96,8 @@ def test_a_score_the_board_cannot_have_is_refused_naming_board_and_table(referee
     answer = post(referee_client, boards)
     assert answer.status_code == 400
     assert answer.json() == {"boards": [f"Board {number}, table 2: {words}"]}
-    assert not Match.objects.exists() and not Board.objects.exists()
+    assert not Match.objects.exists()
+    assert not Board.objects.exists()
 
 
 def test_a_contract_that_does_not_give_the_score_typed_is_refused(referee_client, twelve):
@@ -161,8 +162,10 @@ def test_hostile_table_fields_are_refused_and_store_nothing(referee_client, twel
     answer = post(referee_client, [board])
     assert answer.status_code == 400
     (message,) = answer.json()["boards"]
-    assert message.startswith("Board 1, table 2: ") and says in message
-    assert not Match.objects.exists() and not BoardTable.objects.exists()
+    assert message.startswith("Board 1, table 2: ")
+    assert says in message
+    assert not Match.objects.exists()
+    assert not BoardTable.objects.exists()
 
 
 @pytest.mark.parametrize(

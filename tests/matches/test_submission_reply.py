@@ -30,8 +30,8 @@ def preferans_body(ids):
 def bridge_body(ids):
     a, b, c, d, e, f, g, h = ids
     tables = [  # given out of table order
-        {"ns": [e, f], "ew": [g, h], "ns_score": -50},
-        {"ns": [a, b], "ew": [c, d], "ns_score": 420},
+        {"ns": [e, f], "ew": [g, h], "ns_score": -100},  # board 7, all vulnerable: one down
+        {"ns": [a, b], "ew": [c, d], "ns_score": 620},  # and 4♠ making
     ]
     second = [{"ns": [a, b], "ew": [c, d], "ns_imps": 3}]
     boards = [{"number": 7, "tables": tables}, {"number": 2, "tables": second}]

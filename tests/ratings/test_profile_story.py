@@ -326,6 +326,10 @@ def test_the_profile_links_to_the_history_not_to_the_json(client, season):
     assert f'href="/api/players/{season.pk}/history.csv" download' in html  # still there, not the main link
 
 
+#: NS scores board 1 (nobody vulnerable) can have: 4♠ making with 10-13 tricks, 3NT with 9-12, 4♥ and 5♣ made.
+BOARD_1_SCORES = [420, 450, 480, 510, 400, 430, 460, 490, 400, 420, 400]
+
+
 def test_a_bridge_players_profile_costs_the_same_queries_whatever_the_sessions(
     client, referee_client, reference_data, django_capture_on_commit_callbacks, django_assert_num_queries
 ):
@@ -334,7 +338,8 @@ def test_a_bridge_players_profile_costs_the_same_queries_whatever_the_sessions(
     def sessions(first: int, count: int) -> None:
         for day in range(first, first + count):
             tables = [
-                {"ns": [a.pk, b.pk], "ew": [c.pk, d.pk], "ns_score": 420 - 10 * day},
+                # Board 1, nobody vulnerable: a score it can have, another each day.
+                {"ns": [a.pk, b.pk], "ew": [c.pk, d.pk], "ns_score": BOARD_1_SCORES[day % len(BOARD_1_SCORES)]},
                 {"ns": [e.pk, f.pk], "ew": [g.pk, h.pk], "ns_score": -50},
             ]
             body = {
