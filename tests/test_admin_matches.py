@@ -125,9 +125,8 @@ def test_no_field_of_a_match_is_editable_in_admin(admin_pages, people, django_ca
     assert page.status_code == 200
     controls = form_fields(page.content.decode()).controls
     fields = [field for field in Match._meta.concrete_fields if not field.primary_key]
-    assert (
-        len(fields) == 19
-    )  # a new column must be looked at here: is it a service's? (dispute: match_dispute; facts: the kind's cleaner)
+    # A new column must be looked at here: is it a service's? (dispute: match_dispute; facts: the kind's cleaner)
+    assert len(fields) == 19
     editable = {field.name for field in fields if {field.name, field.attname} & controls}
     assert editable == EDITABLE_MATCH_FIELDS
     # Nor the seats or the audit log below it: their inlines carry only the formsets' hidden bookkeeping.
