@@ -1,5 +1,5 @@
 """In a real Chromium, on a phone (360 px) and a desktop (1366 px): a player finds themselves from the home
-page in one search, by keyboard, and a bridge session's page fits the phone with its boards opened."""
+page in one search, by keyboard, and a bridge session's page fits the phone, and so does a board's traveller."""
 
 from datetime import UTC, datetime
 
@@ -86,7 +86,7 @@ def test_without_javascript_the_form_goes_to_the_results_page(browser, live_serv
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_a_bridge_session_fits_the_screen_with_its_boards_opened(page, width):
+def test_a_bridge_session_fits_the_screen_and_opens_a_boards_traveller(page, width):
     reference_data_ensure()
     players = [
         PlayerFactory(name=name) for name in ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus Longname-Lindqvist", "Hal"]
@@ -104,10 +104,11 @@ def test_a_bridge_session_fits_the_screen_with_its_boards_opened(page, width):
     page.goto(f"/matches/{answer.json()['id']}/")
     assert page.locator("h1").inner_text() == "Bridge Amateur, Sunday 1 November 2026"
     assert page.locator("table.pair-ranking tbody tr").count() == 4
-    boards = page.locator("table.boards-played")
-    assert boards.is_hidden()  # on demand
-    page.get_by_text("Boards: 3, every table's result").click()
-    assert boards.is_visible()
-    assert boards.locator("tbody tr").count() == 6
+    assert page.locator(".board-links a").count() == 3
     assert page.evaluate(PAGE_WIDTH) <= width  # the page never scrolls sideways: the tables scroll in their box
+    page.locator(".board-links a").nth(2).click()
+    page.wait_for_url(f"**/matches/{answer.json()['id']}/boards/3/")
+    assert page.locator("h1").inner_text() == "Board 3"
+    assert page.locator("table.traveller tbody tr").count() == 2
+    assert page.evaluate(PAGE_WIDTH) <= width
     assert problems == []

@@ -18,10 +18,10 @@ each), -1, -1; board 2 -13 (750: 13), +26, -13; board 3 +1 (30: 1, 10: 0), -2, +
 from __future__ import annotations
 
 import re
-from html import unescape
 from datetime import UTC, datetime
 from decimal import Decimal
 from fractions import Fraction
+from html import unescape
 
 import pytest
 from django.test import Client
@@ -181,7 +181,7 @@ def test_each_players_rating_change_stays_beside_the_standing(evening, twelve):
         )  # fmt: skip
     first = rows(page(evening.get_absolute_url()), "pair-ranking")[0]
     # Ann 1500 -> 1511 as shown: +11; Bob not rated yet: a dash.
-    assert first[4] == "Ann: +11 –"
+    assert first[4] == "Ann: +11 \u2013"
 
 
 # --- a traveller -------------------------------------------------------------------------------------------------
@@ -233,25 +233,33 @@ def test_an_adjusted_table_and_the_byes_show_as_such_with_their_points(referee_c
     }  # fmt: skip
     match = store(referee_client, body)
     one = rows(page(f"/matches/{match.pk}/boards/1/"), "traveller")
-    assert one[2] == ["5 scorecard Ida & Jo", "6 scorecard Kim & Lu", "Adjusted NS A+, EW A−", "", "", "+3", "−3"]
-    assert [row[-2:] for row in one[:2]] == [["+10", "−10"], ["−10", "+10"]]
+    assert one[2] == [
+        "5 scorecard Ida & Jo",
+        "6 scorecard Kim & Lu",
+        "Adjusted NS A+, EW A\u2212",
+        "",
+        "",
+        "+3",
+        "\u22123",
+    ]
+    assert [row[-2:] for row in one[:2]] == [["+10", "\u221210"], ["\u221210", "+10"]]
     two = page(f"/matches/{match.pk}/boards/2/")
-    assert "Byes: pair 5 (Ida & Jo) +2 IMPs; pair 6 (Kim & Lu) −3 IMPs" in text(two)
-    assert [row[-2:] for row in rows(two, "traveller")] == [["+5", "−5"], ["−5", "+5"]]
+    assert "Byes: pair 5 (Ida & Jo) +2 IMPs; pair 6 (Kim & Lu) \u22123 IMPs" in text(two)
+    assert [row[-2:] for row in rows(two, "traveller")] == [["+5", "\u22125"], ["\u22125", "+5"]]
     # The standings: 1 and 4 +15 ("1="), 5 +3 + 2 = +5, 6 -3 - 3 = -6, 2 and 3 -15 ("5=").
     placed = [(row[0], row[1].split()[0], row[3]) for row in rows(page(match.get_absolute_url()), "pair-ranking")]
     assert placed == [
         ("1=", "1", "+15"),
         ("1=", "4", "+15"),
         ("3", "5", "+5"),
-        ("4", "6", "−6"),
-        ("5=", "2", "−15"),
-        ("5=", "3", "−15"),
+        ("4", "6", "\u22126"),
+        ("5=", "2", "\u221215"),
+        ("5=", "3", "\u221215"),
     ]
     card = rows(page(f"/matches/{match.pk}/pairs/6/"), "scorecard")
     assert card == [
-        ["1", "EW", "5 scorecard Ida & Jo", "Adjusted A−", "", "−3", "−3"],
-        ["2", "Bye: no opponents", "−3", "−6"],
+        ["1", "EW", "5 scorecard Ida & Jo", "Adjusted A\u2212", "", "\u22123", "\u22123"],
+        ["2", "Bye: no opponents", "\u22123", "\u22126"],
     ]
 
 
@@ -261,7 +269,7 @@ def test_an_adjusted_table_and_the_byes_show_as_such_with_their_points(referee_c
 def test_a_pairs_scorecard_goes_board_by_board_to_its_standing(evening):
     html = page(f"/matches/{evening.pk}/pairs/1/")
     assert "<h1>Pair 1</h1>" in html
-    assert "75%" in html and "(9 of 12 MP)" in html
+    assert "75% (9 of 12 MP)" in text(html)
     assert rows(html, "scorecard") == [
         # board, direction, opponents, contract, by, tricks, score, MP, running total
         ["1", "NS", "2 scorecard Cy & Di", "4 ♠ spades", "N", "+1", "+450", "4", "4"],
@@ -269,7 +277,7 @@ def test_a_pairs_scorecard_goes_board_by_board_to_its_standing(evening):
         ["3", "NS", "2 scorecard Cy & Di", "3 NT", "N", "+1", "+430", "4", "9"],
     ]
     ew = rows(page(f"/matches/{evening.pk}/pairs/2/"), "scorecard")
-    assert [row[6:] for row in ew] == [["−450", "0", "0"], ["−690", "3", "3"], ["−430", "0", "3"]]
+    assert [row[6:] for row in ew] == [["\u2212450", "0", "0"], ["\u2212690", "3", "3"], ["\u2212430", "0", "3"]]
 
 
 def test_every_scorecard_adds_up_to_its_standing(evening):
@@ -319,7 +327,7 @@ def test_a_hand_record_shows_the_four_hands_round_the_compass_then_its_analysis(
     assert "♠ spades —" in text(west)  # a void
 
     # Filled by the analysis task: North-South take 13 tricks in every strain, East-West none.
-    tables = {seat: {strain: 13 if seat in "NS" else 0 for strain in ("C", "D", "H", "S", "NT")} for seat in "NESW"}
+    tables = {seat: dict.fromkeys(("C", "D", "H", "S", "NT"), 13 if seat in "NS" else 0) for seat in "NESW"}
     board.double_dummy = tables
     board.par = {"score": 1520, "contracts": ["7NT NS"]}
     board.save(update_fields=["double_dummy", "par"])

@@ -57,28 +57,31 @@ def main(html: str) -> str:
 
 
 def ranking_rows(html: str) -> list[tuple[str, str, str, str]]:
-    """(rank, the pair's names, net IMPs, the two changes) per row of the pairs' ranking."""
+    """(place, the pair's names, its score, the two changes) per row of the standings."""
     table = html[html.index('class="table pair-ranking"') :]
     table = table[: table.index("</table>")]
     rows = []
-    for row in re.findall(r"<tr><td>.*?</tr>", table, re.S):
+    for row in re.findall(r'<tr><td class="pair-place">.*?</tr>', table, re.S):
         cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
-        names = " & ".join(re.findall(r">([^<]+)</a>", cells[1]))
+        names = " & ".join(re.findall(r">([^<]+)</a>", cells[2]))
+        score = re.sub(r"<[^>]+>", "", cells[3])
         changes = " ".join(re.sub(r'<span class="visually-hidden">[^<]*</span>', "", cells[4]).split())
-        rows.append((cells[0], names, cells[3], re.sub(r"<[^>]+>", "", changes).replace(" ", "")))
+        rows.append((cells[0], names, score, re.sub(r"<[^>]+>", "", changes).replace(" ", "")))
     return rows
 
 
-def test_a_session_is_titled_by_its_club_and_date_and_ranks_its_pairs(referee_client, players):
+def test_a_session_is_titled_by_its_club_and_date_and_places_its_pairs(referee_client, players):
     match = session(referee_client, players)
     html = main(Client().get(match.get_absolute_url()).content.decode())
     assert "<h1>Bridge Amateur, Sunday 1 November 2026</h1>" in html
-    assert "4 pairs · 3 boards" in html
+    # No scoring given and scores at every table: the club's standings are by cross-IMPs, as the evening was
+    # always ranked here; the pairs are named by their players (no pair numbers were entered).
+    assert "4 pairs · 3 boards · scored by cross-IMPs" in html
     assert ranking_rows(html) == [
         ("1=", "Cy & Di", "+5", NOT_RATED),
         ("1=", "Ed & Flo", "+5", NOT_RATED),
-        ("3=", "Ann & Bob", "-5", NOT_RATED),  # not rated yet: no change
-        ("3=", "Gus & Hal", "-5", NOT_RATED),
+        ("3=", "Ann & Bob", "\u22125", NOT_RATED),  # not rated yet: no change
+        ("3=", "Gus & Hal", "\u22125", NOT_RATED),
     ]
     assert "boards</td>" not in html  # no longer a row a player saying "3 boards"
 
@@ -91,19 +94,20 @@ def test_each_players_change_is_derived_from_the_whole_ratings_shown(referee_cli
     # Bob: 1600.50 -> 1597.20, shown 1601 -> 1597: -4.
     ledger(match, bob, ("1600.50", "1599.00"), ("1599.00", "1597.20"))
     rows = ranking_rows(main(Client().get(match.get_absolute_url()).content.decode()))
-    assert rows[2] == ("3=", "Ann & Bob", "-5", "+11\u22124")
+    assert rows[2] == ("3=", "Ann & Bob", "\u22125", "+11\u22124")
     assert rows[0] == ("1=", "Cy & Di", "+5", NOT_RATED)
 
 
-def test_the_boards_are_on_demand_in_a_details_element(referee_client, players):
+def test_the_boards_link_their_travellers(referee_client, players):
     match = session(referee_client, players)
     html = main(Client().get(match.get_absolute_url()).content.decode())
-    details = html[html.index('<details class="session-boards">') : html.index("</details>")]
-    assert "<summary>Boards: 3, every table's result</summary>" in details
-    assert len(re.findall(r"<tr(?: class=\"board-first\")?><td>", details)) == 6  # 3 boards, 2 tables each
-    assert '<td class="num">-600</td>' in details
-    assert '<td class="num">620</td>' in details
-    assert " open" not in details[: details.index(">")]  # closed until asked
+    links = re.findall(r'<a href="/matches/(\d+)/boards/(\d+)/">', html)
+    assert links == [(str(match.pk), "1"), (str(match.pk), "2"), (str(match.pk), "3")]
+    traveller = main(Client().get(f"/matches/{match.pk}/boards/3/").content.decode())
+    # Board 3: -600 at table 1, +620 at table 2: 1220 is 15 IMPs to table 2's NS (WBF 1100-1290).
+    assert '<td class="num"></td><td class="num">600</td>' in traveller  # EW's +600 at table 1
+    assert '<td class="num">620</td><td class="num"></td>' in traveller
+    assert re.findall(r'<td class="num points">([^<]*)</td>', traveller) == ["\u221215", "+15", "+15", "\u221215"]
 
 
 def test_a_session_without_a_league_is_titled_by_its_game(referee_client, players):
