@@ -13,13 +13,26 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
-from games.bridge.session import SessionReading, session_title
-from ratings.selectors import match_detail_rated_queryset
+from games.bridge.session import SessionReading, rating_changes_over, session_title
+from leagues.kinds import kind_of
+from matches.models import Match
+from ratings.models import RatingChange
 
 
 def _session(pk: int, system: str) -> SessionReading:
-    match = get_object_or_404(match_detail_rated_queryset().filter(game__rating_system=system), pk=pk)
-    return SessionReading(match)
+    """The session with its boards, tables and their players: seven queries whatever its size. Not its
+    ledger rows: a 40-table evening has thousands (a row per player per board), and these pages need them
+    for two players at most (``_pair_changes``)."""
+    boards = kind_of(system).part_prefetches()["boards"]
+    queryset = Match.objects.select_related("game", "league").filter(game__rating_system=system)
+    return SessionReading(get_object_or_404(queryset.prefetch_related(boards), pk=pk), ratings=False)
+
+
+def _pair_changes(reading: SessionReading, pair) -> None:
+    """The pair's players' rating changes over the evening, from their ledger rows only (one query)."""
+    rows = RatingChange.objects.filter(match=reading.match, player__in=[player.pk for player in pair.players])
+    changes = rating_changes_over(rows.order_by("unit", "player_id"))
+    pair.changes = [(player, changes.get(player.pk)) for player in pair.players]
 
 
 def traveller_page(request, pk: int, number: int, system: str):
@@ -45,6 +58,7 @@ def scorecard_page(request, pk: int, pair: str, system: str):
     found = reading.pair_of_slug(pair)
     if found is None:
         raise Http404(_("No pair %(pair)s played in this session.") % {"pair": pair})
+    _pair_changes(reading, found)
     card = reading.scorecard(found)
     title = _("Pair %(pair)s") % {"pair": found.label} if found.label else found.names
     context = {

@@ -31,6 +31,7 @@ from functools import cached_property
 
 from django.urls import reverse
 from django.utils import dateformat, timezone
+from django.utils.functional import SimpleLazyObject
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
@@ -154,15 +155,20 @@ def _whole(value: Decimal) -> int:
     return int(value.quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
-def session_rating_changes(match) -> dict[int, int]:
-    """Each player's rating change over the session, by player id, from the match's ledger rows (prefetched by
-    the match page, in unit order): the whole rating after the last board less the whole rating before the
-    first, as the ratings are shown."""
+def rating_changes_over(rows) -> dict[int, int]:
+    """Each player's rating change over ledger ``rows`` in unit order, by player id: the whole rating after the
+    last less the whole rating before the first, as the ratings are shown."""
     spans: dict[int, tuple[Decimal, Decimal]] = {}
-    for change in match.rating_changes.all():
+    for change in rows:
         before, _after = spans.get(change.player_id, (change.rating_before, None))
         spans[change.player_id] = (before, change.rating_after)
     return {player_id: _whole(after) - _whole(before) for player_id, (before, after) in spans.items()}
+
+
+def session_rating_changes(match) -> dict[int, int]:
+    """Each player's rating change over the session, by player id, from the match's ledger rows (prefetched by
+    the match page, in unit order)."""
+    return rating_changes_over(match.rating_changes.all())
 
 
 def session_title(match) -> str:
@@ -580,5 +586,6 @@ def session_page_context(match) -> dict:
             {"board": board, "has_deal": bool(board.deal), "tables": len(board.tables.all())}
             for board in reading.boards
         ],
-        "pair_ranking": session_pair_ranking(match),
+        # Computed only where it is read (the confirmations list): the session page shows the standings.
+        "pair_ranking": SimpleLazyObject(lambda: session_pair_ranking(match)),
     }

@@ -28,7 +28,8 @@ from django.test import Client
 
 from games.bridge.importing import parse_pbn, parse_usebio
 from games.bridge.standings import decimal_round, session_board_points, session_standings, standing_pair_key
-from leagues.models import League
+from games.importing import import_apply, import_plan_read
+from leagues.models import Game, League
 from matches.models import Board, Match
 from ratings.models import RatingChange
 from tests.factories import PlayerFactory, slaps_match
@@ -182,6 +183,9 @@ def test_each_players_rating_change_stays_beside_the_standing(evening, twelve):
     first = rows(page(evening.get_absolute_url()), "pair-ranking")[0]
     # Ann 1500 -> 1511 as shown: +11; Bob not rated yet: a dash.
     assert first[4] == "Ann: +11 \u2013"
+    card = text(page(f"/matches/{evening.pk}/pairs/1/"))
+    assert "Rating Ann +11, Bob not rated yet (Cardrank's, from IMP duels)" in card
+    assert "Kim +" not in card  # only the pair's own players
 
 
 # --- a traveller -------------------------------------------------------------------------------------------------
@@ -375,13 +379,15 @@ def test_the_pages_cost_a_bounded_number_of_queries_whatever_the_session(
     body["boards"] = [{**body["boards"][0], "number": number, "vulnerability": "None"} for number in range(1, 25)]
     large = store(referee_client, body)
     for match in (small, large):
-        for url in (
-            match.get_absolute_url(),
-            f"/matches/{match.pk}/boards/1/",
-            f"/matches/{match.pk}/pairs/1/",
+        # The match page: the match, its seats and their players and bots, boards, tables, their four players,
+        # ledger rows. A traveller: the match, boards, tables, four players; a scorecard adds its two players'
+        # ledger rows. None a board, a table or a pair.
+        for url, most in (
+            (match.get_absolute_url(), 10),
+            (f"/matches/{match.pk}/boards/1/", 7),
+            (f"/matches/{match.pk}/pairs/1/", 8),
         ):
-            # The match, its seats, boards, tables, their four players, ledger rows; no query a board or a pair.
-            with django_assert_max_num_queries(12):
+            with django_assert_max_num_queries(most):
                 assert Client().get(url).status_code == 200
 
 
@@ -437,3 +443,26 @@ def test_every_real_files_points_add_up_to_its_standings(name):
     plan = parse_pbn(data) if name.endswith(".pbn") else parse_usebio(data)
     (body,) = plan.results
     _totals_agree(body)
+
+
+@pytest.mark.shared_data("bridge-results")
+def test_a_real_evenings_pages_each_scorecard_ends_at_its_standing(reference_data, referee):
+    """The FFB file (22 tables, 30 boards, matchpoints, every hand record): every traveller shows its four
+    hands, and every pair's running total of matchpoints ends at the MPs that make its standing's percentage
+    (the standings computed apart from the board points the scorecard adds)."""
+    data = (shared_data("bridge-results") / REAL[0]).read_bytes()
+    bridge = Game.objects.get(slug="bridge")
+    import_apply(plan=import_plan_read(game=bridge, format="pbn", data=data), game=bridge, referee=referee)
+    match = Match.objects.get(game=bridge)
+    html = page(match.get_absolute_url())
+    standings = dict(re.findall(r'<a href="/matches/\d+/pairs/([^/]+)/">([\d.]+)%</a>', html))
+    assert len(standings) == 44
+    for number in Board.objects.filter(match=match).values_list("number", flat=True):
+        traveller = page(f"/matches/{match.pk}/boards/{number}/")
+        assert len(re.findall(r'<div class="hand hand-\w"', traveller)) == 4, number
+        assert len(rows(traveller, "traveller")) == 22, number
+    for pair, percent in standings.items():
+        card = page(f"/matches/{match.pk}/pairs/{pair}/")
+        total, possible = re.search(r"\(([\d.]+) of (\d+) MP\)", text(card)).groups()
+        assert rows(card, "scorecard")[-1][-1] == total, pair
+        assert abs(Decimal(total) * 100 / Decimal(possible) - Decimal(percent)) <= Decimal("0.005"), pair
