@@ -25,7 +25,7 @@ FOCUSED = "() => document.activeElement && document.activeElement.id"
 SCORES = {
     1: ["420", "-50", "450"],
     2: ["-100", "140", "110"],
-    3: ["620", "170", "-100"],
+    3: ["420", "170", "-100"],  # board 3: EW vulnerable, so NS's game is 420
     4: ["-200", "-200", "500"],
     5: ["90", "-110", "-110"],
     6: ["1430", "680", "-50"],
@@ -190,3 +190,119 @@ def test_the_setup_redraws_once_left_and_a_new_board_keeps_the_focus(page):
     assert page.evaluate(FOCUSED) == "b5-t2-score"
     assert page.evaluate("() => window.__stillHere") is True
     assert not Match.objects.exists()
+
+
+def pick(page, input_id: str, player) -> None:
+    """Choose a pair's player in its picker: part of the name typed, the option clicked."""
+    page.locator(f"#{input_id}").fill(player.name[:6])
+    page.locator(f"#{input_id}-listbox [role=option][data-id='{player.pk}']").click()
+    page.wait_for_function(SETTLED)
+
+
+def one_board_evening(page, players):
+    """The page's 3-table Mitchell set to one board, its six pairs chosen (NS 1-3, then EW 1-3)."""
+    page.get_by_label("Boards").fill("1")
+    page.get_by_role("button", name="Set up").click()
+    page.wait_for_function("() => document.querySelectorAll('fieldset.traveller').length === 1")
+    page.wait_for_function(SETTLED)
+    keys = [f"ns{n}" for n in (1, 2, 3)] + [f"ew{n}" for n in (1, 2, 3)]
+    for index, key in enumerate(keys):
+        for n in (1, 2):
+            pick(page, f"pair-{key}-{n}", players[2 * index + n - 1])
+
+
+def fits(page, width: int) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+@pytest.mark.parametrize("width", [360, 1366])
+def test_a_half_filled_traveller_is_listed_and_saved_only_with_a_choice(page, width):
+    """Board 1 (none vul) at three tables (NS 1 v EW 1, NS 2 v EW 3, NS 3 v EW 2): 420 at table 1, a score
+    the board cannot have at table 2 (flagged at its cell while typing, in the cleaner's words), then -50;
+    table 3 left blank. Saving lists it and stores nothing; saved with a choice: adjusted at its row on a
+    phone, "not played" for all on a desktop."""
+    reference_data_ensure()
+    players = PlayerFactory.create_batch(12)
+    RefereeFactory(username="bridge-ref")
+    page.set_viewport_size({"width": width, "height": 800})
+    sign_in(page)
+    one_board_evening(page, players)
+    page.locator("#b1-t1-score").fill("420")
+    page.locator("#b1-t2-score").fill("620")
+    page.wait_for_function("() => document.getElementById('b1-t2-score').getAttribute('aria-invalid') === 'true'")
+    assert page.locator("#preview-1").inner_text() == (
+        "Board 1, table 2: +620 cannot be scored when neither side is vulnerable (4\u2665 or 4\u2660 making is 420)"
+    )
+    assert "preview-1" in page.locator("#b1-t2-score").get_attribute("aria-describedby")
+    fits(page, width)
+    page.locator("#b1-t2-score").fill("-50")
+    page.wait_for_function("() => !document.getElementById('b1-t2-score').hasAttribute('aria-invalid')")
+    assert page.locator("#preview-1 summary").inner_text() == "Board 1: 1\u20131 +10, 2\u20133 \u221210"
+
+    page.get_by_role("button", name="Save evening").click()
+    box = page.locator("#confirm-missing")
+    box.wait_for()
+    page.wait_for_function(SETTLED)
+    assert "Nothing was saved: this table has no score." in box.inner_text()
+    assert "Board 1, table 3 (NS 3 v EW 2) has no score" in box.inner_text()
+    assert page.evaluate(FOCUSED) == "missing-all"
+    row_choice = page.get_by_label("Board 1, table 3 (NS 3 v EW 2) has no score:")
+    assert row_choice.is_visible()
+    assert row_choice.get_attribute("aria-invalid") == "true"
+    fits(page, width)
+    chosen = row_choice.bounding_box()
+    assert chosen["x"] + chosen["width"] <= width
+    assert not Match.objects.exists()
+
+    if width == 360:
+        row_choice.select_option("A+/A-")
+    else:
+        page.locator("#missing-all").select_option("skip")
+    page.get_by_role("button", name="Save with these choices").click()
+    page.locator("#saved").wait_for()
+    tables = {t.table: t for t in BoardTable.objects.filter(board__match=Match.objects.get())}
+    assert [(t.ns_pair, t.ew_pair, t.ns_score) for t in tables.values()][:2] == [("1", "1", 420), ("2", "3", -50)]
+    if width == 360:
+        assert (tables[3].ns_pair, tables[3].ew_pair, tables[3].adjusted) == ("3", "2", {"ns": "A+", "ew": "A-"})
+    else:
+        assert sorted(tables) == [1, 2]
+    assert Match.objects.get().facts == {"scoring": "matchpoints", "movement": "mitchell"}
+
+
+def test_a_draft_keeps_the_scoring_the_contracts_and_a_missing_rows_choice(page):
+    reference_data_ensure()
+    players = PlayerFactory.create_batch(12)
+    RefereeFactory(username="bridge-ref")
+    sign_in(page)
+    page.get_by_label("Scoring").select_option("butler")
+    page.get_by_label("Enter").select_option("contract")
+    one_board_evening(page, players)
+    assert page.get_by_label("Scoring").input_value() == "butler"
+    for row, cells in {1: ("4S", "N", "="), 2: ("3NT", "S", "+1")}.items():
+        for name, value in zip(("contract", "by", "result"), cells, strict=True):
+            page.locator(f"#b1-t{row}-{name}").fill(value)
+    page.get_by_role("button", name="Save evening").click()
+    page.locator("#confirm-missing").wait_for()
+    page.get_by_label("Board 1, table 3 (NS 3 v EW 2) has no score:").select_option("skip")
+    page.wait_for_function(
+        "() => Object.values(localStorage).some((text) => text.includes('b1-t3-missing') && text.includes('skip'))"
+    )
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.reload()
+    page.locator("#draft-offer").get_by_role("button", name="Restore").click()
+    page.wait_for_function("() => (document.getElementById('b1-t2-result') || {}).value === '+1'")
+    page.wait_for_function(SETTLED)
+    assert page.get_by_label("Scoring").input_value() == "butler"
+    assert page.get_by_label("Enter").input_value() == "contract"
+    assert page.locator("#b1-t1-contract").input_value() == "4S"
+    assert page.locator("#b1-t3-missing").input_value() == "skip"
+    assert page.locator("input[name='pair-ew3-2']").input_value() == str(players[11].pk)
+    page.get_by_role("button", name="Save evening").click()
+    page.locator("#saved").wait_for()
+    match = Match.objects.get()
+    assert match.facts == {"scoring": "butler", "movement": "mitchell"}
+    stored = BoardTable.objects.filter(board__match=match).order_by("table")
+    assert [(t.contract, t.declarer, t.tricks, t.ns_score) for t in stored] == [
+        ("4S", "N", 10, 420),
+        ("3NT", "S", 10, 430),
+    ]
