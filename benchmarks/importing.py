@@ -28,7 +28,7 @@ from games.bridge.analysis import hand_records_analyse
 from games.bridge.scoring import plausible_result, usual_contract
 from games.importing import import_apply, import_plan_read
 from leagues.models import Game, League
-from matches.models import Board, Match
+from matches.models import Board
 from ratings.models import RatingChange
 from ratings.services import ratings_replay_all
 
@@ -121,8 +121,8 @@ def _import_and_replay(game: Game, *, format: str, data: bytes) -> dict:
     store = stored_at[0] - started
     # The hand records' analysis, a task after the commit: run here whether Celery ran it eagerly at the
     # commit or queued it to a worker (then it is done now, and the worker finds nothing left).
-    sessions = Match.objects.filter(game=game).values_list("pk", flat=True)
-    for match_id in sessions:
+    with_deals = Board.objects.filter(match__game=game).exclude(deal="").values_list("match_id", flat=True)
+    for match_id in set(with_deals):
         hand_records_analyse(match_id)
     analyse = time.perf_counter() - started - imported
     analysed = Board.objects.filter(match__game=game, double_dummy__isnull=False).count()
@@ -131,7 +131,7 @@ def _import_and_replay(game: Game, *, format: str, data: bytes) -> dict:
     ratings_replay_all(game_id=game.pk)
     replay = time.perf_counter() - started
     assert RatingChange.objects.filter(game=game).count() == rows
-    return {
+    figures = {
         "results": summary.results,
         "new_players": summary.new,
         "ledger_rows": rows,
@@ -141,11 +141,13 @@ def _import_and_replay(game: Game, *, format: str, data: bytes) -> dict:
         "import_s": round(read + imported, 2),
         "replay_s": round(replay, 2),
         "ratio_to_replay": round((read + imported) / replay, 1),
-        "hand_records": analysed,
-        "analyse_s": round(analyse, 2),
-        "with_analysis_ratio_to_replay": round((read + imported + analyse) / replay, 1),
         "store_ms_per_result": round(1000 * store / max(summary.results, 1), 2),
     }
+    if analysed:
+        figures["hand_records"] = analysed
+        figures["analyse_s"] = round(analyse, 2)
+        figures["with_analysis_ratio_to_replay"] = round((read + imported + analyse) / replay, 1)
+    return figures
 
 
 def import_speed(*, results: int, players: int, boards: int = 30, tables: int = 22, keep: bool = False) -> dict:
