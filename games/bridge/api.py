@@ -155,7 +155,8 @@ def bridge_answer_standings(match: Match) -> list:
             "score": float(row["score"]),
             "rank": row["rank"],
         }
-        for row in session_standings(_body(match))
+        # Ranked by the scoring the answer names (a session stored without one: by IMPs, as it always was).
+        for row in session_standings({**_body(match), "scoring": session_scoring(_body(match))})
     ]
 
 
