@@ -146,6 +146,8 @@ def card_html(text: str) -> SafeString:
 
 def adjusted_text(code) -> str:
     """An adjusted award as written: "A+", "A=", "A-" (a true minus), or a percentage "60%"."""
+    if code is None or code == "":
+        return ""
     if isinstance(code, str):
         return code.replace("-", MINUS)
     return f"{points_text(Fraction(str(code)))}%"

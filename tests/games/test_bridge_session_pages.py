@@ -27,6 +27,7 @@ import pytest
 from django.test import Client
 
 from games.bridge.importing import parse_pbn, parse_usebio
+from games.bridge.session import adjusted_text, points_text, result_text
 from games.bridge.standings import decimal_round, session_board_points, session_standings, standing_pair_key
 from games.importing import import_apply, import_plan_read
 from leagues.models import Game, League
@@ -466,3 +467,36 @@ def test_a_real_evenings_pages_each_scorecard_ends_at_its_standing(reference_dat
         total, possible = re.search(r"\(([\d.]+) of (\d+) MP\)", text(card)).groups()
         assert rows(card, "scorecard")[-1][-1] == total, pair
         assert abs(Decimal(total) * 100 / Decimal(possible) - Decimal(percent)) <= Decimal("0.005"), pair
+
+
+# --- how numbers and the play are written ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "signed", "shown"),
+    [
+        (Fraction(7, 2), False, "3.5"),
+        (Fraction(175, 3), False, "58.33"),  # 58.333...
+        (Fraction(11, 3), True, "+3.67"),  # Compscore's averaged cross-IMPs
+        (Fraction(-15), True, "\u221215"),
+        (Fraction(0), True, "0"),
+        (Decimal("62.50"), False, "62.5"),
+        (Fraction(1, 200), False, "0.01"),  # halves up
+    ],
+)
+def test_points_are_written_to_two_decimals_at_most(value, signed, shown):
+    assert points_text(value, signed=signed) == shown
+
+
+@pytest.mark.parametrize(
+    ("contract", "tricks", "shown"),
+    [("4S", 10, "="), ("4S", 11, "+1"), ("3NT", 7, "\u22122"), ("7NTXX", 13, "="), ("Pass", None, ""), ("", 9, "")],
+)
+def test_tricks_are_written_against_the_contract(contract, tricks, shown):
+    # 4S needs 10 tricks (6 + 4), 3NT 9, 7NT 13.
+    assert result_text(contract, tricks) == shown
+
+
+@pytest.mark.parametrize(("code", "shown"), [("A+", "A+"), ("A-", "A\u2212"), ("A=", "A="), (60, "60%"), (None, "")])
+def test_adjusted_awards_are_written_as_the_director_gives_them(code, shown):
+    assert adjusted_text(code) == shown
