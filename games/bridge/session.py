@@ -253,8 +253,8 @@ class StandingGroup:
 
 class SessionReading:
     """A stored session read once for a page: its body, scoring, pairs and standings; its boards' points on
-    demand. ``match`` comes as the match page reads it (``match_detail_rated_queryset``: boards, tables and
-    their players prefetched; ledger rows when the page shows ratings)."""
+    demand. ``match`` comes with its boards, tables and their players prefetched (the match page's query, or
+    ``games.bridge.pages``' lighter one), and its ledger rows when ``ratings`` (the players' changes)."""
 
     def __init__(self, match, *, ratings: bool = True) -> None:
         self.match = match
@@ -308,21 +308,19 @@ class SessionReading:
             return str(DIRECTION_WORDS[direction])
         return _("Standings")
 
-    def pair(self, key: PairKey) -> Pair:
-        """The pair of ``key`` (one the standings have; a table's pair is always one)."""
-        return self.pairs[key]
-
     def pair_of_slug(self, slug: str) -> Pair | None:
         return next((pair for pair in self.pairs.values() if pair.slug == slug), None)
 
     def pairs_of_player(self, player_id: int) -> list[Pair]:
-        """The pairs the player sat in (usually one), most boards first."""
+        """The pairs the player sat in (usually one; a substitute sits in a pair numbered for another), most
+        boards first."""
         counts: dict[PairKey, int] = {}
-        for points in self.board_points:
-            for table_points in points.tables:
-                for key in (table_points.ns_pair, table_points.ew_pair):
-                    if any(player.pk == player_id for player in self.pairs[key].players):
-                        counts[key] = counts.get(key, 0) + 1
+        for board, points in zip(self.boards, self.board_points, strict=True):
+            for table, table_points in zip(board.tables.all(), points.tables, strict=True):
+                if player_id in (table.ns_1_id, table.ns_2_id):
+                    counts[table_points.ns_pair] = counts.get(table_points.ns_pair, 0) + 1
+                elif player_id in (table.ew_1_id, table.ew_2_id):
+                    counts[table_points.ew_pair] = counts.get(table_points.ew_pair, 0) + 1
         return [self.pairs[key] for key in sorted(counts, key=lambda key: -counts[key])]
 
     @cached_property
