@@ -258,8 +258,11 @@ class SessionReading:
 
     def __init__(self, match, *, ratings: bool = True) -> None:
         self.match = match
-        self.body = bridge_stored_body(match)
-        self.scoring = session_scoring(self.body)
+        stored = bridge_stored_body(match)
+        self.scoring = session_scoring(stored)
+        # Ranked by the scoring the page names, as the match answer ranks it (games.bridge.api): a session
+        # stored without one is scored in IMPs, as it always was here.
+        self.body = {**stored, "scoring": self.scoring}
         self.matchpoints = self.scoring == "matchpoints"
         self.boards = list(match.boards.all())
         self.players = {}
