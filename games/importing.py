@@ -599,8 +599,9 @@ def _people_store(matching: PeopleMatch) -> dict[PlayerRef, int]:
     return ids
 
 
-#: People of each kind, and results, listed in a preview at most; the counts are whole.
-LIST_AT_MOST = 50
+#: People of each kind, and results, listed in a preview at most; the counts are whole. Every person of one
+#: evening is listed (a bridge session seats at most 50 tables' 200 players); a club's history, its first.
+LIST_AT_MOST = 250
 #: Places listed for a group of problems with one message ("28 byes: line 120, line 145, ..."), at most.
 PLACES_AT_MOST = 5
 

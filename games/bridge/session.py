@@ -145,7 +145,7 @@ def card_html(text: str) -> SafeString:
 
 
 def adjusted_text(code) -> str:
-    """An adjusted award as written: "A+", "A=", "A-" (a true minus), or a percentage "60%"."""
+    """An adjusted award as written: "A+", "A=", "A-" (a true minus), or a percentage ("60" and a per cent sign)."""
     if code is None or code == "":
         return ""
     if isinstance(code, str):
@@ -206,7 +206,7 @@ class Pair:
     score: Decimal | None = None
     rank: int | None = None
     tied: bool = False
-    #: The score as the standings print it: "58.33%" in matchpoints, "+12.5" IMPs otherwise.
+    #: The score as the standings print it: a percentage to two decimals in matchpoints, "+12.5" IMPs otherwise.
     score_text: str = ""
     #: Each player's rating change over the evening, (player, change), None while not rated.
     changes: list = field(default_factory=list)

@@ -304,13 +304,14 @@ def test_one_number_given_to_two_names_in_a_file_is_refused(tmp_path, reference_
 
 
 def test_the_preview_lists_every_matched_person_bounded(tmp_path, reference_data):
-    players = [PlayerFactory(name=f"Player {n:02d}") for n in range(60)]
-    rows = [(players[2 * i].name, players[2 * i + 1].name, "a") for i in range(30)]
+    """Every person of an evening (a bridge session seats at most 200) is listed; a history of more, its first 250."""
+    players = [PlayerFactory(name=f"Player {n:03d}") for n in range(260)]
+    rows = [(players[2 * i].name, players[2 * i + 1].name, "a") for i in range(130)]
     out = command(write(tmp_path, "s.csv", slaps_csv(rows)), "--game", "slaps", "--dry-run")
-    assert "30 results; players: 60 matched, 0 new, 0 ambiguous." in out
+    assert "130 results; players: 260 matched, 0 new, 0 ambiguous." in out
     listed = [line for line in out.splitlines() if line.startswith("  matched: ")]
-    assert len(listed) == 50
-    assert listed[0] == f"  matched: Player 00 = #{players[0].pk} Player 00, by name"
+    assert len(listed) == 250
+    assert listed[0] == f"  matched: Player 000 = #{players[0].pk} Player 000, by name"
     assert "… and 10 more matched." in out
 
 
