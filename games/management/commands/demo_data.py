@@ -301,12 +301,20 @@ def _bridge_club(rng, game, roster, skill, referee, weeks) -> int:
                     contract, declarer, tricks, _score = plausible_result(
                         rng, number, edge=edge / 250 + regular_edge, contract=reached[0], declarer=reached[1]
                     )
-                    row = {"ns": [p.pk for p in ns], "ew": [p.pk for p in ew], "contract": str(contract)}
+                    row = {
+                        "ns": [p.pk for p in ns],
+                        "ew": [p.pk for p in ew],
+                        # A Mitchell: NS pair N stays at table N, EW pairs move up a table a round.
+                        "ns_pair": str(table + 1),
+                        "ew_pair": str((table + round_index) % tables + 1),
+                        "contract": str(contract),
+                    }
                     if not contract.passed_out:
                         row |= {"declarer": declarer, "tricks": tricks}
                     rows.append(row)
                 boards.append({"number": number, "tables": rows})
-        _enter(referee, game, played_at, {"boards": boards})
+        # Scored as most club pairs evenings are, by matchpoints; rated, as every session, by IMP duels.
+        _enter(referee, game, played_at, {"scoring": "matchpoints", "movement": "mitchell", "boards": boards})
         sessions += 1
     return sessions
 
