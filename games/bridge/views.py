@@ -116,7 +116,8 @@ def adjusted_looks(text: str) -> bool:
 
 def adjusted_parse(text: str) -> dict[str, str] | None:
     """An adjusted score as typed, as the body's ``adjusted``: "A+" (NS A+, EW A-), "A-", "A=", both sides'
-    codes ("A+/A=", "A-A-"), or NS's and EW's percentages ("A60/40", "60/40", or with per cent signs); None when it is none."""
+    codes ("A+/A=", "A-A-"), or NS's and EW's percentages ("A60/40", "60/40", or with per cent signs); None
+    when it is none."""
     value = text.strip().upper().replace(" ", "").replace("\u2212", "-").replace("\u2013", "-").replace(",", ".")
     if codes := ADJUSTED_CODES.fullmatch(value):
         ns = codes[1]
