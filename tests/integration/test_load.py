@@ -22,6 +22,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
+from games.bridge.scoring import plausible_result
 from matches.models import AuditEntry, Match
 from ratings.models import RatingChange
 from tests.conftest import FIGURES
@@ -63,7 +64,8 @@ def plan(players: list[int], rng: random.Random) -> list[dict]:
             bodies.append({"game": "preferans", "played_at": played_at.isoformat(), "seats": seats, "deals": deals})
         else:
             ids = rng.sample(players, 8)
-            scores = [(rng.choice([420, -50, 140, -100, 620]), rng.choice([420, -50, 110, 170])) for _ in range(2)]
+            # Two boards, each table a result the board can have at its vulnerability (the cleaner refuses others).
+            scores = [tuple(plausible_result(rng, number)[3] for _table in range(2)) for number in (1, 2)]
             bodies.append(bridge_session_body(ids, played_at, scores))
     return bodies
 
