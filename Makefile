@@ -49,7 +49,11 @@ format: install
 	$(PY) -m ruff format .
 
 worker: install
-	$(VENV)/bin/celery -A config worker --beat --loglevel=INFO
+	# Two workers: results are rated on the default queue while imports and tunings run on "admin".
+	trap 'kill 0' INT TERM EXIT; \
+	$(VENV)/bin/celery -A config worker -Q admin -n admin@%h --loglevel=INFO & \
+	$(VENV)/bin/celery -A config worker -Q celery -n ratings@%h --beat --loglevel=INFO & \
+	wait
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .ruff_cache mutants mutation-results celerybeat-schedule*

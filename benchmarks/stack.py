@@ -83,9 +83,19 @@ class Stack:
         log = (self.log_dir / f"{name}.log").open("w")
         self.processes[name] = subprocess.Popen(argv, cwd=REPO, env=self.env, stdout=log, stderr=subprocess.STDOUT)
 
-    def start_worker(self, name: str = "worker", concurrency: int = 1, *, pool: str = "prefork", beat: bool = False):
+    def start_worker(
+        self,
+        name: str = "worker",
+        concurrency: int = 1,
+        *,
+        pool: str = "prefork",
+        beat: bool = False,
+        queues: str = "celery,admin",
+    ):
+        """A Celery worker; by default on both queues (ratings and long admin work), as one process may be."""
         argv = [str(BIN / "celery"), "-A", "config", "worker", "--loglevel=INFO", f"--concurrency={concurrency}",
-                f"--pool={pool}", "--without-gossip", "--without-mingle", f"--hostname={name}@%h"]  # fmt: skip
+                f"--pool={pool}", "--without-gossip", "--without-mingle", f"--hostname={name}@%h",
+                f"--queues={queues}"]  # fmt: skip
         if beat:
             argv += ["--beat", f"--schedule={self.log_dir / (name + '-beat')}"]
         self.start(name, argv)

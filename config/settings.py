@@ -335,6 +335,16 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 SWEEP_EVERY = timedelta(seconds=int(os.environ.get("CARDRANK_SWEEP_EVERY_SECONDS", "60")))
+# Long admin work (an import's check and its storing, a tuning, a session's hand records) runs on its own
+# queue, so results are rated while it runs: `make worker` starts a worker for each queue (docs/operations.md).
+CARDRANK_ADMIN_QUEUE = "admin"
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_ROUTES = {
+    "games.tasks.import_run_check": {"queue": CARDRANK_ADMIN_QUEUE},
+    "games.tasks.import_run_apply": {"queue": CARDRANK_ADMIN_QUEUE},
+    "games.tasks.bridge_hand_records": {"queue": CARDRANK_ADMIN_QUEUE},
+    "ratings.tasks.ratings_tune": {"queue": CARDRANK_ADMIN_QUEUE},
+}
 CELERY_BEAT_SCHEDULE = {
     "ratings-close-periods": {"task": "ratings.tasks.ratings_close_periods", "schedule": SWEEP_EVERY},
     "ratings-sweep-submitted": {"task": "ratings.tasks.ratings_sweep", "schedule": SWEEP_EVERY},

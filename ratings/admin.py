@@ -33,7 +33,6 @@ from matches.models import Match, Seat
 from matches.services import league_due_dates_refresh
 from ratings.engines import REGISTRY, parameter_ranges
 from ratings.models import PlayerRating, Promotion, RatingChange, RatingState, TuningRun
-from ratings.parameters import rating_parameters_validate
 from ratings.people import erased_name, player_erase, players_merge
 from ratings.services import ratings_request_full_replay
 from ratings.tuning_runs import (
@@ -114,22 +113,12 @@ class LeagueInline(admin.TabularInline):
 
 
 class GameForm(forms.ModelForm):
-    """A game as admin edits it: parameters its engine would not understand are refused before they are saved."""
+    """A game as admin edits it: parameters its engine would not understand are refused before they are saved,
+    by the model's own check (``Game.parameters_validate``, run by the form's ``full_clean`` of the game)."""
 
     class Meta:
         model = Game
         fields = ["name", "slug", "rating_system", "start_rating", "parameters"]
-
-    def clean(self):
-        cleaned = super().clean()
-        if "rating_system" in cleaned and "parameters" in cleaned:
-            try:
-                rating_parameters_validate(
-                    game=Game(rating_system=cleaned["rating_system"], parameters=cleaned["parameters"])
-                )
-            except ValidationError as error:
-                self.add_error(None, error)
-        return cleaned
 
 
 @admin.register(Game)
@@ -214,11 +203,19 @@ class GameAdmin(admin.ModelAdmin):
         if request.method == "POST":
             try:
                 split = float(request.POST.get("split", "0.5"))
-                run = tuning_run_create(game=game, user=request.user, split=split)
+                run, new = tuning_run_create(game=game, user=request.user, split=split)
             except ValueError:
                 self.message_user(request, "The split must be a number above 0 and below 1.", messages.ERROR)
             else:
-                self.message_user(request, "Tuning queued: the page follows it.", messages.SUCCESS)
+                if new:
+                    self.message_user(request, "Tuning queued: the page follows it.", messages.SUCCESS)
+                else:
+                    self.message_user(
+                        request,
+                        _("A tuning of %(game)s is already under way: the page follows it; nothing more was queued.")
+                        % {"game": game.name},
+                        messages.WARNING,
+                    )
                 return redirect(f"{reverse('admin:leagues_game_tuning', args=[game.pk])}?run={run.pk}")
         runs = TuningRun.objects.filter(game=game)
         run_id = request.GET.get("run", "")

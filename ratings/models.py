@@ -194,6 +194,12 @@ class TuningRun(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        constraints = [
+            # One tuning of a game at a time: a second Tune click finds the first (ratings.tuning_runs).
+            models.UniqueConstraint(
+                fields=["game"], condition=Q(status__in=["queued", "running"]), name="tuning_run_one_active_per_game"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"Tuning of {self.game} ({self.get_status_display()})"

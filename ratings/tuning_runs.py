@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import logging
 from dataclasses import asdict
+from datetime import timedelta
 from typing import NamedTuple
 
 from celery import current_app
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -35,13 +36,41 @@ class TuningRefused(Exception):
     """A candidate cannot be applied; the message says why."""
 
 
-def tuning_run_create(*, game: Game, user, split: float = 0.5) -> TuningRun:
-    """Keep a run and queue its computation once the transaction commits."""
+#: A tuning still queued or running after this long was lost (its worker died): a new one may start.
+TUNING_ABANDONED_AFTER = timedelta(hours=6)
+ACTIVE = (TuningRun.Status.QUEUED, TuningRun.Status.RUNNING)
+
+
+def tuning_run_active(*, game: Game) -> TuningRun | None:
+    """The game's tuning queued or running, if any (at most one: a partial unique constraint)."""
+    return TuningRun.objects.filter(game=game, status__in=ACTIVE).first()
+
+
+def tuning_run_create(*, game: Game, user, split: float = 0.5) -> tuple[TuningRun, bool]:
+    """Keep a run and queue its computation once the transaction commits; (the run, whether it is new).
+
+    One tuning of a game at a time: while one is queued or running, asking again returns it and queues
+    nothing (a replay of the whole history per click would hold the admin queue's worker for nothing). A
+    run left queued or running for ``TUNING_ABANDONED_AFTER`` is marked failed first: its worker was lost.
+    """
     if not 0 < split < 1:
         raise ValueError("The split must be above 0 and below 1.")
-    run = TuningRun.objects.create(game=game, user=user, split=split)
+    TuningRun.objects.filter(
+        game=game, status__in=ACTIVE, created_at__lt=timezone.now() - TUNING_ABANDONED_AFTER
+    ).update(status=TuningRun.Status.FAILED, error="Abandoned: it did not finish in time.", finished_at=timezone.now())
+    active = tuning_run_active(game=game)
+    if active is not None:
+        return active, False
+    try:
+        with transaction.atomic():
+            run = TuningRun.objects.create(game=game, user=user, split=split)
+    except IntegrityError:  # a second click racing the first: the first's run stands
+        active = tuning_run_active(game=game)
+        if active is None:
+            raise
+        return active, False
     transaction.on_commit(lambda: _queue(run.pk))
-    return run
+    return run, True
 
 
 def _queue(run_id: int) -> None:

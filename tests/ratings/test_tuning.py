@@ -12,6 +12,7 @@ from io import StringIO
 import pytest
 from django.contrib.admin.models import LogEntry
 from django.core.management import CommandError, call_command
+from django.db import IntegrityError, transaction
 from django.test import Client
 from django.utils import timezone
 
@@ -22,6 +23,7 @@ from ratings.engines.quality import SCALE_MAX, SCALE_MIN, Forecast, fit_scale
 from ratings.evaluation import candidate_grid
 from ratings.models import RatingChange, RatingState, TuningRun
 from ratings.services import ratings_process_game
+from ratings.tuning_runs import TUNING_ABANDONED_AFTER, tuning_run_create
 from tests.factories import PlayerFactory, slaps_match
 from tests.oracle_db import assert_ledger_is_the_oracles
 
@@ -428,3 +430,52 @@ def test_every_game_of_the_demo_club_tunes(reference_data, settings, slug):
         assert candidate["log_loss"] is not None
         assert candidate["scale_fitted"] is (slug == "preferans")
     assert result["chosen"] is not None
+
+
+def test_a_game_is_tuned_once_at_a_time_however_often_tune_is_clicked(
+    history, slaps, admin_browser, django_capture_on_commit_callbacks
+):
+    """Three Tune clicks while the first run waits for its worker queue one run (the others are told so);
+    the database refuses a second active run however it is made; once the run is done, Tune queues again."""
+    url = f"/admin/leagues/game/{slaps.pk}/tuning/"
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        for _ in range(3):
+            response = admin_browser.post(url, {"split": "0.5"}, follow=True)
+    assert TuningRun.objects.filter(game=slaps).count() == 1
+    assert len(queued) == 1  # one task queued, not three
+    assert "already under way" in html.unescape(response.content.decode())
+    with pytest.raises(IntegrityError), transaction.atomic():
+        TuningRun.objects.create(game=slaps, split=0.5)  # queued beside the queued one
+    TuningRun.objects.update(status=TuningRun.Status.DONE)
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        admin_browser.post(url, {"split": "0.5"})
+    assert TuningRun.objects.filter(game=slaps).count() == 2
+    assert len(queued) == 1
+
+
+def test_a_run_lost_with_its_worker_does_not_block_the_game_for_ever(history, slaps, admin_user):
+    lost = TuningRun.objects.create(game=slaps, split=0.5, status=TuningRun.Status.RUNNING)
+    TuningRun.objects.filter(pk=lost.pk).update(
+        created_at=timezone.now() - TUNING_ABANDONED_AFTER - timedelta(minutes=1)
+    )
+    run, new = tuning_run_create(game=slaps, user=admin_user)
+    assert new
+    assert run.pk != lost.pk
+    lost.refresh_from_db()
+    assert lost.status == TuningRun.Status.FAILED
+
+
+def test_long_admin_work_is_routed_to_its_own_queue_and_ratings_to_the_default():
+    """Imports and tunings never hold the worker that rates results (docs/operations.md)."""
+    from celery import current_app
+
+    router = current_app.amqp.router
+    for name in (
+        "games.tasks.import_run_check",
+        "games.tasks.import_run_apply",
+        "games.tasks.bridge_hand_records",
+        "ratings.tasks.ratings_tune",
+    ):
+        assert router.route({}, name)["queue"].name == "admin", name
+    for name in ("ratings.tasks.ratings_apply_match", "ratings.tasks.ratings_process", "ratings.tasks.ratings_sweep"):
+        assert router.route({}, name)["queue"].name == "celery", name
