@@ -24,13 +24,15 @@ Vocabulary:
 import datetime
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from leagues.kinds import kind_of
-from ratings.engines import REGISTRY
+from ratings.engines import REGISTRY, EngineInputError, get_rating_system, parameters_from_mapping
 
 # The longest inactivity setting a league takes (ten years): beyond it a date would leave the calendar's range.
 INACTIVE_AFTER_DAYS_MAX = 3660
@@ -55,6 +57,30 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self):
+        super().clean()
+        self.parameters_validate()
+
+    def parameters_validate(self) -> None:
+        """Raise a ValidationError on ``parameters`` the game's engine would reject, naming the parameter.
+
+        The one statement of the rule: ``full_clean`` runs it, and so admin's
+        game form (a ModelForm, with no rule of its own) refuses what the model
+        refuses. The engine's own ``parameters_from_mapping`` decides: unknown
+        names, values outside a parameter's range, values of the wrong type,
+        pairs out of order.
+        """
+        try:
+            system = get_rating_system(self.rating_system)
+        except EngineInputError:
+            return  # An unknown rating system is the rating_system field's error, not this one's.
+        if not isinstance(self.parameters, dict):
+            raise ValidationError({"parameters": [gettext("Parameters must be a JSON object.")]})
+        try:
+            parameters_from_mapping(system.parameters_class, self.parameters)
+        except (EngineInputError, TypeError) as error:
+            raise ValidationError({"parameters": [str(error)]}) from error
 
     @property
     def kind(self):
