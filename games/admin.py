@@ -10,7 +10,10 @@ work: they are recorded as its referee; the form names nobody else.
 Games link here from their admin pages ("Import results"). *Imported
 files* lists every file imported (``ImportedFile``), read-only.
 Only staff with ``games.import_results`` (a superuser has it) may upload,
-see runs and confirm, and only their own runs.
+see runs and confirm, and only their own runs: a run's preview names the
+file's people, so its page, its status and the list show it to its uploader
+and to superusers only (anyone else finds no such run), and only its uploader
+confirms it.
 """
 
 from zoneinfo import available_timezones
@@ -123,9 +126,12 @@ class ImportRunAdmin(admin.ModelAdmin):
     date_hierarchy = "created_at"
 
     def get_queryset(self, request):
-        return super().get_queryset(request).defer("data")
+        runs = super().get_queryset(request).defer("data")
+        return runs if request.user.is_superuser else runs.filter(user=request.user, user__isnull=False)
 
     def has_view_permission(self, request, obj=None):
+        if obj is not None and not request.user.is_superuser and obj.user_id != request.user.pk:
+            return False  # its preview names the file's people: the uploader's (and superusers') only
         return request.user.has_perm(PERMISSION)
 
     def has_add_permission(self, request):
@@ -220,7 +226,7 @@ class ImportRunAdmin(admin.ModelAdmin):
             raise PermissionDenied
         if not str(pk).isdigit():
             raise Http404
-        return get_object_or_404(ImportRun.objects.select_related("game", "league", "user").defer("data"), pk=pk)
+        return get_object_or_404(self.get_queryset(request).select_related("game", "league", "user"), pk=pk)
 
 
 @admin.register(ImportedFile)

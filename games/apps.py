@@ -14,11 +14,13 @@ class GamesConfig(AppConfig):
             checks,  # noqa: F401 - registers the stored games' check
             tasks,  # noqa: F401 - registers the tasks ``import_runs`` looks up by name
         )
+        from games.import_runs import connect_erasure
         from games.setup import connect_receivers
         from leagues.kinds import kind_register
         from ratings.engines import REGISTRY
 
         connect_receivers()  # saving a game, a league or a bot renews the kept setup's stamp
+        connect_erasure()  # erasing a person reaches the import runs' previews and kept files
 
         # A club can add a game without editing Cardrank: a kind class on the path, named in the setting,
         # with the engine it brings (the three built-in games' engines are in the registry already).

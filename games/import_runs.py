@@ -47,6 +47,7 @@ from games.importing import (
 from games.imports import ImportPlan, Problem
 from games.models import ImportedFile, ImportRun
 from leagues.models import Game, League
+from ratings.people import erased_name, player_erased
 
 logger = logging.getLogger(__name__)
 
@@ -402,3 +403,95 @@ def import_runs_expire(*, now=None) -> int:
     if expired:
         logger.info("Import runs: %d left unconfirmed for %d hours dropped their files.", expired, hours)
     return expired
+
+
+#: Statuses whose run still holds its file's bytes, to be imported: waiting on a person, or on a worker.
+HOLDING = (*WAITING, ImportRun.Status.QUEUED)
+
+
+def _without_person(value, *, ids: set[int], numbers: set[str], pattern, placeholder: str):
+    """A preview (plain JSON) with no entry that is the person (by player id, number or name), and their names
+    replaced by ``placeholder`` in every text left (a problem's message, the file's description)."""
+    if isinstance(value, dict):
+        return {
+            key: _without_person(item, ids=ids, numbers=numbers, pattern=pattern, placeholder=placeholder)
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [
+            _without_person(item, ids=ids, numbers=numbers, pattern=pattern, placeholder=placeholder)
+            for item in value
+            if not (isinstance(item, dict) and _is_person(item, ids=ids, numbers=numbers, pattern=pattern))
+        ]
+    if isinstance(value, str) and pattern is not None:
+        return pattern.sub(placeholder, value)
+    return value
+
+
+def _is_person(entry: dict, *, ids: set[int], numbers: set[str], pattern) -> bool:
+    if entry.get("player") in ids or entry.get("id") in ids:
+        return True
+    if str(entry.get("federation_id") or "") in numbers:
+        return True
+    return pattern is not None and isinstance(entry.get("name"), str) and bool(pattern.search(entry["name"]))
+
+
+def _names_in(data: bytes, pattern) -> bool:
+    """Whether a kept file names the person, read as UTF-8 or as Latin-1 (PBN files may declare it)."""
+    return pattern is not None and any(
+        pattern.search(data.decode(encoding, errors="replace")) for encoding in ("utf-8", "latin-1")
+    )
+
+
+def import_runs_forget(*, player_id: int, ids: set[int], names: set[str], numbers: set[str], pattern) -> int:
+    """Erasing a person (``ratings.people.player_erase``) reaches the import runs: no run's preview or error keeps
+    them (their entries dropped, their names replaced by the erased name), and no run keeps a file naming them:
+    a run holding such a file (waiting, or queued for a worker) fails saying why, as expiry fails it, and drops
+    the file. A run a worker is importing is left to finish. Returns how many runs failed.
+    """
+    placeholder = erased_name(player_id)
+    numbers = {str(number) for number in numbers if number}
+    failed = 0
+    runs = ImportRun.objects.exclude(status=ImportRun.Status.DONE).only("pk", "status", "preview", "error")
+    for run in runs.iterator(chunk_size=100):
+        preview = _without_person(run.preview, ids=ids, numbers=numbers, pattern=pattern, placeholder=placeholder)
+        error = pattern.sub(placeholder, run.error) if pattern is not None else run.error
+        holding = run.status in HOLDING
+        names_them = preview != run.preview or (
+            holding and _names_in(bytes(ImportRun.objects.values_list("data", flat=True).get(pk=run.pk)), pattern)
+        )
+        if holding and names_them:
+            moved = ImportRun.objects.filter(pk=run.pk, status__in=HOLDING).update(
+                status=ImportRun.Status.FAILED,
+                error=_(
+                    "A person this file names was erased: the file was dropped, nothing was stored. "
+                    "Upload it again without them."
+                ),
+                data=b"",
+                preview={key: value for key, value in preview.items() if key in PREVIEW_COUNTS},
+                updated_at=timezone.now(),
+                finished_at=timezone.now(),
+            )
+            failed += moved
+            if moved:
+                continue
+        if preview != run.preview or error != run.error:
+            # Read again: a run a worker moved on meanwhile loses the names from what it shows all the same.
+            current = ImportRun.objects.filter(pk=run.pk).values("preview", "error").first()
+            if current is not None:
+                ImportRun.objects.filter(pk=run.pk).update(
+                    preview=_without_person(
+                        current["preview"], ids=ids, numbers=numbers, pattern=pattern, placeholder=placeholder
+                    ),
+                    error=pattern.sub(placeholder, current["error"]) if pattern is not None else current["error"],
+                )
+    return failed
+
+
+def _on_erasure(sender, *, player, ids, names, numbers, pattern, **kwargs) -> None:
+    import_runs_forget(player_id=player.pk, ids=set(ids), names=set(names), numbers=set(numbers), pattern=pattern)
+
+
+def connect_erasure() -> None:
+    """Erasing a person reaches the import runs (``ratings.people.player_erased``); called from ``games.apps``."""
+    player_erased.connect(_on_erasure, dispatch_uid="games.import_runs.erasure")

@@ -25,22 +25,31 @@ records. For the same reason the merge entries that named this person (the
 player kept, and those merged into them earlier) lose their names and
 numbers: the one edit the append-only log allows; and admin's history of
 those records (Django's ``LogEntry``, which keeps the name an object had when
-it was edited) names them by the erased name too. Erasing an erased player
+it was edited) names them by the erased name too, and so does every other
+admin history line whose object's name carried one of the person's names
+(their name now, earlier names admin's history or the merges knew); a
+dispute's note that names them, on the result and in its audit entry, names
+them by the erased name instead. Higher apps drop what they keep of the
+person through ``player_erased`` (the import runs' previews and files:
+``games.import_runs``). Erasing an erased player
 changes nothing. Admin erases only after a confirmation page that names the
 players, their results and what erasing does and keeps (``ratings.admin``).
 """
 
 from __future__ import annotations
 
+import re
+
 from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection, transaction
 from django.db.models import Q
+from django.dispatch import Signal
 from django.utils import timezone
 
 from leagues.models import Player
-from matches.models import AuditEntry, Seat
+from matches.models import AuditEntry, Match, Seat
 from matches.services import match_players_move
 from ratings.ledger import rating_replay_mark, rating_state_lock
 from ratings.models import RatingChange
@@ -50,8 +59,77 @@ MERGE_PERMISSIONS = ("leagues.change_player", "leagues.delete_player")
 ERASE_PERMISSIONS = ("leagues.change_player",)
 
 
+#: Sent in the erasure's transaction once the player is erased: higher apps drop what they keep of the person.
+#: Arguments: ``player`` (erased), ``ids`` (theirs and those merged into them), ``names`` (every name they
+#: were known by), ``numbers`` (their federation numbers), ``pattern`` (``names_pattern(names)``).
+player_erased = Signal()
+
+DISPUTE_NOTE_MAX_LENGTH = Match._meta.get_field("dispute_note").max_length
+
+
 def erased_name(player_id: int) -> str:
     return f"Erased player #{player_id}"
+
+
+def names_pattern(names) -> re.Pattern | None:
+    """Any of ``names`` as a whole word (not inside a longer one), in any case; None for no names."""
+    names = sorted({name.strip() for name in names if name and name.strip()}, key=len, reverse=True)
+    if not names:
+        return None
+    return re.compile("|".join(rf"(?<!\w){re.escape(name)}(?!\w)" for name in names), re.IGNORECASE)
+
+
+def _names_known(player: Player, ids: set[int]) -> set[str]:
+    """Every name the person had: theirs now, their records' earlier names in admin's history, the merges'."""
+    names = {player.name}
+    names |= set(
+        LogEntry.objects.filter(
+            content_type=ContentType.objects.get_for_model(Player), object_id__in=[str(pk) for pk in ids]
+        ).values_list("object_repr", flat=True)
+    )
+    for data in (
+        AuditEntry.objects.filter(action=AuditEntry.Action.MERGED)
+        .filter(Q(data__kept__id__in=list(ids)) | Q(data__dropped__id__in=list(ids)))
+        .values_list("data", flat=True)
+    ):
+        names |= {data[side].get("name", "") for side in ("kept", "dropped") if data[side]["id"] in ids}
+    return {name.strip() for name in names if name.strip() and not name.startswith("Erased player #")}
+
+
+def _any_of(field: str, names: set[str]) -> Q:
+    """Rows whose ``field`` may hold one of the names, in any case: SQLite folds only ASCII letters' case, so each
+    name is also looked for lower, upper and title cased (``names_pattern`` then says which really do)."""
+    found = Q()
+    for name in names:
+        for spelling in {name, name.lower(), name.upper(), name.title()}:
+            found |= Q(**{f"{field}__icontains": spelling})
+    return found
+
+
+def _scrub_history(*, player: Player, ids: set[int], names: set[str], pattern: re.Pattern | None) -> None:
+    """Admin's history lines and disputes' notes that name the person name them by the erased name."""
+    placeholder = erased_name(player.pk)
+    # Admin's history keeps each record's name as it was when edited: the same person's records lose it,
+    LogEntry.objects.filter(
+        content_type=ContentType.objects.get_for_model(Player), object_id__in=[str(pk) for pk in ids]
+    ).update(object_repr=placeholder)
+    if pattern is None:
+        return
+    naming = _any_of("object_repr", names)
+    # and so does any other record whose name carried theirs (a rating, a pair, a seat).
+    for pk, text in LogEntry.objects.filter(naming).values_list("pk", "object_repr").iterator(chunk_size=500):
+        if (scrubbed := pattern.sub(placeholder, text)) != text:
+            LogEntry.objects.filter(pk=pk).update(object_repr=scrubbed[:200])
+    notes = _any_of("dispute_note", names)
+    for pk, text in Match.objects.filter(notes).values_list("pk", "dispute_note").iterator(chunk_size=500):
+        if (scrubbed := pattern.sub(placeholder, text)) != text:
+            Match.objects.filter(pk=pk).update(dispute_note=scrubbed[:DISPUTE_NOTE_MAX_LENGTH])
+    audit = _any_of("data__note", names)
+    for entry in AuditEntry.objects.filter(action=AuditEntry.Action.DISPUTED).filter(audit).iterator(chunk_size=500):
+        note = str(entry.data.get("note", ""))
+        if (scrubbed := pattern.sub(placeholder, note)) != note:
+            # The one edit the append-only log allows, as for the merges (matches migration 0018).
+            AuditEntry.objects.filter(pk=entry.pk).update(data={**entry.data, "note": scrubbed})
 
 
 def _refuse(message: str):
@@ -162,12 +240,14 @@ def player_erase(*, player: Player, by) -> Player:
             raise _refuse("That player no longer exists; nothing was erased.")
         if player.erased_at is not None:
             return player
+        ids = _merged_into(player.pk)
+        names, numbers = _names_known(player, ids), {player.federation_id} - {""}
+        pattern = names_pattern(names)
         player.name = erased_name(player.pk)
         player.federation_id = ""
         player.user = None
         player.erased_at = timezone.now()
         player.save()  # bumps the cached pages' versions (ratings.receivers): the old name leaves them
-        ids = _merged_into(player.pk)
         _audit_erasing(True)
         for entry in AuditEntry.objects.filter(action=AuditEntry.Action.MERGED).filter(
             Q(data__kept__id__in=list(ids)) | Q(data__dropped__id__in=list(ids))
@@ -178,11 +258,9 @@ def player_erase(*, player: Player, by) -> Player:
                     data[side] = {**data[side], "name": erased_name(player.pk), "federation_id": ""}
             # The log is append-only (AuditEntry.save refuses edits); an erasure is the one exception.
             AuditEntry.objects.filter(pk=entry.pk).update(data=data)
+        _scrub_history(player=player, ids=ids, names=names, pattern=pattern)
         _audit_erasing(False)
-        # Admin's history keeps each record's name as it was when edited: the same person's records lose it too.
-        LogEntry.objects.filter(
-            content_type=ContentType.objects.get_for_model(Player), object_id__in=[str(pk) for pk in ids]
-        ).update(object_repr=erased_name(player.pk))
+        player_erased.send(sender=Player, player=player, ids=ids, names=names, numbers=numbers, pattern=pattern)
         AuditEntry.objects.create(
             actor=by,
             action=AuditEntry.Action.ERASED,
