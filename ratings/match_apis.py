@@ -1,7 +1,9 @@
 """Match APIs: submit a result, read it back, void, correct, confirm or dispute it. Thin: the service decides.
 
 Every answer that carries a match is ``MatchOutputSerializer(match).data``, so
-the published schema is exactly what is returned. Its vocabulary:
+the published schema is exactly what is returned; the match is first marked for
+its reader (``_answer_for``: the people it names by display name for the public,
+by username for staff). Its vocabulary:
 
 - *seat*: a place at the table, a player or (Preferans) a bot, with its result
   (Slaps: 1 won, 0 lost; Preferans: the seat's whists summed over the deals).
@@ -95,6 +97,41 @@ class PlayerResultOutputSerializer(AnswerSerializer):
     result = serializers.FloatField()
 
 
+class PersonField(serializers.Field):
+    """A person the match names (its referee, confirmer or disputer): the display name in a public answer.
+
+    The public (anonymous readers, referees, anyone not staff) reads the
+    user's full name, or null when none is set, never the username: a
+    username is a login's first half. Staff read the username, as before.
+    Which answer a match gets is marked on it by the view
+    (``_answer_for``): the answer's fields are shared by every request
+    (``AnswerSerializer``) and so keep no request of their own.
+    """
+
+    def __init__(self, **kwargs):
+        super().__init__(source="*", read_only=True, allow_null=True, **kwargs)
+        extend_schema_field({"type": "string", "nullable": True})(self)
+
+    def to_representation(self, match: Match):
+        user = getattr(match, self.field_name)
+        if user is None:
+            return None
+        if getattr(match, "answer_usernames", False):
+            return user.get_username()
+        return user.get_full_name().strip() or None
+
+
+def _reader_sees_usernames(user) -> bool:
+    """Staff (who reach admin) read the usernames of a match's referees; everyone else their display names."""
+    return bool(user and user.is_authenticated and user.is_active and user.is_staff)
+
+
+def _answer_for(match: Match, request) -> Match:
+    """``match``, marked for its reader: usernames for staff, display names for everyone else (``PersonField``)."""
+    match.answer_usernames = _reader_sees_usernames(request.user)
+    return match
+
+
 def _kinds_fields(declared: Iterable[dict]) -> dict:
     """The kinds' declared fields (``answer_fields`` or ``body_fields`` of each), in registration order.
 
@@ -163,8 +200,8 @@ class MatchOutputSerializer(AnswerSerializer):
         choices=Match.Status.choices,
         help_text="submitted until rated; friendly for an unrated match; void once voided.",
     )
-    referee = serializers.CharField(
-        source="referee.get_username", allow_null=True, help_text="Username of the referee who entered it."
+    referee = PersonField(
+        help_text="The referee who entered it: their full name, or null if they have none set; the username for staff."
     )
     league = serializers.CharField(
         source="league.slug", allow_null=True, help_text="The league it is filed under (a slug), or null."
@@ -179,8 +216,8 @@ class MatchOutputSerializer(AnswerSerializer):
     awaiting_confirmation = serializers.BooleanField(
         help_text="True while a result of a two-step league waits for a second referee."
     )
-    confirmed_by = serializers.CharField(
-        source="confirmed_by.get_username", allow_null=True, help_text="Username of the confirming referee, or null."
+    confirmed_by = PersonField(
+        help_text="The confirming referee, as referee is given (full name, or the username for staff), or null."
     )
     rated_after = _utc_time(
         source="due_at",
@@ -188,10 +225,8 @@ class MatchOutputSerializer(AnswerSerializer):
         help_text="When a league's rating period closes, the time from which the result is rated; else null.",
     )
     # Added after the first published fields, last, so that their order holds.
-    disputed_by = serializers.CharField(
-        source="disputed_by.get_username",
-        allow_null=True,
-        help_text="Username of the referee who disputed the waiting result (it waits for an admin), or null.",
+    disputed_by = PersonField(
+        help_text="The referee who disputed the waiting result (it waits for an admin), as referee is given, or null."
     )
 
     def get_fields(self):
@@ -307,7 +342,9 @@ class MatchCreateApi(APIView):
         except IdempotencyKeyReused as error:
             return Response(error.message_dict, status=status.HTTP_422_UNPROCESSABLE_ENTITY)
         response_status = status.HTTP_201_CREATED if created else status.HTTP_200_OK
-        return Response(self.OutputSerializer(match_detail_rated_of(match)).data, status=response_status)
+        return Response(
+            self.OutputSerializer(_answer_for(match_detail_rated_of(match), request)).data, status=response_status
+        )
 
 
 @extend_schema_serializer(component_name="MatchBatchSubmit")
@@ -393,7 +430,7 @@ class MatchBatchApi(APIView):
         except IdempotencyKeyReused as error:
             return Response(error.message_dict, status=status.HTTP_422_UNPROCESSABLE_ENTITY)
         stored = match_detail_rated_queryset().in_bulk([match.pk for match in matches])
-        answer = {"matches": [stored[match.pk] for match in matches]}
+        answer = {"matches": [_answer_for(stored[match.pk], request) for match in matches]}
         response_status = status.HTTP_201_CREATED if created else status.HTTP_200_OK
         return Response(self.OutputSerializer(answer).data, status=response_status)
 
@@ -419,7 +456,7 @@ class MatchDetailApi(APIView):
             match = match_detail_rated(match_id=pk)
         except Match.DoesNotExist as error:
             raise Http404 from error
-        return Response(self.OutputSerializer(match).data)
+        return Response(self.OutputSerializer(_answer_for(match, request)).data)
 
 
 class MatchVoidApi(APIView):
@@ -434,7 +471,7 @@ class MatchVoidApi(APIView):
     def post(self, request, pk):
         with _unknown_match_is_404():
             match_void(match_id=pk, by=request.user)
-        return Response(self.OutputSerializer(match_detail_rated(match_id=pk)).data)
+        return Response(self.OutputSerializer(_answer_for(match_detail_rated(match_id=pk), request)).data)
 
 
 class MatchCorrectApi(APIView):
@@ -465,7 +502,7 @@ class MatchCorrectApi(APIView):
             raise
         with _unknown_match_is_404():
             match_correct(match_id=pk, by=request.user, data=data)
-        return Response(self.OutputSerializer(match_detail_rated(match_id=pk)).data)
+        return Response(self.OutputSerializer(_answer_for(match_detail_rated(match_id=pk), request)).data)
 
 
 class MatchConfirmApi(APIView):
@@ -480,7 +517,7 @@ class MatchConfirmApi(APIView):
     def post(self, request, pk):
         with _unknown_match_is_404():
             match_confirm(match_id=pk, by=request.user)
-        return Response(self.OutputSerializer(match_detail_rated(match_id=pk)).data)
+        return Response(self.OutputSerializer(_answer_for(match_detail_rated(match_id=pk), request)).data)
 
 
 class MatchDisputeInputSerializer(serializers.Serializer):
@@ -519,4 +556,4 @@ class MatchDisputeApi(APIView):
             raise ValidationError({"non_field_errors": ['A JSON object: {"note": "what is wrong"}.']})
         with _unknown_match_is_404():
             match_dispute(match_id=pk, by=request.user, note=data.get("note"))
-        return Response(self.OutputSerializer(match_detail_rated(match_id=pk)).data)
+        return Response(self.OutputSerializer(_answer_for(match_detail_rated(match_id=pk), request)).data)

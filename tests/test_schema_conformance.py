@@ -205,7 +205,10 @@ def world(reference_data, django_capture_on_commit_callbacks, settings):
     ]
     with django_capture_on_commit_callbacks(execute=True):
         matches = [match_submit(referee=entered_by, data=body) for body in bodies]
-    users = {"referee": factories.RefereeFactory(), "admin": factories.AdminFactory()}
+    users = {
+        "referee": factories.RefereeFactory(first_name="Rita", last_name="Second"),
+        "admin": factories.AdminFactory(),
+    }
     headers = {role: {"Authorization": f"Token {Token.objects.create(user=user).key}"} for role, user in users.items()}
     headers["anonymous"] = {}
     return {

@@ -28,7 +28,7 @@ def two_step(reference_data):
 
 
 def test_a_result_waits_for_a_second_referee(two_step, django_capture_on_commit_callbacks):
-    first, second = RefereeFactory(), RefereeFactory()
+    first, second = RefereeFactory(), RefereeFactory(first_name="Sam", last_name="Second")
     ann, bob = PlayerFactory(), PlayerFactory()
     body = slaps_body(ann, bob)
     with django_capture_on_commit_callbacks(execute=True):
@@ -44,7 +44,7 @@ def test_a_result_waits_for_a_second_referee(two_step, django_capture_on_commit_
     with django_capture_on_commit_callbacks(execute=True):
         confirmed = api_for(second).post(f"/api/matches/{created['id']}/confirm/")
     assert confirmed.status_code == 200
-    assert confirmed.json()["confirmed_by"] == second.username
+    assert confirmed.json()["confirmed_by"] == "Sam Second"  # a display name, never a username
     assert Match.objects.get(pk=created["id"]).status == "rated"
     assert RatingChange.objects.count() == 2
     assert api_for(second).post(f"/api/matches/{created['id']}/confirm/").status_code == 400

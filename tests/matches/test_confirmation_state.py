@@ -79,7 +79,7 @@ def test_a_voided_result_cannot_be_confirmed(production, amateur_two_step, admin
 def test_a_result_is_confirmed_once_and_by_someone_else(
     production, amateur_two_step, django_capture_on_commit_callbacks
 ):
-    first, second, third = RefereeFactory(), RefereeFactory(), RefereeFactory()
+    first, second, third = RefereeFactory(), RefereeFactory(first_name="Sam", last_name="Second"), RefereeFactory()
     ann, bob = PlayerFactory(), PlayerFactory()
     match_id = api_for(first).post("/api/matches/", slaps(ann, bob), format="json").json()["id"]
 
@@ -94,7 +94,7 @@ def test_a_result_is_confirmed_once_and_by_someone_else(
     with django_capture_on_commit_callbacks(execute=True):
         confirmed = api_for(second).post(f"/api/matches/{match_id}/confirm/")
     assert confirmed.status_code == 200
-    assert confirmed.json()["confirmed_by"] == second.username
+    assert confirmed.json()["confirmed_by"] == "Sam Second"  # a display name, never a username
     assert Match.objects.get(pk=match_id).status == "rated"  # rated once the confirmation committed
 
     for who in (second, third):

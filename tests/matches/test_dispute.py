@@ -65,7 +65,7 @@ def two_step(reference_data):
 @pytest.fixture
 def waiting(two_step):
     """A Slaps result entered by ``first``, waiting for a second referee."""
-    first, second = RefereeFactory(username="first"), RefereeFactory(username="second")
+    first, second = RefereeFactory(username="first"), RefereeFactory(username="second", first_name="Sam")
     ann, bob = PlayerFactory(name="Ann"), PlayerFactory(name="Bob")
     match_id = api_for(first).post("/api/matches/", slaps(ann, bob), format="json").json()["id"]
     assert Match.objects.get(pk=match_id).awaiting_confirmation
@@ -83,7 +83,7 @@ def test_a_second_referee_disputes_a_waiting_result_with_a_note(waiting):
 
     assert answer.status_code == 200
     body = answer.json()
-    assert (body["status"], body["awaiting_confirmation"], body["disputed_by"]) == ("submitted", True, "second")
+    assert (body["status"], body["awaiting_confirmation"], body["disputed_by"]) == ("submitted", True, "Sam")
     assert body["rating_changes"] == []
     assert dispute_fields(match_id) == (True, second.pk, NOTE)
     assert audit(match_id) == ["submitted", "disputed"]
