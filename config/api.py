@@ -29,6 +29,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from config.bodies import body_too_large_response
 from config.clientip import client_ip
 from config.jsonbody import JSON_MAX_DEPTH, JSONBodyParser
 from config.permissions import user_can_submit, user_can_void, user_sees_club_data
@@ -267,15 +268,15 @@ def api_page_not_found(request, exception=None):
 def api_bad_request(request, exception=None):
     """``handler400``: what Django refuses before or outside a view's own checks (a ``SuspiciousOperation``).
 
-    A body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (``CARDRANK_MAX_BODY_BYTES``) read
-    by a page or admin form is 413, as the API answers it; too many query or
+    A body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (``CARDRANK_MAX_BODY_BYTES``) met while
+    reading (config.bodies refuses most unread) is 413, as the API answers it; too many query or
     form parameters is 400. Under /api/ the answer is JSON; elsewhere a plain
     page. Other suspicious requests (a Host not allowed, ...) keep Django's
     terse answer, which says nothing of why.
     """
     if isinstance(exception, RequestDataTooBig):
-        code, detail = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE, body_too_large_message()
-    elif isinstance(exception, TooManyFieldsSent):
+        return body_too_large_response(request, settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+    if isinstance(exception, TooManyFieldsSent):
         code = status.HTTP_400_BAD_REQUEST
         detail = f"Too many parameters: at most {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS:,}."
     elif request.path.startswith(API_PREFIX):

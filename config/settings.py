@@ -94,6 +94,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Content-Security-Policy on every answer (CONTENT_SECURITY_POLICY below).
     "csp.middleware.CSPMiddleware",
+    # A body over its cap (CARDRANK_MAX_BODY_BYTES; admin's import upload: CARDRANK_IMPORT_MAX_BYTES) is a
+    # 413 before anything reads it, chunked bodies included (config/bodies.py). Before every middleware below.
+    "config.bodies.BodyCapMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -176,10 +179,11 @@ RATELIMIT_IP_META_KEY = "config.clientip.client_ip"
 # Result-entry posts per signed-in referee.
 CARDRANK_PAGE_WRITE_RATE = os.environ.get("CARDRANK_PAGE_WRITE_RATE", "300/m")
 
-# The largest request body any view reads, checked against Content-Length before reading: over it,
-# 413 (JSON under /api/). The largest legitimate body, a bridge session, is about 36 KB for 32 boards
-# of 16 tables (100 KB pretty-printed); 1 MiB holds even the 100 boards x 50 tables the service
-# accepts, compact. Django's default (2.5 MiB) let one write store megabytes in the audit log.
+# The largest request body any view reads, checked against Content-Length before reading, a chunked one
+# read only up to it (config.bodies): over it, 413 (JSON under /api/). The largest legitimate body, a
+# bridge session, is about 36 KB for 32 boards of 16 tables (100 KB pretty-printed); 1 MiB holds even the
+# 100 boards x 50 tables the service accepts, compact. Django's default (2.5 MiB) let one write store
+# megabytes in the audit log.
 CARDRANK_MAX_BODY_BYTES = int(os.environ.get("CARDRANK_MAX_BODY_BYTES", str(1024 * 1024)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = CARDRANK_MAX_BODY_BYTES
 
