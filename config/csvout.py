@@ -6,7 +6,10 @@ Shared plumbing (it imports no app): the games' result files
 escapes cells the same way. A text cell a spreadsheet would run as a formula
 (starting ``=``, ``+``, ``-``, ``@``, a tab or a carriage return: CSV
 injection, OWASP) is written with a leading apostrophe; numbers are written
-as they are (a rating delta of -12 stays a number). Downloads are UTF-8
+as they are (a rating delta of -12 stays a number, whists of -3 too). A
+text that only looks escaped (``'=x``: apostrophes, then a formula's start)
+takes one more apostrophe, so ``csv_uncell`` gives every text back byte for
+byte. Downloads are UTF-8
 with a byte order mark, so Excel reads accented names right; the importer
 reads it back (``utf-8-sig``).
 """
@@ -16,6 +19,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Iterator, Mapping
+from decimal import Decimal
 from urllib.parse import quote
 
 from django.http import StreamingHttpResponse
@@ -27,10 +31,16 @@ ROWS_PER_CHUNK = 500  # rows joined into one piece of a streamed answer: fewer w
 
 def csv_cell(value: object) -> str:
     """A value as a cell: numbers as they are, other text defused when a spreadsheet would run it."""
-    if isinstance(value, int | float) and not isinstance(value, bool):
+    if isinstance(value, int | float | Decimal) and not isinstance(value, bool):
         return str(value)
     text = "" if value is None else str(value)
-    return f"'{text}" if text.startswith(FORMULA_STARTS) else text
+    return f"'{text}" if text.lstrip("'").startswith(FORMULA_STARTS) else text
+
+
+def csv_uncell(cell: str) -> str:
+    """The text ``csv_cell`` wrote: one leading apostrophe off a cell that, without its apostrophes, starts
+    like a formula (``'=x`` is ``=x``, ``''=x`` is ``'=x``); any other cell as it is (``'tis``)."""
+    return cell[1:] if cell.startswith("'") and cell.lstrip("'").startswith(FORMULA_STARTS) else cell
 
 
 def csv_lines(columns: tuple[str, ...], rows: Iterable[Mapping[str, object]]) -> Iterator[str]:

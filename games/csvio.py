@@ -16,14 +16,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 
-from config.csvout import FORMULA_STARTS, csv_lines
+from config.csvout import csv_lines, csv_uncell
 from games.imports import PlayerRef, Problem
 
-# A text cell starting with one of FORMULA_STARTS is run as a formula by spreadsheets (CSV injection,
-# OWASP): written with a leading apostrophe (config.csvout, for every CSV the site writes), which a reader
-# strips again.
+# A text cell starting with one of config.csvout.FORMULA_STARTS is run as a formula by spreadsheets (CSV
+# injection, OWASP): written with a leading apostrophe (config.csvout, for every CSV the site writes), which a
+# reader strips again (csv_uncell).
 TRUE = {"", "1", "true", "yes", "y", "rated"}
 FALSE = {"0", "false", "no", "n", "friendly"}
+# A result's state as an export gives it (games.exporting.result_status): rated; waiting for its rating, its
+# rating period or a second referee; disputed by that referee; void; friendly (never rated).
+RATED, WAITING, DISPUTED, VOID, FRIENDLY = "rated", "waiting", "disputed", "void", "friendly"
+STATUSES = (RATED, WAITING, DISPUTED, VOID, FRIENDLY)
 
 
 class RowError(ValueError):
@@ -93,7 +97,7 @@ def csv_rows(data: bytes, *, columns: tuple[str, ...], required: tuple[str, ...]
             )
             continue
         rows.append(
-            Row(reader.line_num, {name: _unescape(cell.strip()) for name, cell in zip(names, cells, strict=True)})
+            Row(reader.line_num, {name: csv_uncell(cell.strip()) for name, cell in zip(names, cells, strict=True)})
         )
     return rows, problems
 
@@ -101,10 +105,6 @@ def csv_rows(data: bytes, *, columns: tuple[str, ...], required: tuple[str, ...]
 def csv_text(columns: tuple[str, ...], rows: Iterable[dict[str, object]]) -> str:
     """The CSV of these rows under ``columns`` (text cells escaped from formulas, ``config.csvout``)."""
     return "".join(csv_lines(columns, rows))
-
-
-def _unescape(cell: str) -> str:
-    return cell[1:] if cell.startswith("'") and cell[1:].startswith(FORMULA_STARTS) else cell
 
 
 def cell_time(value: str, zone: tzinfo | None) -> str:
@@ -129,6 +129,26 @@ def cell_rated(value: str) -> bool:
     if lowered in FALSE:
         return False
     raise RowError(f"rated {value[:20]!r} is not true or false.")
+
+
+def cell_rated_status(row: Row) -> bool:
+    """Whether the row's result is rated (not a friendly), from ``rated`` and ``status`` (``STATUSES``)."""
+    rated, status = row.get("rated"), row.get("status").lower()
+    if not status:
+        return cell_rated(rated)
+    if status not in STATUSES or status == VOID:
+        raise RowError(f"status {status[:20]!r} is not one of {', '.join(s for s in STATUSES if s != VOID)}.")
+    friendly = status == FRIENDLY
+    if rated and cell_rated(rated) == friendly:
+        raise RowError(f"rated {rated[:20]!r} contradicts status {status!r}.")
+    return not friendly
+
+
+def status_cells(body: dict) -> dict[str, str]:
+    """``rated`` and ``status`` of a result body that carries its ``status``: ``rated`` is true only for a
+    result rated, false for a friendly, blank for one not rated yet (waiting or disputed)."""
+    status = body.get("status") or (RATED if body.get("rated", True) else FRIENDLY)
+    return {"rated": {RATED: "true", FRIENDLY: "false"}.get(status, ""), "status": status}
 
 
 def cell_person(row: Row, column: str) -> PlayerRef:

@@ -2,7 +2,9 @@
 
 Every result that counts (not voided), oldest first, as the body that would
 submit it again (``matches.selectors.match_as_body``) with its people named
-(``PlayerRef``: name and federation number): CSV in the kind's columns, or a
+(``PlayerRef``: name and federation number) and its ``status`` as it is
+(``result_status``: a result waiting for its rating or a second referee, or
+disputed, is never called rated): CSV in the kind's columns, or a
 JSON dump of the game (its settings and leagues, the players, the results),
 from which an import into an empty game gives the same ratings.
 
@@ -29,6 +31,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 
 from config.csvout import csv_lines
+from games.csvio import DISPUTED, FRIENDLY, RATED, VOID, WAITING
 from games.importing import DUMP_FORMAT
 from games.imports import PlayerRef
 from leagues.models import Game, League, Player
@@ -110,10 +113,25 @@ def export_matches(game: Game, which: ExportFilter = ExportFilter()):
     return matches
 
 
+def result_status(match: Match) -> str:
+    """What a result is now (``games.csvio.STATUSES``): ``void``; ``disputed`` by a second referee;
+    ``rated``; ``friendly`` (``rated`` false: never rated); else ``waiting`` (for a second referee, the
+    close of its rating period or the rating task)."""
+    if match.status == Match.Status.VOID:
+        return VOID
+    if match.disputed_at is not None:
+        return DISPUTED
+    if match.status == Match.Status.RATED:
+        return RATED
+    if match.status == Match.Status.FRIENDLY or not match.rated:
+        return FRIENDLY
+    return WAITING
+
+
 def export_bodies(game: Game, which: ExportFilter = ExportFilter()) -> Iterator[dict[str, Any]]:
-    """The results as bodies naming players by id, oldest first, read a chunk at a time."""
+    """The results as bodies naming players by id, with their ``status``, oldest first, a chunk at a time."""
     for match in export_matches(game, which).iterator(chunk_size=CHUNK):
-        yield match_as_body(match)
+        yield {**match_as_body(match), "status": result_status(match)}
 
 
 def _chunks(items: Iterable[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:

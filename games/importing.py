@@ -707,28 +707,53 @@ def _messages(error: ValidationError) -> str:
 
 
 def _json_read(data: bytes, *, game: Game, zone: tzinfo | None) -> ImportPlan:
-    """A dump from ``export_results --format json`` (``games.exporting``), of this game or another of its kind."""
+    """A dump from ``export_results --format json`` (``games.exporting``), of this game or another of its kind.
+
+    A malformed file (not UTF-8, not JSON, nested deeper than ``DUMP_MAX_DEPTH``, a value of the wrong
+    type where the dump has a list or an object) is a problem naming it, never an exception.
+    """
     try:
-        dump = json.loads(data.decode("utf-8"))
-    except UnicodeDecodeError:
-        return ImportPlan(problems=[Problem("file", "The file is not UTF-8 text.")])
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        return ImportPlan(problems=[Problem(f"line {line}", _("The file is not UTF-8 text."))])
+    try:
+        dump = json.loads(text)
     except json.JSONDecodeError as error:
         return ImportPlan(problems=[Problem(f"line {error.lineno}", f"Not JSON: {error.msg}.")])
+    except RecursionError:
+        return ImportPlan(problems=[_too_deep()])
+    except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
+        return ImportPlan(problems=[Problem("file", _("The file holds a number too long to be read."))])
+    if _deeper_than(dump, DUMP_MAX_DEPTH):
+        return ImportPlan(problems=[_too_deep()])
     if not isinstance(dump, dict) or dump.get("format") != DUMP_FORMAT:
         return ImportPlan(problems=[Problem("file", f'Not a Cardrank dump: "format" is not {DUMP_FORMAT!r}.')])
     source = dump.get("game") or {}
-    if source.get("rating_system") != game.rating_system:
-        return ImportPlan(
-            problems=[Problem("game", f"A dump of a {source.get('rating_system')!r} game, not of {game.name}.")]
-        )
+    if not isinstance(source, dict) or source.get("rating_system") != game.rating_system:
+        system = source.get("rating_system") if isinstance(source, dict) else None
+        return ImportPlan(problems=[Problem("game", f"A dump of a {system!r} game, not of {game.name}.")])
     try:
         people = {
-            row["id"]: PlayerRef(str(row["name"]), str(row.get("federation_id") or "")) for row in dump["players"]
+            _hashable(row["id"]): PlayerRef(_dump_text(row["name"]), _dump_text(row.get("federation_id") or ""))
+            for row in _dump_list(dump["players"])
         }
-        tiers = {row["slug"]: row["tier"] for row in dump.get("leagues", [])}
-        results = list(dump["results"])
-    except (KeyError, TypeError) as error:
+        tiers = {_hashable(row["slug"]): _hashable(row["tier"]) for row in _dump_list(dump.get("leagues", []))}
+        results = _dump_list(dump["results"])
+    except KeyError as error:
         return ImportPlan(problems=[Problem("file", f"The dump lacks {error}.")])
+    except (TypeError, AttributeError, ValueError):
+        return ImportPlan(
+            problems=[
+                Problem(
+                    "file",
+                    _(
+                        'The dump\'s "players", "leagues" and "results" are lists of objects, as export_results '
+                        "writes them; a player's name and number are text."
+                    ),
+                )
+            ]
+        )
     leagues = dict(League.objects.filter(game=game).values_list("tier", "slug"))
     own = set(leagues.values())
     plan = ImportPlan()
@@ -742,15 +767,63 @@ def _json_read(data: bytes, *, game: Game, zone: tzinfo | None) -> ImportPlan:
         )
     for number, body in enumerate(results, start=1):
         where = f"result {number}"
+        if not isinstance(body, dict):
+            plan.problems.append(Problem(where, _("A result is an object, as export_results writes it.")))
+            continue
+        # The result's state when it was exported: the import rates it by the rules of the game it goes into.
+        body = {key: value for key, value in body.items() if key != "status"}
         try:
             body = game.kind.body_players(body, lambda player_id: people[player_id])
         except (KeyError, TypeError, AttributeError):
             plan.problems.append(Problem(where, "It names a player the dump's players do not list."))
             continue
         league = body.get("league")
-        if league in tiers and league not in own:
+        if isinstance(league, str) and league in tiers and league not in own:
             # The same tier of this game: a dump moves to another game with its leagues' shape.
             body["league"] = leagues.get(tiers[league], league)
         plan.results.append({**body, "game": game.slug})
         plan.sources.append(where)
     return plan
+
+
+# How deep a dump nests: a result's body is a few levels down (a bridge table's adjusted score the deepest).
+DUMP_MAX_DEPTH = 32
+
+
+def _too_deep() -> Problem:
+    return Problem(
+        "file", _("The JSON nests deeper than %(depth)s levels: it is not a Cardrank dump.") % {"depth": DUMP_MAX_DEPTH}
+    )
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests lists and objects more than ``limit`` deep (walked without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > limit:
+                return True
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return False
+
+
+def _dump_list(value: Any) -> list:
+    if not isinstance(value, list):
+        raise TypeError(value)
+    return value
+
+
+def _dump_text(value: Any) -> str:
+    """A name or number of the dump: text (a number written as a number is taken as its text)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    raise TypeError(value)
+
+
+def _hashable(value: Any) -> Any:
+    if isinstance(value, dict | list):
+        raise TypeError(value)
+    return value

@@ -1,8 +1,8 @@
 """Preferans results as CSV: one row per deal, the rows of a game sharing its key (docs/import.md).
 
-Columns: ``game,played_at,seat_1,seat_1_id,…,seat_4,seat_4_id,whists_1,…,whists_4,rated,league``.
+Columns: ``game,played_at,seat_1,seat_1_id,…,seat_4,seat_4_id,whists_1,…,whists_4,rated,league,status``.
 ``game`` is any key the rows of one game share (a number, a date and table);
-the first row of a game gives its time, seats, ``rated`` and ``league``, and
+the first row of a game gives its time, seats, ``rated``, ``league`` and ``status``, and
 later rows may repeat them or leave them blank. A seat is a player's name (its
 ``_id`` a federation or club number, optional) or ``bot:SLUG`` (a bot by its
 difficulty, e.g. ``bot:normal``); a table of three leaves seat 4 and
@@ -16,7 +16,7 @@ from datetime import tzinfo
 from decimal import Decimal
 from typing import Any
 
-from games.csvio import Row, RowError, cell_person, cell_rated, cell_time, csv_rows, person_cells
+from games.csvio import Row, RowError, cell_person, cell_rated_status, cell_time, csv_rows, person_cells, status_cells
 from games.imports import ImportPlan, PlayerRef, Problem
 from games.preferans.results import PREFERANS_SEATS, WHIST_LIMIT
 from leagues.models import Game
@@ -30,10 +30,11 @@ PREFERANS_COLUMNS = (
     *(f"whists_{n}" for n in SEATS),
     "rated",
     "league",
+    "status",
 )
 PREFERANS_REQUIRED = ("game", "played_at", "seat_1", "seat_2", "whists_1", "whists_2")
 BOT = "bot:"
-GAME_CELLS = ("played_at", "rated", "league")  # with the seats: one value per game
+GAME_CELLS = ("played_at", "rated", "league", "status")  # with the seats: one value per game
 
 
 def preferans_csv_read(data: bytes, *, game: Game, zone: tzinfo | None) -> ImportPlan:
@@ -85,7 +86,7 @@ def _game_body(row: Row, game: Game, zone: tzinfo | None) -> dict[str, Any]:
     body = {
         "game": game.slug,
         "played_at": cell_time(row.get("played_at"), zone),
-        "rated": cell_rated(row.get("rated")),
+        "rated": cell_rated_status(row),
         "seats": _seats(row),
         "deals": [],
     }
@@ -123,8 +124,8 @@ def preferans_csv_cells(bodies: Iterable[dict[str, Any]]) -> Iterator[dict[str, 
         cells: dict[str, object] = {
             "game": number,
             "played_at": body["played_at"],
-            "rated": "true" if body.get("rated", True) else "false",
             "league": body.get("league", ""),
+            **status_cells(body),
         }
         for n, seat in enumerate(body["seats"], start=1):
             person = seat.get("player")
@@ -137,9 +138,10 @@ def preferans_csv_cells(bodies: Iterable[dict[str, Any]]) -> Iterator[dict[str, 
             yield {**cells, **{f"whists_{n}": _number(value) for n, value in enumerate(deal, start=1)}}
 
 
-def _number(value: Any) -> str:
+def _number(value: Any) -> int | Decimal:
+    """Whists as a number cell (never text: ``config.csvout`` escapes only text), ``-3`` or ``1.25``."""
     number = Decimal(str(value))
-    return str(number.quantize(Decimal(1)) if number == number.to_integral_value() else number.normalize())
+    return int(number) if number == number.to_integral_value() else number.normalize()
 
 
 def preferans_body_players(body: dict[str, Any], swap) -> dict[str, Any]:

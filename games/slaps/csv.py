@@ -1,11 +1,11 @@
 """Slaps results as CSV: one row per match (docs/import.md).
 
-Columns: ``played_at,player_a,player_a_id,player_b,player_b_id,winner,rated,league``;
+Columns: ``played_at,player_a,player_a_id,player_b,player_b_id,winner,rated,league,status``;
 ``played_at``, ``player_a``, ``player_b`` and ``winner`` are required.
 Players are named; ``*_id`` is a federation or club number, optional.
 ``winner`` is ``a`` or ``b`` (or the winner's name); ``rated`` is true
 unless it says false; ``league`` a league's slug (blank: the game's entry
-league).
+league); ``status`` what an export says of the result (``games.csvio.STATUSES``).
 """
 
 from __future__ import annotations
@@ -14,11 +14,21 @@ from collections.abc import Iterable, Iterator
 from datetime import tzinfo
 from typing import Any
 
-from games.csvio import Row, RowError, cell_person, cell_rated, cell_time, csv_rows, person_cells
+from games.csvio import Row, RowError, cell_person, cell_rated_status, cell_time, csv_rows, person_cells, status_cells
 from games.imports import ImportPlan, PlayerRef, Problem
 from leagues.models import Game
 
-SLAPS_COLUMNS = ("played_at", "player_a", "player_a_id", "player_b", "player_b_id", "winner", "rated", "league")
+SLAPS_COLUMNS = (
+    "played_at",
+    "player_a",
+    "player_a_id",
+    "player_b",
+    "player_b_id",
+    "winner",
+    "rated",
+    "league",
+    "status",
+)
 SLAPS_REQUIRED = ("played_at", "player_a", "player_b", "winner")
 
 
@@ -48,7 +58,7 @@ def _body(row: Row, game: Game, zone: tzinfo | None) -> dict[str, Any]:
     body = {
         "game": game.slug,
         "played_at": cell_time(row.get("played_at"), zone),
-        "rated": cell_rated(row.get("rated")),
+        "rated": cell_rated_status(row),
         "players": [a, b],
         "winner": won,
     }
@@ -67,8 +77,8 @@ def slaps_csv_cells(bodies: Iterable[dict[str, Any]]) -> Iterator[dict[str, obje
             **person_cells("player_a", a),
             **person_cells("player_b", b),
             "winner": "a" if winner == a else "b",
-            "rated": "true" if body.get("rated", True) else "false",
             "league": body.get("league", ""),
+            **status_cells(body),
         }
 
 

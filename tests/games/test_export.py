@@ -9,20 +9,26 @@ between two independent paths (entered one by one and rated as they came,
 or imported at once and replayed), never the engine's word for itself.
 """
 
+import csv
+import io
+import json
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
+from rest_framework.test import APIClient
 
 from games.exporting import CHUNK, export_csv_pieces
 from leagues.models import Game, League, Player
+from matches.confirmation import match_dispute
 from matches.models import Match
 from matches.services import match_submit
 from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
 from tests.conftest import api_for
-from tests.factories import AdminFactory, PlayerFactory, bridge_session_body
+from tests.factories import AdminFactory, PlayerFactory, RefereeFactory, bridge_session_body
 
 pytestmark = pytest.mark.django_db
 
@@ -242,3 +248,126 @@ def test_a_downloaded_csv_imports_into_an_empty_database(tmp_path, referee, djan
         "import_results", str(downloaded), "--game", "preferans", "--referee", referee.username, stdout=StringIO()
     )
     assert ratings_of(game) == before
+
+
+# --- exports tell the truth (issue 25) ------------------------------------------------------------------
+
+
+def csv_rows_of(text: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(text.lstrip("\ufeff"))))
+
+
+def test_the_public_csv_says_each_results_status_and_never_calls_a_waiting_one_rated(
+    referee, django_capture_on_commit_callbacks
+):
+    """A rated result, a friendly, one waiting for a second referee and one that referee disputed: the
+    public download says which is which, and only the rated one is ``rated=true``."""
+    ann, bob = PlayerFactory(name="Ann"), PlayerFactory(name="Bob")
+
+    def slaps(hours: int, **extra) -> dict:
+        played = (START + timedelta(hours=hours)).isoformat()
+        return {"game": "slaps", "played_at": played, "players": [ann.pk, bob.pk], "winner": ann.pk} | extra
+
+    enter(referee, [slaps(0), slaps(1, rated=False)], django_capture_on_commit_callbacks)
+    League.objects.filter(slug="slaps-amateur").update(requires_confirmation=True)
+    enter(referee, [slaps(2), slaps(3)], django_capture_on_commit_callbacks)
+    disputed = Match.objects.get(played_at=START + timedelta(hours=3))
+    match_dispute(match_id=disputed.pk, by=RefereeFactory(), note="Bob won this one.")
+
+    response = APIClient().get("/api/games/slaps/results.csv")
+    rows = csv_rows_of(b"".join(response.streaming_content).decode())
+    assert [(row["rated"], row["status"]) for row in rows] == [
+        ("true", "rated"),
+        ("false", "friendly"),
+        ("", "waiting"),
+        ("", "disputed"),
+    ]
+    dump = json.loads(export("--game", "slaps", "--format", "json"))
+    assert [result["status"] for result in dump["results"]] == ["rated", "friendly", "waiting", "disputed"]
+
+
+def test_the_status_column_reads_back_and_a_contradiction_is_refused(tmp_path, referee):
+    header = "played_at,player_a,player_b,winner,rated,status\n"
+    good = tmp_path / "good.csv"
+    good.write_text(
+        header + "2026-03-01T18:00Z,Ann,Bob,a,,waiting\n2026-03-01T19:00Z,Ann,Bob,a,,friendly\n", encoding="utf-8"
+    )
+    call_command("import_results", str(good), "--game", "slaps", "--referee", referee.username, stdout=StringIO())
+    assert list(Match.objects.order_by("played_at").values_list("rated", flat=True)) == [True, False]
+
+    bad = tmp_path / "bad.csv"
+    bad.write_text(header + "2026-03-02T18:00Z,Ann,Bob,a,true,friendly\n", encoding="utf-8")
+    out = StringIO()
+    with pytest.raises(CommandError, match="Nothing was imported"):
+        call_command("import_results", str(bad), "--game", "slaps", "--referee", referee.username, stdout=out)
+    assert "rated 'true' contradicts status 'friendly'" in out.getvalue()
+    assert Match.objects.count() == 2
+
+
+def test_whists_are_numbers_in_the_csv_negative_ones_too(referee, django_capture_on_commit_callbacks):
+    enter(referee, preferans_history(people(5)), django_capture_on_commit_callbacks)
+    rows = csv_rows_of(export("--game", "preferans", "--format", "csv"))
+    whists = [row[f"whists_{n}"] for row in rows for n in range(1, 5) if row[f"whists_{n}"]]
+    assert any(cell.startswith("-") for cell in whists)
+    assert all(Decimal(cell) == Decimal(cell).quantize(Decimal("0.01")) for cell in whists)  # not '-3: a number
+
+
+NAMES = ["'=Ana", "''+Bo", "'Tis Cene", "=Dan", "+Eva", "-Filip", "@Gal", "'@Hana", "'-Ivo"]
+
+
+@pytest.mark.parametrize("format", ["csv", "json"])
+def test_a_round_trip_keeps_every_name_byte_for_byte(tmp_path, referee, django_capture_on_commit_callbacks, format):
+    players = [PlayerFactory(name=name) for name in NAMES]
+    bodies = [
+        {
+            "game": "slaps",
+            "played_at": (START + timedelta(hours=n)).isoformat(),
+            "players": [players[n].pk, players[(n + 1) % len(players)].pk],
+            "winner": players[n].pk,
+        }
+        for n in range(len(players))
+    ]
+    enter(referee, bodies, django_capture_on_commit_callbacks)
+    exported = tmp_path / f"slaps.{format}"
+    call_command("export_results", "--game", "slaps", "--format", format, "--output", str(exported), stdout=StringIO())
+
+    wipe_everything_but_the_games()
+    call_command("import_results", str(exported), "--game", "slaps", "--referee", referee.username, stdout=StringIO())
+    assert sorted(Player.objects.values_list("name", flat=True)) == sorted(NAMES)
+
+
+TWO = '[{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bob"}]'
+
+
+def _dump(results: str, *, players: str = "[]") -> bytes:
+    head = '{"format": "cardrank-results", "version": 1, "game": {"rating_system": "elo"}, "leagues": []'
+    return f'{head}, "players": {players}, "results": {results}}}'.encode()
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "message"),
+    [
+        ("deep.json", b"[" * 100_000 + b"]" * 100_000, "nests deeper than 32 levels"),
+        ("deep-objects.json", b'{"a": ' * 100_000 + b"1" + b"}" * 100_000, "nests deeper than 32 levels"),
+        ("deep-result.json", _dump("[" * 200 + "]" * 200), "nests deeper than 32 levels"),
+        ("long-number.json", _dump("[" + "9" * 5000 + "]"), "a number too long to be read"),
+        ("game-list.json", b'{"format": "cardrank-results", "game": ["slaps"]}', "A dump of a None game"),
+        ("players-text.json", _dump("[]", players='"Ann"'), "are lists of objects"),
+        ("name-list.json", _dump("[]", players='[{"id": 1, "name": ["Ann"]}]'), "are lists of objects"),
+        ("league-list.json", _dump('[{"players": [1, 2], "winner": 1, "league": []}]', players=TWO), "result 1"),
+        ("bad-utf8.json", b'{"format": "cardrank-results\xff"}', "not UTF-8"),
+        ("nul.csv", b"played_at,player_a,player_b,winner\n2026-03-01T18:00Z,A\x00n,Bob,a\n", "NUL byte"),
+        ("bad-utf8.csv", b"played_at,player_a,player_b,winner\n2026-03-01T18:00Z,\xffAnn,Bob,a\n", "not UTF-8"),
+    ],
+)
+def test_a_malformed_file_is_a_clear_error_and_stores_nothing(tmp_path, referee, name, data, message):
+    path = tmp_path / name
+    path.write_bytes(data)
+    out, err = StringIO(), StringIO()
+    with pytest.raises(CommandError, match="Nothing was imported"):
+        call_command(
+            "import_results", str(path), "--game", "slaps", "--referee", referee.username, stdout=out, stderr=err
+        )
+    assert message in out.getvalue() + err.getvalue()
+    assert not Match.objects.exists()
+    assert not Player.objects.exists()
