@@ -14,7 +14,7 @@ from rest_framework import serializers
 
 from config.api import AnswerSerializer
 from games.bridge.results import BRIDGE_MAX_BOARDS, BRIDGE_MAX_TABLES, bridge_stored_body, session_scoring
-from games.bridge.standings import session_standings
+from games.bridge.standings import SCORINGS, session_standings
 from games.fields import AnswerField, PairInputField
 from matches.models import Match
 
@@ -228,7 +228,7 @@ BODY_FIELDS = {
         many=True, required=False, help_text=f"Bridge: the boards of the session (at most {BRIDGE_MAX_BOARDS})."
     ),
     "scoring": serializers.ChoiceField(
-        choices=["matchpoints", "cross_imps", "butler", "imps"],
+        choices=list(SCORINGS),
         required=False,
         help_text="Bridge: how the club scores the session (its standings); the rating is always IMP duels.",
     ),

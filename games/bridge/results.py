@@ -38,18 +38,17 @@ from games.bridge.scoring import (
     ns_score_problem,
     vulnerability_parse,
 )
+from games.bridge.standings import SCORINGS
 from leagues.models import Player
 from matches.inputs import Errors, GameInput, MatchInput, SeatInput, parse_cents, parse_id, players_by_id
 from matches.models import Board, BoardTable, Match
 from matches.parts import hold
-from ratings.engines.bridge import imps as to_imps
 
 BRIDGE_MAX_BOARDS = 100
 BRIDGE_MAX_TABLES = 50
 BRIDGE_SCORE_LIMIT = 10_000
 BRIDGE_IMPS_LIMIT = Decimal(24)
 BRIDGE_POINTS_LIMIT = Decimal(10_000)  # an adjusted row's printed points (cross-IMP totals run to hundreds)
-SCORINGS = ("matchpoints", "cross_imps", "butler", "imps")
 MOVEMENTS = ("mitchell", "howell")
 DIRECTIONS = ("NS", "EW")
 ADJUSTED_CODES = ("A+", "A=", "A-")
@@ -700,50 +699,3 @@ def bridge_tables_player_move(match_ids: list[int], *, drop_id: int, keep_id: in
         table.ew_1_id, table.ew_2_id = ew
     # One statement: PostgreSQL checks the partners' order (a row constraint) on each row as it is written.
     BoardTable.objects.bulk_update(tables, ["ns_1", "ns_2", "ew_1", "ew_2"], batch_size=1000)
-
-
-@dataclass(frozen=True)
-class DuelPreview:
-    first: int  # table numbers, from 1
-    second: int
-    imps: int | Decimal  # won by {NS(first), EW(second)}
-
-    @property
-    def outcome(self) -> str:
-        if self.imps > 1:
-            return "win"
-        if self.imps < -1:
-            return "loss"
-        return "draw"
-
-
-def bridge_board_preview(*, scores: list[str], imps: str | None = None) -> tuple[str, list[DuelPreview]]:
-    """The entry page's IMP preview for one board: ("blank" | "incomplete" | "bad" | "ok", duels).
-
-    ``scores`` are the NS scores per table as typed; ``imps`` the IMPs typed
-    for a one- or two-table board scored in IMPs. Only a preview: the engine
-    computes the same duels when the session is rated.
-    """
-    if imps is not None:
-        if not imps.strip():
-            return "blank", []
-        value = parse_cents(imps, limit=BRIDGE_IMPS_LIMIT)
-        if value is None:
-            return "bad", []
-        return "ok", [DuelPreview(first=1, second=2 if len(scores) == 2 else 1, imps=value)]
-    if all(not score.strip() for score in scores):
-        return "blank", []
-    parsed = []
-    for text in scores:
-        if not text.strip():
-            return "incomplete", []
-        score = _bridge_score(text)
-        if score is None:
-            return "bad", []
-        parsed.append(score)
-    duels = [
-        DuelPreview(first=t + 1, second=u + 1, imps=to_imps(parsed[t] - parsed[u]))
-        for t in range(len(parsed))
-        for u in range(t + 1, len(parsed))
-    ]
-    return "ok", duels
