@@ -338,6 +338,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_throttle": 1,
 }
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
+# How often beat asks for every game's kept figures again (ratings.figures): the drift moves with the calendar.
+FIGURES_EVERY = timedelta(seconds=env_int("CARDRANK_FIGURES_EVERY_SECONDS", 3600, minimum=60))
 SWEEP_EVERY = timedelta(seconds=int(os.environ.get("CARDRANK_SWEEP_EVERY_SECONDS", "60")))
 # Long admin work (an import's check and its storing, a tuning, a session's hand records) runs on its own
 # queue, so results are rated while it runs: `make worker` starts a worker for each queue (docs/operations.md).
@@ -348,11 +350,14 @@ CELERY_TASK_ROUTES = {
     "games.tasks.import_run_apply": {"queue": CARDRANK_ADMIN_QUEUE},
     "games.tasks.bridge_hand_records": {"queue": CARDRANK_ADMIN_QUEUE},
     "ratings.tasks.ratings_tune": {"queue": CARDRANK_ADMIN_QUEUE},
+    # Quality, drift, pair scale, crosstables: a replay or a scan of a game's history (ratings.figures).
+    "ratings.tasks.figures_compute": {"queue": CARDRANK_ADMIN_QUEUE},
 }
 CELERY_BEAT_SCHEDULE = {
     "ratings-close-periods": {"task": "ratings.tasks.ratings_close_periods", "schedule": SWEEP_EVERY},
     "ratings-sweep-submitted": {"task": "ratings.tasks.ratings_sweep", "schedule": SWEEP_EVERY},
     "games-expire-import-runs": {"task": "games.tasks.import_runs_expire", "schedule": timedelta(hours=1)},
+    "ratings-figures-refresh": {"task": "ratings.tasks.figures_refresh", "schedule": FIGURES_EVERY},
 }
 
 # Ratings: a match still ``submitted`` after this long is picked up by the sweeper.

@@ -13,13 +13,16 @@ naming a player that does not exist is ``Player.DoesNotExist``, answered 404.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
+from django.utils.dateparse import parse_datetime
 
 from leagues.models import Game, League, Player
 from matches.models import Match
-from ratings.headtohead import HeadToHeadRow, game_ratings, league_top_players
+from ratings.figures import crosstable_name, figure_kept
+from ratings.headtohead import HeadToHeadRow, Opponent, game_ratings, league_top_players
 
 #: The recent meetings a compare shows.
 COMPARE_MEETINGS = 10
@@ -66,7 +69,7 @@ class Comparison:
     game: Game
     a: Side
     b: Side
-    expected_score_a: float
+    expected_score_a: float | None  # None: the game's pair scale is being computed (Preferans)
     record_a: HeadToHeadRow | None  # a's record against b; None if they never met in a rated result
     record_b: HeadToHeadRow | None
     meetings: list[Match]
@@ -186,4 +189,63 @@ def league_crosstable(*, league: League, size: int = CROSSTABLE_PLAYERS) -> Cros
     Two queries: the players, and every record among them."""
     players = league_top_players(league=league, limit=size)
     cells = league.game.kind.crosstable(game=league.game, player_ids=[player.pk for player in players])
+    return Crosstable(league=league, players=players, cells=cells)
+
+
+def league_crosstable_kept(*, league: League) -> tuple[Crosstable | None, datetime | None]:
+    """The league's crosstable as ``ratings.figures``' last run kept it, and when: (None, None) while being
+    computed. Its players are read now, so their names are today's."""
+    kept = figure_kept(game=league.game, name=crosstable_name(league.pk))
+    return (None, None) if kept.computing else (crosstable_of(kept.value, league=league), kept.computed_at)
+
+
+def crosstable_value(table) -> dict:
+    cells = []
+    for (a, b), row in (table.cells or {}).items():
+        cells.append(
+            [
+                a,
+                b,
+                row.meetings,
+                row.wins,
+                row.draws,
+                row.losses,
+                row.last_met.isoformat() if row.last_met else None,
+                str(row.rating_change),
+                None if row.points_for is None else str(row.points_for),
+                None if row.points_against is None else str(row.points_against),
+            ]
+        )
+    return {
+        "players": [[player.pk, str(player.rating)] for player in table.players],
+        "cells": None if table.cells is None else cells,
+    }
+
+
+def crosstable_of(value: dict, *, league: League):
+    """The kept crosstable, its players read now (their names as they are today; one erased is anonymous)."""
+    people = Player.objects.in_bulk([pk for pk, _rating in value["players"]])
+    players = []
+    for pk, rating in value["players"]:
+        player = people.get(pk)
+        if player is not None:  # a player merged away since
+            player.rating = Decimal(rating)
+            players.append(player)
+    cells = None
+    if value["cells"] is not None:
+        cells = {}
+        for a, b, meetings, wins, draws, losses, last_met, change, points_for, points_against in value["cells"]:
+            if b not in people:
+                continue
+            cells[(a, b)] = HeadToHeadRow(
+                opponents=(Opponent(id=b, name=people[b].name),),
+                meetings=meetings,
+                wins=wins,
+                draws=draws,
+                losses=losses,
+                last_met=parse_datetime(last_met) if last_met else None,
+                rating_change=Decimal(change),
+                points_for=None if points_for is None else Decimal(points_for),
+                points_against=None if points_against is None else Decimal(points_against),
+            )
     return Crosstable(league=league, players=players, cells=cells)

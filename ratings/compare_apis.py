@@ -87,8 +87,10 @@ class CompareApi(APIView):
         a = SideSerializer()
         b = SideSerializer()
         expected_score_a = serializers.FloatField(
+            allow_null=True,
             help_text="What the rating system expects of a against b, from 0 to 1 (Preferans: the chance that a "
-            "ends a game with more whists than b)."
+            "ends a game with more whists than b, on the game's pair scale; null while that scale is being "
+            "computed for the first time).",
         )
         record = RecordSerializer()
         recent = serializers.ListField(
@@ -126,7 +128,7 @@ class CompareApi(APIView):
             "game": game.slug,
             "a": _side(comparison.a, decimals),
             "b": _side(comparison.b, decimals),
-            "expected_score_a": round(comparison.expected_score_a, 4),
+            "expected_score_a": None if comparison.expected_score_a is None else round(comparison.expected_score_a, 4),
             "record": {
                 **record,
                 "rating_change_a": rating_number(record["rating_change_a"], decimals=decimals),

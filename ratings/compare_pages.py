@@ -15,7 +15,7 @@ from ratings.compare import (
     compare_game,
     compare_sides,
     comparison_record,
-    league_crosstable,
+    league_crosstable_kept,
     player_head_to_head,
     side_ids,
 )
@@ -42,8 +42,8 @@ def crosstable_page(request, slug):
     """``leagues/<slug>/crosstable/``: the records among the league's best rated players, each cell won-lost
     and linked to the two players' compare page."""
     league = get_object_or_404(League.objects.select_related("game"), slug=slug)
-    table = league_crosstable(league=league)
-    context = {"league": league, "game": league.game, "kind": league.game.kind, "table": table}
+    table, as_of = league_crosstable_kept(league=league)  # kept by a task (ratings.figures): never computed here
+    context = {"league": league, "game": league.game, "kind": league.game.kind, "table": table, "as_of": as_of}
     return render(request, "ratings/crosstable.html", context)
 
 

@@ -38,10 +38,13 @@ from django.db.models import Max, Min
 from django.utils import timezone
 
 from leagues.models import Game
-from ratings.caching import cached, rating_version
+from ratings.figures import drift_name, figure_kept
 from ratings.models import RatingChange
 
 ACTIVE_DAYS = 90
+#: The activity windows (days) the drift is offered for besides the game's own: other values are refused
+#: (each is a scan of the ledger, computed by a task: ``ratings.figures``).
+DRIFT_WINDOWS = (30, 90, 180, 365)
 WEEK, MONTH, AUTO = "week", "month", "auto"
 PERIODS = (WEEK, MONTH)
 # A history shorter than this is drawn week by week: by month it would be a handful of points.
@@ -210,17 +213,36 @@ def _means_python(game: Game, period: str, zone, active_days: int, first_start, 
     return found
 
 
-def rating_drift_cached(*, game: Game, period: str = AUTO, active_days: int | None = None) -> Drift:
-    """``rating_drift`` under the game's ratings version (``ratings.caching``): recomputed after a rating change.
+def drift_kept(*, game: Game, period: str = AUTO, active_days: int | None = None) -> tuple[Drift | None, object]:
+    """The drift as ``ratings.figures``' last run kept it, and when it was computed: (None, None) while being
+    computed. ``active_days`` None is the game's own window; any other must be one the drift is offered for
+    (``ratings.figures.drift_windows``: a ValueError otherwise), so visitors choose among a bounded set."""
+    days = game_active_days(game) if active_days is None else active_days
+    if days not in drift_windows(game):
+        raise ValueError(f"The drift is not offered for {days} days.")
+    kept = figure_kept(game=game, name=drift_name(period, days))
+    return (None, None) if kept.computing else (drift_of(kept.value), kept.computed_at)
 
-    ``active_days`` None is the game's own window (``game_active_days``). Only that window is kept, so a
-    client choosing windows freely cannot fill the cache.
-    """
-    own = game_active_days(game)
-    active_days = own if active_days is None else active_days
-    version = rating_version(game_id=game.pk)
-    return cached(
-        ("rating-drift", game.pk, period, active_days, version),
-        lambda: rating_drift(game=game, period=period, active_days=active_days),
-        keep=active_days == own,
+
+def drift_windows(game: Game) -> list[int]:
+    """The activity windows the drift is offered for: ``DRIFT_WINDOWS`` and the game's own."""
+    return sorted({*DRIFT_WINDOWS, game_active_days(game)})
+
+
+def drift_value(drift) -> dict:
+    return {
+        "period": drift.period,
+        "active_days": drift.active_days,
+        "points": [[p.start.isoformat(), p.mean_rating, p.active_players] for p in drift.points],
+    }
+
+
+def drift_of(value: dict):
+    return Drift(
+        period=value["period"],
+        active_days=value["active_days"],
+        points=[
+            DriftPoint(start=datetime.date.fromisoformat(s), mean_rating=m, active_players=n)
+            for s, m, n in value["points"]
+        ],
     )

@@ -213,3 +213,39 @@ class TuningRun(models.Model):
     @property
     def in_progress(self) -> bool:
         return self.status in (self.Status.QUEUED, self.Status.RUNNING)
+
+
+class FigureState(models.Model):
+    """Whether a game's kept figures (``ratings.figures``) are to be computed, and whether a run is at it.
+
+    ``wanted``: a computation was asked for and a task sent; another request while it is set sends nothing
+    (however many results or visitors ask, one task waits). ``running_since``: a run holds the game (a lease:
+    one older than ``FIGURES_LEASE`` is taken to have died with its worker).
+    """
+
+    game = models.OneToOneField("leagues.Game", primary_key=True, on_delete=models.CASCADE, related_name="+")
+    wanted = models.BooleanField(default=False)
+    running_since = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"Figures of game {self.game_id}"
+
+
+class KeptFigure(models.Model):
+    """One figure of a game that needs a replay or a scan of its history, as the last run computed it.
+
+    ``name`` is one of the figures ``ratings.figures`` offers (a bounded set per game); ``value`` is its JSON
+    (no names of people: ids only, named when shown), None while asked for and not yet computed.
+    """
+
+    game = models.ForeignKey("leagues.Game", on_delete=models.CASCADE, related_name="+")
+    name = models.CharField(max_length=64)
+    value = models.JSONField(null=True, blank=True)
+    computed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "name"], name="kept_figure_one_per_name")]
+
+    def __str__(self) -> str:
+        return f"{self.name} of game {self.game_id}"

@@ -9,9 +9,10 @@ from rest_framework.views import APIView
 
 from config.api import ANY_REQUEST_ERRORS, AnswerSerializer, error_responses, query_params_once
 from leagues.models import Game
-from ratings.drift import ACTIVE_DAYS, AUTO, PERIODS, rating_drift_cached
+from ratings.drift import ACTIVE_DAYS, AUTO, DRIFT_WINDOWS, PERIODS, drift_kept, drift_windows, game_active_days
 
-MAX_ACTIVE_DAYS = 3650
+#: How long a client is told to wait before asking again for a figure being computed.
+RETRY_AFTER_SECONDS = 30
 
 
 class DriftPointSerializer(AnswerSerializer):
@@ -23,15 +24,28 @@ class DriftPointSerializer(AnswerSerializer):
 
 
 class GameDriftApi(APIView):
-    """The mean rating of a game's active players at the end of each week or month of its history."""
+    """The mean rating of a game's active players at the end of each week or month of its history.
+
+    Kept, never computed here: the answer is the series ``ratings.figures``' last run computed, with
+    ``as_of``; while a game's first is being computed it is 202 with ``computing`` true and no points.
+    """
 
     @extend_schema_serializer(component_name="RatingDrift")
     class OutputSerializer(AnswerSerializer):
         game = serializers.CharField(help_text="The game's slug.")
-        period = serializers.ChoiceField(choices=PERIODS, help_text="The periods the series is cut into.")
+        period = serializers.ChoiceField(
+            choices=[*PERIODS, AUTO],
+            help_text="The periods the series is cut into (auto only while computing: the history decides).",
+        )
         active_days = serializers.IntegerField(help_text="A player counts as active this many days after a result.")
         change = serializers.FloatField(allow_null=True, help_text="The last period's mean minus the first's.")
         points = DriftPointSerializer(many=True)
+        as_of = serializers.DateTimeField(
+            allow_null=True, help_text="When the series was computed (a background task); null while computing."
+        )
+        computing = serializers.BooleanField(
+            help_text="True while the game's first series is being computed (answered 202, no points yet)."
+        )
 
     @extend_schema(
         operation_id="games_drift",
@@ -44,14 +58,15 @@ class GameDriftApi(APIView):
             ),
             OpenApiParameter(
                 "active_days",
-                {"type": "integer", "minimum": 1, "maximum": MAX_ACTIVE_DAYS},
+                {"type": "integer", "minimum": 1},
                 description=(
                     "The activity window in days; by default the game's leagues' inactivity setting (the largest), "
-                    f"or {ACTIVE_DAYS} where none sets one."
+                    f"or {ACTIVE_DAYS} where none sets one. Offered: that window and "
+                    f"{', '.join(str(days) for days in DRIFT_WINDOWS)}; any other is 400."
                 ),
             ),
         ],
-        responses={200: OutputSerializer, **error_responses(400, 404, *ANY_REQUEST_ERRORS)},
+        responses={200: OutputSerializer, 202: OutputSerializer, **error_responses(400, 404, *ANY_REQUEST_ERRORS)},
     )
     def get(self, request, slug):
         game = get_object_or_404(Game, slug=slug)
@@ -60,9 +75,16 @@ class GameDriftApi(APIView):
         if period not in (*PERIODS, AUTO):
             raise ValidationError({"period": ["Must be 'week', 'month' or 'auto'."]})
         raw_days = params.get("active_days") or None
-        if raw_days is not None and not (
-            raw_days.isascii() and raw_days.isdigit() and 1 <= int(raw_days) <= MAX_ACTIVE_DAYS
-        ):
-            raise ValidationError({"active_days": [f"A whole number of days from 1 to {MAX_ACTIVE_DAYS}."]})
-        drift = rating_drift_cached(game=game, period=period, active_days=int(raw_days) if raw_days else None)
-        return Response(self.OutputSerializer({"game": game.slug, **drift.as_dict()}).data)
+        offered = drift_windows(game)
+        if raw_days is not None and not (raw_days.isascii() and raw_days.isdigit() and int(raw_days) in offered):
+            raise ValidationError({"active_days": [f"One of {', '.join(str(days) for days in offered)} (days)."]})
+        days = int(raw_days) if raw_days else game_active_days(game)
+        drift, as_of = drift_kept(game=game, period=period, active_days=days)
+        if drift is None:
+            body = {"game": game.slug, "period": period, "active_days": days}
+            body |= {"change": None, "points": [], "as_of": None, "computing": True}
+            response = Response(self.OutputSerializer(body).data, status=202)
+            response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+            return response
+        body = {"game": game.slug, **drift.as_dict(), "as_of": as_of, "computing": False}
+        return Response(self.OutputSerializer(body).data)

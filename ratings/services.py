@@ -43,6 +43,7 @@ from django.utils import timezone
 
 from leagues.models import Game
 from matches.models import Match, due_condition
+from ratings.figures import figures_request
 from ratings.history import LedgerKey
 from ratings.ledger import _ledger_end, _ledger_rollback, _replays_asked, rating_replay_mark, rating_state_lock
 from ratings.models import RatingChange, RatingState
@@ -115,6 +116,8 @@ def ratings_process_game(*, game_id: int) -> int:
         state.applied_until_match_id = end.match_id if end else None
         state.replay_from_played_at = state.replay_from_match_id = None
         state.save()
+    # The ratings changed: the kept figures (quality, drift, crosstables) are computed again, by a task.
+    figures_request(game_id=game_id)
     return applied
 
 

@@ -7,7 +7,7 @@ nothing), so late acknowledgement and redelivery are safe.
 from celery import shared_task
 from django.db import OperationalError
 
-from ratings import services
+from ratings import figure_runs, figures, services
 from ratings.tuning_runs import tuning_run_execute
 
 
@@ -34,3 +34,13 @@ def ratings_close_periods() -> int:
 @shared_task
 def ratings_tune(run_id: int) -> None:
     tuning_run_execute(run_id=run_id)
+
+
+@shared_task
+def figures_compute(game_id: int) -> bool:
+    return figure_runs.figures_run(game_id=game_id)
+
+
+@shared_task
+def figures_refresh() -> int:
+    return figures.figures_refresh()

@@ -15,49 +15,46 @@ def calculators(request):
 
 
 def quality_overview(request):
-    from ratings.quality import rating_quality_overview
+    """Every game's kept quality rows (``ratings.quality.quality_kept``), each game with when they were computed."""
+    from ratings.quality import quality_kept
 
-    return render(request, "ratings/quality.html", {"rows": rating_quality_overview()})
+    games = [quality_kept(game=game) for game in Game.objects.order_by("name")]
+    return render(request, "ratings/quality.html", {"games": games})
 
 
 def quality_detail(request, slug):
+    """A game's (or one league's) kept quality report and its drift, as the figures' last run left them."""
     from django.shortcuts import get_object_or_404
 
     from leagues.models import League
-    from ratings.drift import rating_drift_cached
-    from ratings.quality import rating_quality_row
+    from ratings.drift import drift_kept
+    from ratings.quality import quality_kept
 
     game = get_object_or_404(Game, slug=slug)
     league = None
     if request.GET.get("league"):
         league = get_object_or_404(League, game=game, slug=request.GET["league"])
-    row = rating_quality_row(game=game, league=league)
-    report = row.report
-    drift = rating_drift_cached(game=game)
-    calibration = [
-        {"label": f"{b.low:.1f}-{b.high:.1f}", "count": b.count, "predicted": b.predicted, "observed": b.observed}
-        for b in report.bins
-    ]
-    return render(
-        request,
-        "ratings/quality_detail.html",
-        {
-            "game": game,
-            "league": league,
-            "leagues": game.leagues.all(),
-            "report": report,
-            "row": row,
-            "calibration": calibration,
-            "chart": {
-                "labels": [row["label"] for row in calibration],
-                "predicted": [row["predicted"] for row in calibration],
-                "observed": [row["observed"] for row in calibration],
-            },
-            "drift": drift,
-            "drift_chart": {
-                "labels": [point.start.isoformat() for point in drift.points],
-                "means": [point.mean_rating for point in drift.points],
-                "active": [point.active_players for point in drift.points],
-            },
-        },
-    )
+    kept = quality_kept(game=game)
+    row = next((row for row in kept.rows if row.league == league), None)
+    drift, drift_as_of = drift_kept(game=game)
+    context = {"game": game, "league": league, "leagues": game.leagues.all(), "as_of": kept.computed_at, "row": row}
+    context |= {"drift": drift, "drift_as_of": drift_as_of}
+    if drift is not None:
+        context["drift_chart"] = {
+            "labels": [point.start.isoformat() for point in drift.points],
+            "means": [point.mean_rating for point in drift.points],
+            "active": [point.active_players for point in drift.points],
+        }
+    if row is not None:
+        report = row.report
+        calibration = [
+            {"label": f"{b.low:.1f}-{b.high:.1f}", "count": b.count, "predicted": b.predicted, "observed": b.observed}
+            for b in report.bins
+        ]
+        context |= {"report": report, "calibration": calibration}
+        context["chart"] = {
+            "labels": [row["label"] for row in calibration],
+            "predicted": [row["predicted"] for row in calibration],
+            "observed": [row["observed"] for row in calibration],
+        }
+    return render(request, "ratings/quality_detail.html", context)

@@ -141,3 +141,14 @@ def bridge_session_body(ids, played_at, scores, league=None) -> dict:
     if league:
         body["league"] = league
     return body
+
+
+def figures_now(*games) -> None:
+    """Run the kept figures' task (``ratings.figures``) for each game now, as the admin worker would once
+    asked: inside a test's transaction the ask's on-commit task never runs by itself."""
+    from ratings.figure_runs import figures_run
+    from ratings.figures import figures_request
+
+    for game in games:
+        figures_request(game_id=game.pk)
+        figures_run(game_id=game.pk)

@@ -128,8 +128,10 @@ class PreferansKind(BaseKind):
     points_label = "whists"
 
     def compare_expected(self, *, game, a, b, ratings):
-        # The chance that A ends a game with more whists than B, on the game's fitted pair scale.
-        return preferans_engine.pair_expected_score(ratings[a[0]], ratings[b[0]], pair_scale(game))
+        # The chance that A ends a game with more whists than B, on the game's fitted pair scale: kept by the
+        # figures' task (ratings.figures), None while a game's first is being computed.
+        scale = pair_scale(game)
+        return None if scale is None else preferans_engine.pair_expected_score(ratings[a[0]], ratings[b[0]], scale)
 
     compare_expected_note = (
         "The chance that A ends a game at one table with more whists than B: 1 / (1 + 10^(-(Ra - Rb) / s)), "

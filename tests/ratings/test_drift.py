@@ -12,7 +12,7 @@ from leagues.models import Game
 from ratings.drift import rating_drift
 from ratings.models import RatingChange
 from ratings.services import ratings_process_game
-from tests.factories import PlayerFactory, slaps_match
+from tests.factories import PlayerFactory, figures_now, slaps_match
 
 pytestmark = pytest.mark.django_db
 UTC = datetime.UTC
@@ -92,15 +92,27 @@ def test_no_history_no_points(slaps):
 
 
 def test_drift_api(history, client):
+    """Kept, not computed by the request: the first answer is 202 "computing" until the figures' task ran."""
+    first = client.get("/api/games/slaps/drift/?period=month")
+    assert (first.status_code, first["Retry-After"]) == (202, "30")
+    assert (first.json()["computing"], first.json()["points"], first.json()["as_of"]) == (True, [], None)
+    figures_now(history)
     answer = client.get("/api/games/slaps/drift/?period=month")
     assert answer.status_code == 200
     body = answer.json()
+    assert body["computing"] is False
+    assert body["as_of"]
     assert (body["game"], body["period"], body["active_days"]) == ("slaps", "month", 90)
     assert body["change"] == -15.5
     assert [(p["start"], p["mean_rating"], p["active_players"]) for p in body["points"]] == [
         (start.isoformat(), mean, active) for start, mean, active in MONTHLY
     ]
-    assert client.get("/api/games/slaps/drift/?period=week&active_days=7").json()["points"][0]["active_players"] == 2
+    # Another offered window is computed when first asked for (202), then kept: 30 days, the week of 6 Jan
+    # has Ann and Bob, the week after too (10 Jan is within 30 days of 20 Jan).
+    assert client.get("/api/games/slaps/drift/?period=week&active_days=30").status_code == 202
+    figures_now(history)
+    weeks = client.get("/api/games/slaps/drift/?period=week&active_days=30").json()["points"]
+    assert [(p["start"], p["active_players"]) for p in weeks[:2]] == [("2025-01-06", 2), ("2025-01-13", 2)]
 
 
 @pytest.mark.parametrize(
@@ -111,6 +123,7 @@ def test_drift_api(history, client):
         ("active_days=abc", "active_days"),
         ("active_days=99999", "active_days"),
         ("active_days=-5", "active_days"),
+        ("active_days=7", "active_days"),  # not offered: a window of the visitor's own would be a scan
         ("period=week&period=month", "period"),
     ],
 )
@@ -128,6 +141,8 @@ def test_drift_api_unknown_game(client, reference_data):
 
 
 def test_quality_page_draws_the_drift_with_a_table(history, client):
+    assert "Being computed" in client.get("/quality/slaps/").content.decode()
+    figures_now(history)
     page = client.get("/quality/slaps/").content.decode()
     for piece in ('id="drift-chart"', 'id="drift-data"', "js/drift-chart.js"):
         assert piece in page
@@ -136,16 +151,26 @@ def test_quality_page_draws_the_drift_with_a_table(history, client):
     assert 'id="drift-change"' in page
 
 
-def test_a_rating_change_shows_at_once(history, client):
-    """The page's series is cached under the ratings version: a new result moves it at once.
+def test_a_rating_change_is_kept_by_the_next_run(history, client, django_capture_on_commit_callbacks):
+    """Rating a new result asks for the figures again (the task, run here as Celery eager runs it once the
+    rating commits); until it ran the page serves the last series with its date.
     11 Jun, Cid (969) beats Ann (1031): E_Cid = 1/(1 + 10^(62/400)) = 1/(1 + 1.428894) = 0.411710,
     Cid 969 + 32 * 0.588290 = 987.83 -> 988, Ann 1031 - 18.83 = 1012.17 -> 1012. June's end: Bob 1000,
     Cid 988, Ann 1012 (active again): mean 3000/3 = 1000."""
-    assert client.get("/api/games/slaps/drift/?period=month").json()["points"][-1]["mean_rating"] == 984.5
+    figures_now(history)
+    before = client.get("/api/games/slaps/drift/?period=month").json()
+    assert before["points"][-1]["mean_rating"] == 984.5
     ann, cid = (RatingChange.objects.filter(player__name=name).first().player for name in ("Ann", "Cid"))
     slaps_match(winner=cid, loser=ann, played_at=at(6, 11))
-    ratings_process_game(game_id=history.pk)
-    last = client.get("/api/games/slaps/drift/?period=month").json()["points"][-1]
+    with django_capture_on_commit_callbacks(execute=False) as asked:
+        ratings_process_game(game_id=history.pk)
+    assert len(asked) == 1  # one run asked for
+    assert client.get("/api/games/slaps/drift/?period=month").json() == before  # the kept series, as of then
+    with django_capture_on_commit_callbacks(execute=True):
+        asked[0]()
+    after = client.get("/api/games/slaps/drift/?period=month").json()
+    assert after["as_of"] > before["as_of"]
+    last = after["points"][-1]
     assert (last["mean_rating"], last["active_players"]) == (1000.0, 3)
 
 
@@ -161,6 +186,7 @@ def test_the_window_is_the_leagues_inactivity_setting(history, client):
     League.objects.filter(pk=amateur.pk).update(inactive_after_days=5)
     League.objects.filter(pk=pro.pk).update(inactive_after_days=7)
     assert game_active_days(Game.objects.get(pk=history.pk)) == 7
+    figures_now(history)
     body = client.get("/api/games/slaps/drift/?period=week").json()
     assert body["active_days"] == 7
     assert [(p["mean_rating"], p["active_players"]) for p in body["points"][:2]] == [(1000.0, 2), (None, 0)]

@@ -15,7 +15,7 @@ from matches.models import Match
 from ratings.models import PlayerRating, RatingChange
 from ratings.people import player_erase
 from ratings.services import ratings_process_game
-from tests.factories import AdminFactory, PlayerFactory, slaps_match
+from tests.factories import AdminFactory, PlayerFactory, figures_now, slaps_match
 
 pytestmark = pytest.mark.django_db
 T0 = datetime(2026, 10, 1, 18, 0, tzinfo=UTC)
@@ -222,6 +222,9 @@ def test_the_crosstable_crosses_the_top_players(client, slaps_history, django_as
     """Ann (1027) first, Bob (988), Cid (985). Ann's row: Bob 2-1, Cid 1-0; Bob's: Ann 1-2; Cid's: Ann 0-1;
     Bob and Cid never met."""
     _ann, _bob, _cid = slaps_history
+    # Kept by the figures' task, never computed by a request: before it ran the page says so.
+    assert "Being computed" in client.get("/leagues/slaps-amateur/crosstable/").content.decode()
+    figures_now(*Game.objects.filter(slug__in=["slaps", "bridge"]))
     with django_assert_max_num_queries(12):
         response = client.get("/leagues/slaps-amateur/crosstable/")
     assert response.status_code == 200
@@ -329,6 +332,10 @@ def test_preferans_compare_uses_the_scale_fitted_on_the_games_history(anon_clien
     game = Game.objects.get(slug="preferans")
     ratings_process_game(game_id=game.pk)
     cache.clear()
+    # The scale is fitted by the figures' task, never by a request: until it ran, no expected score.
+    assert anon_client.get(f"/api/compare/?game=preferans&a={ann.pk}&b={bob.pk}").json()["expected_score_a"] is None
+    assert "Being computed" in anon_client.get(f"/compare/?game=preferans&a={ann.pk}&b={bob.pk}").content.decode()
+    figures_now(game)
     row = rating_quality_row(game=game)
     assert row.scale_fitted
     assert row.older_forecasts == 60 >= MIN_FORECASTS_TO_FIT
