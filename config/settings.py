@@ -74,6 +74,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "rest_framework",
+    # Unused: API tokens are config.models.ApiToken (hashed, expiring). Kept installed for its migrations
+    # and so that config's data migration can move its old keys; its admin is unregistered (config/admin.py).
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
@@ -292,8 +294,9 @@ CONTENT_SECURITY_POLICY = {
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        # Token first, so a bad or missing token answers 401 with WWW-Authenticate.
-        "rest_framework.authentication.TokenAuthentication",
+        # Token first, so a bad or missing token answers 401 with WWW-Authenticate. Checked against the
+        # tokens' digests, with their expiry and revocation (config/tokens.py, docs/security.md "Tokens").
+        "config.tokens.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
@@ -369,6 +372,9 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
 }
+
+# An API token's lifetime from the day it is issued (config/tokens.py); past it the token is refused (401).
+CARDRANK_TOKEN_DAYS = env_int("CARDRANK_TOKEN_DAYS", 90, minimum=1)
 
 # The largest file ``import_results`` reads (bytes): a club's history in CSV is a few MB.
 CARDRANK_IMPORT_MAX_BYTES = int(os.environ.get("CARDRANK_IMPORT_MAX_BYTES", 20 * 1024 * 1024))

@@ -36,12 +36,12 @@ from django.db import connection
 from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 from pytest_django.plugin import validate_django_db
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from benchmarks.stack import port_open
 from config.celery import app as celery_app
 from tests import factories
+from tests.factories import api_token_for
 from tests.shared_data import REPO, shared_data
 
 # The test process itself always runs tasks eagerly; integration tests start
@@ -122,7 +122,7 @@ def manage_on_production(*args: str, unset: tuple[str, ...] = (), **variables: s
 def api_for(user) -> APIClient:
     """An API client authenticated with ``user``'s token (made if missing)."""
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_for(user)}")
     return client
 
 
@@ -367,8 +367,7 @@ def admin_user(reference_data):
 @pytest.fixture
 def referee_client(referee):
     client = APIClient()
-    token, _ = Token.objects.get_or_create(user=referee)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_for(referee)}")
     return client
 
 

@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.utils import timezone
 
+from config.tokens import api_token_create
 from games.bridge.scoring import board_vulnerability_name, possible_ns_scores
 from leagues.models import Bot, Game, League, Player
 from matches.models import Match, Seat
@@ -73,6 +74,11 @@ class AdminFactory(UserFactory):
     username = factory.Sequence(lambda n: f"admin{n}")
     is_staff = True
     is_superuser = True
+
+
+def api_token_for(user) -> str:
+    """A new API token's secret for ``user``, issued as admin and ``createreferee`` issue one."""
+    return api_token_create(user=user).secret
 
 
 def slaps_match(*, winner: Player, loser: Player, played_at=None, rated=True, referee=None) -> Match:

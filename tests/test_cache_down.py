@@ -17,13 +17,12 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from benchmarks.stack import free_port
 from matches.models import Match
 from ratings.models import RatingChange
-from tests.factories import PlayerFactory, RefereeFactory
+from tests.factories import PlayerFactory, RefereeFactory, api_token_for
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +56,7 @@ def _slaps_body(a, b, minutes_ago: int) -> dict:
 
 def _api_client(user) -> APIClient:
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_for(user)}")
     return client
 
 

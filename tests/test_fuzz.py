@@ -12,13 +12,13 @@ import pytest
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from leagues.models import Player
 from matches.models import AuditEntry, Board, Deal, Match, Seat
 from tests import factories
 from tests.conftest import FIGURES
+from tests.factories import api_token_for
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +52,7 @@ def stored():
 def client(reference_data):
     client = APIClient()
     admin = factories.AdminFactory()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=admin).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_for(admin)}")
     return client
 
 

@@ -6,12 +6,11 @@ import sys
 
 import pytest
 from django.test import Client
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from leagues.models import Player
 from tests.conftest import REPO, manage_on_production
-from tests.factories import RefereeFactory
+from tests.factories import RefereeFactory, api_token_for
 from tests.redis_servers import capped_cache_redis
 
 pytestmark = pytest.mark.django_db
@@ -38,7 +37,7 @@ def test_api_writes_are_throttled_per_referee(reference_data, settings):
     # Per hour, so that five quick requests never straddle the window's edge.
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"writes": "3/hour"}}
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=RefereeFactory()).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_for(RefereeFactory())}")
     responses = [client.post("/api/players/", {"name": f"P{n}"}, format="json") for n in range(5)]
     assert [response.status_code for response in responses] == [201, 201, 201, 429, 429]
     assert 1 <= int(responses[-1]["Retry-After"]) <= 3600  # the rest of the hour's window, never 0

@@ -56,11 +56,12 @@ def api(production, referee_client):
 
 @pytest.fixture
 def admin_api(production, admin_user):
-    from rest_framework.authtoken.models import Token
     from rest_framework.test import APIClient
 
+    from tests.factories import api_token_for
+
     client = APIClient(raise_request_exception=False)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=admin_user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_for(admin_user)}")
     return client
 
 

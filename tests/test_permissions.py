@@ -6,13 +6,13 @@ from datetime import timedelta
 import pytest
 from django.test import Client
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from config.tokens import api_token_create
 from leagues.models import Player
 from matches.models import AuditEntry, Match
 from ratings.models import PlayerRating
-from tests.factories import AdminFactory, PlayerFactory, RefereeFactory, UserFactory, slaps_match
+from tests.factories import AdminFactory, PlayerFactory, RefereeFactory, UserFactory, api_token_for, slaps_match
 from tests.oracle_db import assert_ledger_is_the_oracles
 
 pytestmark = pytest.mark.django_db
@@ -38,7 +38,7 @@ def users():
 def api_client(user):
     client = APIClient()
     if user is not None:
-        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_for(user)}")
     return client
 
 
@@ -159,16 +159,16 @@ def test_csrf_is_enforced_on_pages_and_session_api(world):
 
 def test_tokens_are_revocable(world):
     referee = RefereeFactory()
-    token = Token.objects.create(user=referee)
+    issued = api_token_create(user=referee)
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {issued.secret}")
     assert client.post("/api/players/", {"name": "Yan"}, format="json").status_code == 201
-    token.delete()
+    issued.token.delete()
     assert client.post("/api/players/", {"name": "Yul"}, format="json").status_code == 401
     assert not Player.objects.filter(name="Yul").exists()
     referee.groups.clear()
     fresh = APIClient()
-    fresh.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=referee).key}")
+    fresh.credentials(HTTP_AUTHORIZATION=f"Token {api_token_for(referee)}")
     assert fresh.post("/api/players/", {"name": "Yul"}, format="json").status_code == 403
 
 

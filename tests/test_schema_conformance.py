@@ -42,7 +42,6 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
-from rest_framework.authtoken.models import Token
 from schemathesis import checks as core_checks
 from schemathesis.generation.modes import GenerationMode
 from schemathesis.specs.openapi import checks as openapi_checks
@@ -53,6 +52,7 @@ from matches.services import match_submit
 from ratings.models import PlayerRating
 from tests import factories
 from tests.conftest import FIGURES
+from tests.factories import api_token_for
 from tests.matches.rows import rows_snapshot
 
 pytestmark = pytest.mark.django_db
@@ -209,7 +209,7 @@ def world(reference_data, django_capture_on_commit_callbacks, settings):
         "referee": factories.RefereeFactory(first_name="Rita", last_name="Second"),
         "admin": factories.AdminFactory(),
     }
-    headers = {role: {"Authorization": f"Token {Token.objects.create(user=user).key}"} for role, user in users.items()}
+    headers = {role: {"Authorization": f"Token {api_token_for(user)}"} for role, user in users.items()}
     headers["anonymous"] = {}
     return {
         "players": ids,
@@ -540,7 +540,7 @@ def test_every_operation_documents_each_refusal_it_can_answer_and_answers_it_so(
     components = {"components": published["components"]}
     outsider = factories.UserFactory()  # signed in, no role
     tokens = {
-        "outsider": f"Token {Token.objects.create(user=outsider).key}",
+        "outsider": f"Token {api_token_for(outsider)}",
         **{role: headers.get("Authorization") for role, headers in world["headers"].items()},
     }
     before = rows_snapshot()

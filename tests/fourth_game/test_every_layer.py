@@ -19,12 +19,11 @@ from pathlib import Path
 import pytest
 from django.test import Client
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 
 from leagues.kinds import kind_register, kind_unregister
 from leagues.models import Game, League
 from ratings.engines import REGISTRY
-from tests.factories import PlayerFactory, RefereeFactory
+from tests.factories import PlayerFactory, RefereeFactory, api_token_for
 from tests.fourth_game.kind import RummyKind
 
 HERE = Path(__file__).parent
@@ -63,7 +62,7 @@ def test_the_fourth_game_goes_through_the_api_the_task_and_every_page(rummy_kind
     rummy_game()
     ann, bob, cy = (PlayerFactory(name=name) for name in ("Ann Rummy", "Bob Rummy", "Cy Rummy"))
     referee = RefereeFactory()
-    api = Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=referee).key}")
+    api = Client(HTTP_AUTHORIZATION=f"Token {api_token_for(referee)}")
     played = timezone.now() - timedelta(hours=2)
 
     # The API: a body of the game's own fields, cleaned by its kind and rated by its engine (eager here).
@@ -137,7 +136,7 @@ def test_a_real_worker_rates_the_fourth_game_loaded_by_import_path(
     reference_data_ensure()
     game = rummy_game()
     ann, bob, cy = (PlayerFactory(name=name) for name in ("Ann Rummy", "Bob Rummy", "Cy Rummy"))
-    token = Token.objects.create(user=RefereeFactory()).key
+    token = api_token_for(RefereeFactory())
     stack = Stack(require_redis, tmp_path)
     stack.env["CARDRANK_EXTRA_GAME_KINDS"] = KIND_PATH
     stack.env["PYTHONPATH"] = str(REPO)  # the test suite is not installed: the processes find it in the checkout
@@ -194,7 +193,7 @@ def test_the_fourth_game_on_the_pages_added_since(rummy_kind, tmp_path):
     League.objects.filter(game=game, tier="amateur").update(requires_confirmation=True)
     ann, bob = PlayerFactory(name="Ann Rummy"), PlayerFactory(name="Bob Rummy")
     referee, second = RefereeFactory(), RefereeFactory()
-    api = Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=referee).key}")
+    api = Client(HTTP_AUTHORIZATION=f"Token {api_token_for(referee)}")
     played = timezone.now() - timedelta(hours=3)
 
     def post(players, scores, at):

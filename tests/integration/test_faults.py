@@ -27,13 +27,12 @@ from django.contrib.auth.hashers import make_password
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Count
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 
 from leagues.models import Game
 from matches.models import Match
 from ratings.models import RatingChange
 from tests.conftest import FIGURES, service_missing
-from tests.factories import PlayerFactory, RefereeFactory
+from tests.factories import PlayerFactory, RefereeFactory, api_token_for
 from tests.integration.conftest import (
     History,
     ledger_expected,
@@ -59,7 +58,7 @@ def stream(
     stream's lock; whatever it or a client raises fails the test.
     """
     players = [player.pk for player in PlayerFactory.create_batch(12)]
-    tokens = [Token.objects.create(user=RefereeFactory()).key for _ in range(clients)]
+    tokens = [api_token_for(RefereeFactory()) for _ in range(clients)]
     base = timezone.now() - timedelta(days=1)
     created, failed = [], []
     lock = threading.Lock()
@@ -158,7 +157,7 @@ def test_a_killed_workers_task_is_redelivered_by_late_acknowledgement_alone(faul
 
     fault_stack.start_worker("holder", pool="solo")
     ann, bob = PlayerFactory.create_batch(2)
-    headers = {"Authorization": f"Token {Token.objects.create(user=RefereeFactory()).key}"}
+    headers = {"Authorization": f"Token {api_token_for(RefereeFactory())}"}
     headers["Content-Type"] = "application/json"
     body = {"game": "slaps", "played_at": (timezone.now() - timedelta(hours=1)).isoformat(),
             "players": [ann.pk, bob.pk], "winner": ann.pk}  # fmt: skip

@@ -20,13 +20,12 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 
 from games.bridge.scoring import plausible_result
 from matches.models import AuditEntry, Match
 from ratings.models import RatingChange
 from tests.conftest import FIGURES
-from tests.factories import AdminFactory, PlayerFactory, RefereeFactory, bridge_session_body
+from tests.factories import AdminFactory, PlayerFactory, RefereeFactory, api_token_for, bridge_session_body
 from tests.integration.conftest import (
     History,
     ledger_expected,
@@ -83,8 +82,8 @@ def test_two_thousand_results_from_sixteen_clients_equal_the_oracle(stack):
     stack.start_worker("second")  # two worker processes rate concurrently
     rng = random.Random(5)
     players = [player.pk for player in PlayerFactory.create_batch(40)]
-    tokens = [Token.objects.create(user=RefereeFactory()).key for _ in range(CLIENTS)]
-    admin_token = Token.objects.create(user=AdminFactory()).key
+    tokens = [api_token_for(RefereeFactory()) for _ in range(CLIENTS)]
+    admin_token = api_token_for(AdminFactory())
     bodies = plan(players, rng)
     created: list[int] = []
     failures: list[str] = []

@@ -21,12 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from rest_framework.authtoken.models import Token
 
 from benchmarks.stack import Stack, free_port, port_open
 from leagues.models import Player
 from tests.conftest import FIGURES, REPO, TEST_REDIS_URL, nginx_path
-from tests.factories import RefereeFactory, reference_data_ensure
+from tests.factories import RefereeFactory, api_token_for, reference_data_ensure
 
 pytestmark = [pytest.mark.postgres, pytest.mark.services, pytest.mark.nginx]
 
@@ -250,7 +249,7 @@ def proxied(transactional_db, require_postgres, require_redis, tmp_path):
     try:
         stack.start_web(workers=2)
         nginx.start()
-        yield stack, nginx, Token.objects.create(user=RefereeFactory()).key
+        yield stack, nginx, api_token_for(RefereeFactory())
     finally:
         nginx.stop()
         stack.stop()

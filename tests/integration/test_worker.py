@@ -11,11 +11,10 @@ from fractions import Fraction
 import pytest
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
-from rest_framework.authtoken.models import Token
 
 from leagues.models import Game
 from matches.models import Match
-from tests.factories import PlayerFactory, RefereeFactory, bridge_session_body
+from tests.factories import PlayerFactory, RefereeFactory, api_token_for, bridge_session_body
 from tests.integration.conftest import wait_until
 from tests.oracle_db import assert_ledger_is_the_oracles, oracle_outcome_from_db
 
@@ -34,7 +33,7 @@ def poll_until_rated(stack, match_id: int, timeout: float = 30) -> dict:
 
 
 def test_worker_rates_results_submitted_through_the_api(stack):
-    token = Token.objects.create(user=RefereeFactory()).key
+    token = api_token_for(RefereeFactory())
     players = PlayerFactory.create_batch(4)
     headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
     base = timezone.now() - timedelta(days=1)
@@ -71,7 +70,7 @@ def test_worker_rates_results_submitted_through_the_api(stack):
 
 
 def test_bad_input_through_the_real_server_stores_nothing(stack):
-    token = Token.objects.create(user=RefereeFactory()).key
+    token = api_token_for(RefereeFactory())
     ann = PlayerFactory()
     headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
     body = {"game": "slaps", "played_at": "2026-01-01T10:00:00Z", "players": [ann.pk, ann.pk], "winner": ann.pk}
@@ -84,7 +83,7 @@ def test_bad_input_through_the_real_server_stores_nothing(stack):
 
 
 def test_worker_rates_a_preferans_game_deal_by_deal(stack):
-    token = Token.objects.create(user=RefereeFactory()).key
+    token = api_token_for(RefereeFactory())
     ann, bob, cid = PlayerFactory.create_batch(3)
     headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
     deals = [[4, -2, -2, 0], [-6, 3, 3, 0], [1.5, 2.5, -1, -3], [-10, 4, 4, 2], [0, 0, 0, 0]]
@@ -106,7 +105,7 @@ def test_worker_rates_a_preferans_game_deal_by_deal(stack):
 
 
 def test_worker_rates_a_bridge_session_like_the_oracle(stack):
-    token = Token.objects.create(user=RefereeFactory()).key
+    token = api_token_for(RefereeFactory())
     ids = [player.pk for player in PlayerFactory.create_batch(8)]
     headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
     scores = [(420, -50), (-100, 140), (620, 620), (-1430, 100)]
@@ -134,7 +133,7 @@ def test_a_rating_period_league_waits_for_its_close_then_rates_everything(stack)
     league.rating_period_days = 3
     league.rating_period_anchor = (timezone.now() - timedelta(days=1)).date()
     league.save()
-    token = Token.objects.create(user=RefereeFactory()).key
+    token = api_token_for(RefereeFactory())
     ids = [player.pk for player in PlayerFactory.create_batch(8)]
     headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
     start, end = league.period_bounds(timezone.now())

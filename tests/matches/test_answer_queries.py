@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from config.models import ApiToken
 from leagues.models import League
 from tests.factories import PlayerFactory, RefereeFactory, bridge_session_body
 
@@ -41,7 +42,8 @@ def bodies(ids):
 # A rated match read back by a referee: the token with its user (1), the match with its game,
 # referee, league and confirming referee (1), its seats with players and bots (1), its ledger rows
 # (1), and its deals (1) or its boards and their tables with the four players of each (6): nothing
-# per row. The same counts as before the answer went through serializers.
+# per row. The same counts as before the answer went through serializers. The token's last use was
+# just written (below), so this request does not write it again (``config.tokens.LAST_USED_EVERY``).
 QUERIES = {"slaps": 4, "preferans": 5, "bridge": 10}
 
 
@@ -54,13 +56,15 @@ def test_a_rated_match_is_read_in_a_fixed_number_of_queries(
     with django_capture_on_commit_callbacks(execute=True):
         created = referee_client.post("/api/matches/", bodies(ids)[game], format="json").json()
     if game == "slaps":  # confirmed by a second referee, so confirmed_by and league are in the answer
-        from rest_framework.authtoken.models import Token
         from rest_framework.test import APIClient
 
+        from tests.factories import api_token_for
+
         second = APIClient()
-        second.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=RefereeFactory()).key}")
+        second.credentials(HTTP_AUTHORIZATION=f"Token {api_token_for(RefereeFactory())}")
         with django_capture_on_commit_callbacks(execute=True):
             assert second.post(f"/api/matches/{created['id']}/confirm/").status_code == 200
+    ApiToken.objects.update(last_used_at=timezone.now())
     with django_assert_num_queries(QUERIES[game]):
         answer = referee_client.get(f"/api/matches/{created['id']}/")
     assert answer.json()["status"] == "rated"
@@ -68,20 +72,22 @@ def test_a_rated_match_is_read_in_a_fixed_number_of_queries(
 
 
 def _token_client(user):
-    from rest_framework.authtoken.models import Token
     from rest_framework.test import APIClient
 
+    from tests.factories import api_token_for
+
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_for(user)}")
     return client
 
 
 # Void, correct and confirm leave finding the match to their service, which looks it up (the views
 # used to look it up first as well, one query more each). Pinned for a Slaps match of a two-step league:
-# the token with its user, the service's reads, locks and writes, and the answer (``match_detail``).
+# the token with its user, its first use written (``last_used_at``, once a minute: this client's first
+# request), the service's reads, locks and writes, and the answer (``match_detail``).
 # A correction deletes only the parts its game has (its kind's ``parts``): none for Slaps, two queries
 # fewer than when every match's deals and boards were deleted.
-WRITE_QUERIES = {"void": 12, "correct": 21, "confirm": 11}
+WRITE_QUERIES = {"void": 13, "correct": 22, "confirm": 12}
 
 
 @pytest.mark.parametrize("action", list(WRITE_QUERIES))

@@ -1,5 +1,7 @@
 """The REST contract of API.md for Slaps results, including hostile input."""
 
+import hashlib
+import re
 from datetime import timedelta
 
 import pytest
@@ -8,13 +10,13 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from config.models import ApiToken
 from leagues.models import Player
 from matches.models import Match, Seat
 from ratings.models import PlayerRating, RatingChange
-from tests.factories import PlayerFactory, UserFactory
+from tests.factories import PlayerFactory, UserFactory, api_token_for
 
 pytestmark = pytest.mark.django_db
 
@@ -168,10 +170,13 @@ def test_create_player_rejects_bad_names(referee_client, name):
 def test_createreferee_prints_a_working_token(reference_data, capsys):
     call_command("createreferee", "table7")
     token = capsys.readouterr().out.strip().splitlines()[-1]
-    assert Token.objects.get(key=token).user.username == "table7"
-    # Running it again reuses the user and the token.
+    assert ApiToken.objects.get(digest=hashlib.sha256(token.encode()).hexdigest()).user.username == "table7"
+    # Running it again reuses the user and its token, which it cannot print again: the secret is stored nowhere.
     call_command("createreferee", "table7")
-    assert capsys.readouterr().out.strip().splitlines()[-1] == token
+    again = capsys.readouterr()
+    assert again.out == ""
+    assert "--rotate-token" in again.err
+    assert ApiToken.objects.count() == 1
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     assert client.post("/api/players/", {"name": "Tab Le"}, format="json").status_code == 201
@@ -195,12 +200,10 @@ def test_a_retried_submission_with_the_same_idempotency_key_is_stored_once(refer
     assert other.status_code == 201
     assert Match.objects.count() == 2
     # Keys belong to their referee: another referee's same key is a new result.
-    from rest_framework.authtoken.models import Token
-
     from tests.factories import RefereeFactory
 
     colleague = APIClient()
-    colleague.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=RefereeFactory()).key}")
+    colleague.credentials(HTTP_AUTHORIZATION=f"Token {api_token_for(RefereeFactory())}")
     assert (
         colleague.post(
             "/api/matches/", body(ann, bob), format="json", HTTP_IDEMPOTENCY_KEY="table-3-round-7"
@@ -225,7 +228,8 @@ def test_createreferee_rotates_a_token(reference_data, capsys):
     call_command("createreferee", "table7", "--rotate-token")
     new = capsys.readouterr().out.strip().splitlines()[-1]
     assert new != old
-    assert Token.objects.get().key == new
+    live = ApiToken.objects.get(revoked_at__isnull=True)
+    assert live.digest == hashlib.sha256(new.encode()).hexdigest()
     stale, fresh = APIClient(), APIClient()
     stale.credentials(HTTP_AUTHORIZATION=f"Token {old}")
     fresh.credentials(HTTP_AUTHORIZATION=f"Token {new}")
@@ -238,19 +242,25 @@ def test_createreferee_rotates_no_token_for_an_unknown_user(reference_data):
     with pytest.raises(CommandError, match="no token to rotate"):
         call_command("createreferee", "tabel7", "--rotate-token")
     assert not get_user_model().objects.filter(username="tabel7").exists()
-    assert not Token.objects.exists()
+    assert not ApiToken.objects.exists()
 
 
 def test_an_admin_rotates_a_token_on_the_admin_pages(referee_client, referee, admin_user):
-    """Delete the referee's token on the admin's token page, then add one for the same user."""
-    old = Token.objects.get(user=referee).key
+    """Revoke the referee's token from admin's token list, then add one for the same user: shown once."""
+    old = ApiToken.objects.get(user=referee)
     admin = Client()
     admin.force_login(admin_user)
-    page = f"/admin/authtoken/tokenproxy/{referee.pk}"
-    assert admin.post(f"{page}/delete/", {"post": "yes"}).status_code == 302
-    assert admin.post("/admin/authtoken/tokenproxy/add/", {"user": referee.pk}).status_code == 302
-    new = Token.objects.get(user=referee).key
-    assert new != old
+    changelist = "/admin/config/apitoken/"
+    revoked = admin.post(changelist, {"action": "revoke", "_selected_action": [old.pk]})
+    assert revoked.status_code == 302
+    added = admin.post(f"{changelist}add/", {"user": referee.pk, "name": "table 7"})
+    assert added.status_code == 200
+    assert "no-store" in added["Cache-Control"]
+    new = ApiToken.objects.get(user=referee, revoked_at__isnull=True)
+    secret = re.search(r'id="api-token-secret" value="([^"]+)"', added.content.decode())[1]
+    assert hashlib.sha256(secret.encode()).hexdigest() == new.digest
     assert referee_client.post("/api/players/", {"name": "Old Key"}, format="json").status_code == 401
-    referee_client.credentials(HTTP_AUTHORIZATION=f"Token {new}")
+    referee_client.credentials(HTTP_AUTHORIZATION=f"Token {secret}")
     assert referee_client.post("/api/players/", {"name": "New Key"}, format="json").status_code == 201
+    assert secret not in admin.get(changelist).content.decode()
+    assert secret not in admin.get(f"{changelist}{new.pk}/change/").content.decode()

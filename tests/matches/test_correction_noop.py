@@ -21,14 +21,13 @@ from datetime import timedelta
 import pytest
 from django.test import Client
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from leagues.models import League
 from matches.models import AuditEntry, Match
 from matches.services import match_correct, match_submit
 from ratings.models import PlayerRating
-from tests.factories import AdminFactory, PlayerFactory, RefereeFactory
+from tests.factories import AdminFactory, PlayerFactory, RefereeFactory, api_token_for
 from tests.matches.rows import rows_changed, rows_snapshot
 
 pytestmark = pytest.mark.django_db
@@ -103,7 +102,7 @@ def test_the_same_result_through_the_api_changes_nothing(reference_data, game, d
     submitted = AuditEntry.objects.get(match=match, action="submitted").data
     resent = {key: submitted[key] for key in reversed(list(submitted)) if key != "league"} | {"rated": True}
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=AdminFactory()).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token_for(AdminFactory())}")
     before = rows_snapshot()
     with django_capture_on_commit_callbacks() as callbacks:
         response = client.post(f"/api/matches/{match.pk}/correct/", resent, format="json")

@@ -31,7 +31,6 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.test import TestCase, override_settings
 from hypothesis import strategies as st
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.bridge.scoring import board_vulnerability_name, possible_ns_scores
@@ -41,6 +40,7 @@ from matches.services import match_correct, match_submit, match_void
 from ratings.models import PlayerRating
 from ratings.services import ratings_request_full_replay
 from tests import factories
+from tests.factories import api_token_for
 from tests.matches.rows import rows_changed, rows_snapshot
 from tests.oracle import GameSpec, ResultSpec
 from tests.oracle_db import oracle_game_spec
@@ -224,9 +224,9 @@ class Driver:
         self.game = Game.objects.get(slug=history.game_slug)
         self.referee, self.admin = referee, admin
         self.api = APIClient()
-        self.api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=referee)[0].key}")
+        self.api.credentials(HTTP_AUTHORIZATION=f"Token {api_token_for(referee)}")
         self.admin_api = APIClient()
-        self.admin_api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=admin)[0].key}")
+        self.admin_api.credentials(HTTP_AUTHORIZATION=f"Token {api_token_for(admin)}")
         self.players = [factories.PlayerFactory().pk for _ in range(PLAYERS[history.game_slug])]
         self.start = ZONE_START[history.zone].replace(tzinfo=ZoneInfo(history.zone))
         self.matches: list[int] = []  # submissions in the order they were made
