@@ -277,8 +277,8 @@ class PreferansSystem:
         ``Vf`` more whists per deal from a player rated above the table), so
         each pair (i before j in seat order) is a duel: the gap is
         Rs(i) - Rs(j) before the game's first deal, the outcome 1 when i's
-        whists summed over the game's deals exceed j's, 1/2 when equal, 0
-        otherwise. How many rating points make 10 to 1 is not in the seed:
+        whists summed over the game's deals exceed j's (in cents), 1/2 when
+        equal, 0 otherwise. How many rating points make 10 to 1 is not in the seed:
         ``forecast_scale`` is None and the scale is fitted on the data.
 
         Bots: a pair of a player and a bot is a duel too, with the rating the
@@ -295,6 +295,9 @@ class PreferansSystem:
                 raise EngineInputError(f"a deal has {len(whists)} scores for {len(seats)} seats")
             for index, whist in enumerate(whists):
                 totals[index] += float(whist)
+        # Whists are cents (the cleaner keeps two decimals) but their float sum is not: 0.10 + 0.20 is
+        # 0.30000000000000004, above 0.30, which would read a tie as a win. Totals are compared in cents.
+        totals = [round(total, 2) for total in totals]
         ratings = [seat.rating if isinstance(seat, BotSeat) else float(states[seat].rating) for seat in seats]
         forecasts = pairwise_forecasts(ratings, totals)
         bot = [isinstance(seat, BotSeat) for seat in seats]
