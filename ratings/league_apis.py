@@ -16,6 +16,7 @@ from datetime import UTC
 from django.core.exceptions import ValidationError
 from django.core.paginator import InvalidPage
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
@@ -202,11 +203,15 @@ class LeaderboardApi(APIView):
 
     @staticmethod
     def _page_link(request, paginator: PageNumberPagination, number: int) -> str:
-        """DRF's page links: page 1 is the URL without a page parameter."""
-        url = request.build_absolute_uri()
-        if number == 1:
-            return remove_query_param(url, paginator.page_query_param)
-        return replace_query_param(url, paginator.page_query_param, number)
+        return page_link(request, number, paginator.page_query_param)
+
+
+def page_link(request, number: int, name: str = "page") -> str:
+    """DRF's page links: the request's URL with page ``number``; page 1 is the URL without a page parameter."""
+    url = request.build_absolute_uri()
+    if number == 1:
+        return remove_query_param(url, name)
+    return replace_query_param(url, name, number)
 
 
 def player_detail_data(player: Player) -> dict:
@@ -240,35 +245,78 @@ class PlayerDetailApi(APIView):
         return Response(self.OutputSerializer(player_detail_data(player)).data)
 
 
-class PlayerHistoryApi(APIView):
-    """A player's ledger, oldest first: one row per rated unit."""
+@extend_schema_serializer(component_name="HistoryRow")
+class HistoryRowSerializer(AnswerSerializer):
+    match = serializers.IntegerField()
+    game = serializers.CharField(help_text="The game's slug.")
+    unit = serializers.IntegerField(help_text="The rated unit inside the match, from 0 (a deal, a board).")
+    played_at = serializers.DateTimeField(default_timezone=UTC)
+    rating_before = RatingNumberField()
+    rating_after = RatingNumberField()
+    delta = RatingNumberField()
+    details = serializers.DictField(help_text="The formula's inputs, by rating system (expected score, K, ...).")
 
-    @extend_schema_serializer(component_name="HistoryRow")
+
+def whole_number_param(params, name: str, default: int) -> int:
+    """A positive whole-number query parameter (``page``, ``page_size``); absent or empty: ``default``.
+
+    Anything else (0, text, a sign, more than 18 digits) is a 400 naming it: DRF would silently serve its
+    default for "abc", and a client sending that made a mistake.
+    """
+    raw = params.get(name) or ""
+    if not raw:
+        return default
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 18 and int(raw) >= 1):
+        raise ValidationError({name: [gettext("A whole number from 1.")]})
+    return int(raw)
+
+
+class PlayerHistoryApi(APIView):
+    """A player's ledger, oldest first, one page at a time: one row per rated unit.
+
+    Paged like the leaderboard (``page``, ``page_size``; ``count``, ``next``, ``previous``): the whole
+    ledger of a player with 80,000 deals was one 24 MB answer, seconds of a worker and its memory.
+    """
+
+    @extend_schema_serializer(component_name="HistoryPage")
     class OutputSerializer(AnswerSerializer):
-        match = serializers.IntegerField()
-        game = serializers.CharField(help_text="The game's slug.")
-        unit = serializers.IntegerField(help_text="The rated unit inside the match, from 0 (a deal, a board).")
-        played_at = serializers.DateTimeField(default_timezone=UTC)
-        rating_before = RatingNumberField()
-        rating_after = RatingNumberField()
-        delta = RatingNumberField()
-        details = serializers.DictField(help_text="The formula's inputs, by rating system (expected score, K, ...).")
+        count = serializers.IntegerField(help_text="The player's ledger rows (of the game, when one is given).")
+        next = serializers.URLField(allow_null=True, help_text="The next page's URL, or null.")
+        previous = serializers.URLField(allow_null=True, help_text="The previous page's URL, or null.")
+        results = HistoryRowSerializer(many=True)
 
     @extend_schema(
-        parameters=[OpenApiParameter("game", str, description="A game's slug; all games when absent.")],
-        responses={200: OutputSerializer(many=True), **error_responses(400, 404, *ANY_REQUEST_ERRORS)},
+        operation_id="players_history_list",  # as first published, though the answer is now one page object
+        parameters=[
+            OpenApiParameter("game", str, description="A game's slug; all games when absent."),
+            OpenApiParameter("page", {"type": "integer", "minimum": 1}, description="From 1; past the last: 404."),
+            OpenApiParameter(
+                "page_size",
+                {"type": "integer", "minimum": 1},
+                description=f"Rows per page, {selectors.HISTORY_API_PAGE_SIZE} by default; at most "
+                f"{selectors.HISTORY_API_PAGE_MAX} are given.",
+            ),
+        ],
+        responses={200: OutputSerializer, **error_responses(400, 404, *ANY_REQUEST_ERRORS)},
     )
     def get(self, request, pk):
         player = get_object_or_404(Player, pk=pk)
+        params = query_params_once(request)
         game = None
-        slug = query_params_once(request).get("game")
+        slug = params.get("game")
         if slug:
-            game = Game.objects.filter(slug=slug).first()
+            game = Game.objects.filter(slug=slug[:100]).first()
             if game is None:
                 raise ValidationError({"game": [f"Unknown game {slug[:50]!r}."]})
+        size = whole_number_param(params, "page_size", selectors.HISTORY_API_PAGE_SIZE)
+        number = whole_number_param(params, "page", 1)
+        try:
+            page = selectors.player_history_page(player=player, game=game, number=number, page_size=size)
+        except InvalidPage as error:
+            raise NotFound(gettext("Invalid page: %(reason)s") % {"reason": error}) from error
         rows = []
         decimals_by_game: dict[int, int] = {}
-        for change in selectors.player_history(player=player, game=game):
+        for change in page.object_list:
             decimals = decimals_by_game.setdefault(change.game_id, rating_decimals(change.game))
             rows.append(
                 {
@@ -282,7 +330,13 @@ class PlayerHistoryApi(APIView):
                     "details": change.details,
                 }
             )
-        return Response(self.OutputSerializer(rows, many=True).data)
+        answer = {
+            "count": page.paginator.count,
+            "next": page_link(request, number + 1) if page.has_next() else None,
+            "previous": page_link(request, number - 1) if page.has_previous() else None,
+            "results": rows,
+        }
+        return Response(self.OutputSerializer(answer).data)
 
 
 def _history_game(request) -> Game | None:

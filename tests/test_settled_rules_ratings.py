@@ -164,7 +164,7 @@ def test_preferans_mid_game_promotion_and_floor_through_http(
     assert [anon_client.get(f"/api/matches/{pk}/").json()["status"] for pk in ids] == ["rated", "rated"]
     expected = preferans_expected(ann.pk, bob.pk, *ids)
     for player in (ann, bob):
-        history = anon_client.get(f"/api/players/{player.pk}/history/?game=preferans").json()
+        history = anon_client.get(f"/api/players/{player.pk}/history/?game=preferans").json()["results"]
         assert [(row["match"], row["unit"], row["rating_before"], row["rating_after"]) for row in history] == [
             (match, unit, float(before), float(after))
             for match, unit, who, before, after, _ in expected
@@ -224,7 +224,7 @@ def test_slaps_raised_floor_through_http(referee_client, anon_client, django_cap
             response = referee_client.post("/api/matches/", body, format="json")
         assert response.status_code == 201, response.json()
         matches.append(response.json()["id"])
-    history = anon_client.get(f"/api/players/{ann.pk}/history/?game=slaps").json()
+    history = anon_client.get(f"/api/players/{ann.pk}/history/?game=slaps").json()["results"]
     assert [(row["match"], row["rating_before"], row["rating_after"]) for row in history] == [
         (matches[0], 1000, 1016),
         (matches[1], 1016, 1016),
@@ -280,7 +280,7 @@ def test_bridge_mid_session_promotion(via, referee, referee_client, anon_client,
     ]
     assert ledger("bridge") == sorted(expected, key=lambda row: (row[1], row[2]))
     assert promotions("bridge") == sorted([(a.pk, match_id, d("1021.5"), pro), (b.pk, match_id, d("1021.5"), pro)])
-    history = anon_client.get(f"/api/players/{a.pk}/history/?game=bridge").json()
+    history = anon_client.get(f"/api/players/{a.pk}/history/?game=bridge").json()["results"]
     assert [(row["unit"], row["rating_after"]) for row in history] == [(0, 1021.5), (1, 1015.0)]
     assert anon_client.get(f"/api/players/{a.pk}/").json()["ratings"][0]["league"] == pro
 
@@ -434,7 +434,7 @@ def test_editing_a_bot_in_admin_changes_future_games_only_through_http(
         return response.json()["id"]
 
     def history(player) -> list[tuple]:
-        rows = anon_client.get(f"/api/players/{player.pk}/history/?game=preferans").json()
+        rows = anon_client.get(f"/api/players/{player.pk}/history/?game=preferans").json()["results"]
         return [(row["match"], row["unit"], row["rating_before"], row["rating_after"]) for row in rows]
 
     golden = post(preferans_body(seats, GOLDEN_DEALS, 5))
@@ -716,7 +716,7 @@ def test_a_result_after_the_spring_change_through_http(referee_client, anon_clie
         "2026-04-05T22:00:00Z",
     ]
     assert [anon_client.get(f"/api/matches/{answer['id']}/").json()["status"] for answer in answers] == ["rated"] * 3
-    history = anon_client.get(f"/api/players/{a.pk}/history/?game=bridge").json()
+    history = anon_client.get(f"/api/players/{a.pk}/history/?game=bridge").json()["results"]
     assert [(row["match"], row["rating_before"], row["rating_after"]) for row in history] == [
         (answers[0]["id"], 1000, 1012),
         (answers[1]["id"], 1012, 1023.17),

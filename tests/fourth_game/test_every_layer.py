@@ -239,7 +239,7 @@ def test_the_fourth_game_on_the_pages_added_since(rummy_kind, tmp_path):
     history = checker.get(f"/players/{ann.pk}/history/")
     assert history.status_code == 200
     assert "Rummy" in history.content.decode()
-    rows = api.get(f"/api/players/{ann.pk}/history/", {"game": "rummy"}).json()
+    rows = api.get(f"/api/players/{ann.pk}/history/", {"game": "rummy"}).json()["results"]
     assert [row["rating_after"] for row in rows] == [1005, 1004.5]
     csv_history = api.get(f"/api/players/{ann.pk}/history.csv")
     assert csv_history.status_code == 200

@@ -92,7 +92,7 @@ def test_player_detail_and_history(anon_client, club):
     assert slaps_rating["game"] == "slaps"
     assert slaps_rating["league"] == "slaps-amateur"
     assert slaps_rating["rated_matches"] == 3
-    history = anon_client.get(f"/api/players/{ann.pk}/history/?game=slaps").json()
+    history = anon_client.get(f"/api/players/{ann.pk}/history/?game=slaps").json()["results"]
     assert len(history) == 3
     assert [row["played_at"] for row in history] == sorted(row["played_at"] for row in history)
     assert history[0]["rating_before"] == 1000

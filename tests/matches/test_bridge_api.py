@@ -59,7 +59,7 @@ def test_a_session_is_stored_rated_and_read_back(referee_client, eight, django_c
     assert len(detail["rating_changes"]) == 8
     assert RatingChange.objects.count() == 16  # 8 players x 2 boards
     a = eight[0]
-    history = referee_client.get(f"/api/players/{a}/history/?game=bridge").json()
+    history = referee_client.get(f"/api/players/{a}/history/?game=bridge").json()["results"]
     assert [row["details"]["imps"] for row in history] == [10.0, -6.0]  # 470 -> 10; -240 -> -6
     # The ratings themselves: every ledger row is the independent oracle's (tests/oracle).
     assert assert_ledger_is_the_oracles(game=Game.objects.get(slug="bridge")) == 16

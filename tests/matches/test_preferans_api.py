@@ -54,7 +54,7 @@ def test_a_game_of_deals_equals_the_oracle(referee_client, django_capture_on_com
     assert Fraction(str(totals[ann.pk]["rating_after"])) == last_ann
     assert Fraction(str(totals[ann.pk]["delta"])) == last_ann - 1000
     # History has a row per deal.
-    history = referee_client.get(f"/api/players/{ann.pk}/history/?game=preferans").json()
+    history = referee_client.get(f"/api/players/{ann.pk}/history/?game=preferans").json()["results"]
     assert [row["unit"] for row in history] == [0, 1, 2, 3]
     assert {"table_rating", "kv", "expected_whists", "kd"} <= set(history[0]["details"])
     assert PlayerRating.objects.get(player=ann).rated_matches == 1
