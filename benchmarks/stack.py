@@ -52,6 +52,28 @@ def database_url() -> str:
     return f"postgres://{user}{password}@{host}:{port}/{config['NAME']}"
 
 
+#: gunicorn's worker class, threads per worker and timeout in production (docs/operations.md).
+#:
+#: gthread, not sync: a sync worker serves a request on its only thread, which is also the one that tells
+#: the arbiter it is alive, so a download streaming for longer than ``--timeout`` was killed in the middle
+#: and its client got a cut-off file (a game's results.csv, 130,000 of its 200,001 lines). A gthread
+#: worker's main thread keeps telling the arbiter while its threads stream, so an answer runs as long as
+#: it needs; a slow client still holds only a thread, and the buffering proxy in front (docs/proxy.md)
+#: keeps slow clients off gunicorn altogether. ``--timeout`` then bounds only a worker whose main loop
+#: is stuck. Four threads: a long download holds one of a worker's four, not the worker.
+GUNICORN_WORKER_CLASS = "gthread"
+GUNICORN_THREADS = 4
+GUNICORN_TIMEOUT = 30
+
+
+def gunicorn_argv(
+    bind: str, *, workers: int, threads: int = GUNICORN_THREADS, timeout: int = GUNICORN_TIMEOUT
+) -> list[str]:
+    """The production gunicorn command (docs/operations.md's, with its process count), listening on ``bind``."""
+    return [str(BIN / "gunicorn"), "config.wsgi", "-b", bind, "-w", str(workers), "-k", GUNICORN_WORKER_CLASS,
+            "--threads", str(threads), "--timeout", str(timeout)]  # fmt: skip
+
+
 class Stack:
     """The processes of one deployment. ``cache_url``: the ``CACHE_URL`` they share (none: each its own memory)."""
 
@@ -106,8 +128,9 @@ class Stack:
         self.processes[name].kill()
         self.processes[name].wait(timeout=10)
 
-    def start_web(self, workers: int = 2) -> None:
-        self.start("web", [str(BIN / "gunicorn"), "config.wsgi", "-b", f"127.0.0.1:{self.port}", "-w", str(workers)])
+    def start_web(self, workers: int = 2, *, threads: int = GUNICORN_THREADS, timeout: int = GUNICORN_TIMEOUT) -> None:
+        """gunicorn as docs/operations.md runs it (``gunicorn_argv``), on this stack's port."""
+        self.start("web", gunicorn_argv(f"127.0.0.1:{self.port}", workers=workers, threads=threads, timeout=timeout))
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if port_open("127.0.0.1", self.port):
@@ -141,11 +164,13 @@ class Stack:
             except subprocess.TimeoutExpired:
                 process.kill()
 
-    def request(self, method: str, path: str, body: bytes | None = None, headers: dict | None = None):
+    def request(
+        self, method: str, path: str, body: bytes | None = None, headers: dict | None = None, *, timeout: float = 30
+    ):
         url = self.base_url + path  # always http://127.0.0.1:<port>/..., built here
         request = urllib.request.Request(url, data=body, method=method, headers=headers or {})  # noqa: S310
         try:
-            with urllib.request.urlopen(request, timeout=30) as response:  # noqa: S310
+            with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
                 return response.status, response.read()
         except urllib.error.HTTPError as error:
             return error.code, error.read()

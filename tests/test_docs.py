@@ -391,3 +391,13 @@ def test_no_measured_figures_in_code_comments():
         if (match := FIGURE.search(text))
     ]
     assert not found, f"measured figures in comments (move them to docs/performance.md, dated): {found}"
+
+
+def test_the_documented_gunicorn_command_is_the_one_the_stack_runs():
+    """docs/operations.md's production gunicorn (gthread workers, their threads and timeout) is the command
+    ``benchmarks.stack`` starts: the integration tests and the benchmark run what a deployment is told to."""
+    from benchmarks.stack import gunicorn_argv
+
+    argv = gunicorn_argv("127.0.0.1:8000", workers=3)
+    assert " ".join(["gunicorn", *argv[1:]]) in (DOCS / "operations.md").read_text()
+    assert "-k gthread" in " ".join(argv)

@@ -1,12 +1,15 @@
-"""The buffering proxy of docs/deploy/nginx.conf, run for real in front of gunicorn with two sync workers
-on the production settings.
+"""The buffering proxy of docs/deploy/nginx.conf, run for real in front of gunicorn on the production
+settings, with one gthread worker of one thread (production runs three of four: docs/operations.md).
 
-Slow clients (headers or body sent a byte at a time) hold a sync worker each for as long as they dribble:
-straight at gunicorn, two of them stall ``-w 2`` and a normal request waits until one of them has
-finished sending. Through nginx, which reads whole requests before it passes them on, the same normal
-request is answered at once while three slow clients are still sending, and the slow ones are answered
-too once they have finished. Timings are measured and reported; what is asserted is the order of events
-(answered before or after the slow clients finished sending) and one generous bound (5 s).
+Slow clients (headers or body sent a byte at a time) hold a gunicorn thread each for as long as they
+dribble: straight at gunicorn, the first holds its only thread, the second queues behind it, and a
+normal request waits until the first has finished sending. One thread makes that order certain: a
+gthread worker accepts connections beyond its threads and queues them, so with more workers or threads
+which slow client holds which thread would be chance. Through nginx, which reads whole requests before
+it passes them on, the same normal request is answered at once while three slow clients are still
+sending, and the slow ones are answered too once they have finished. Timings are measured and
+reported; what is asserted is the order of events (answered before or after the slow clients finished
+sending) and one generous bound (5 s).
 """
 
 import re
@@ -230,7 +233,7 @@ def join_all(clients: list[SlowClient]) -> None:
 
 @pytest.fixture
 def proxied(transactional_db, require_postgres, require_redis, tmp_path):
-    """gunicorn (2 sync workers) on the production settings, and nginx from the example in front of it."""
+    """gunicorn (one gthread worker, one thread) on the production settings, nginx from the example in front."""
     import redis
 
     nginx_binary()
@@ -247,7 +250,7 @@ def proxied(transactional_db, require_postgres, require_redis, tmp_path):
     )
     nginx = Nginx(gunicorn_port=stack.port)
     try:
-        stack.start_web(workers=2)
+        stack.start_web(workers=1, threads=1)
         nginx.start()
         yield stack, nginx, api_token_for(RefereeFactory())
     finally:
@@ -262,16 +265,18 @@ def test_slow_clients_stall_gunicorn_but_not_the_proxy(proxied):
     assert normal_request(stack.port, tls=False, timeout=10).status == 301  # gunicorn alone: SECURE_SSL_REDIRECT
     assert normal_request(nginx.https_port, tls=True, timeout=10).status == 200
 
-    # The control: two slow clients straight at gunicorn hold both sync workers.
+    # The control: two slow clients straight at gunicorn hold its thread, one after the other.
     slow = start_slow_clients(stack.port, tls=False, kinds=["head", "body"], token=token)
     started = time.monotonic()
     direct = normal_request(stack.port, tls=False, timeout=30)
     join_all(slow)
     first_done = min(client.finished_sending_at for client in slow)
     assert direct.answered_at is not None, direct.error
-    assert direct.answered_at >= first_done, "gunicorn answered while both its workers were held by slow clients"
+    assert direct.answered_at >= first_done, "gunicorn answered while its thread was held by slow clients"
     assert [client.status for client in slow] == [200, 400]  # each was served in turn, its body read in full
-    FIGURES["proxy: normal request, gunicorn -w 2 held by 2 slow clients (s)"] = round(direct.answered_at - started, 2)
+    FIGURES["proxy: normal request, gunicorn's one thread held by 2 slow clients (s)"] = round(
+        direct.answered_at - started, 2
+    )
 
     # Through nginx: three slow clients dribble, the normal request is answered at once.
     slow = start_slow_clients(nginx.https_port, tls=True, kinds=["head", "head", "body"], token=token)
