@@ -290,10 +290,12 @@ def test_preferans_measure_beats_a_coin_flip_when_skill_decides(seed):
     that bar: a deal's sign is mostly the seat's role (declarer or defender), not its skill."""
     forecasts, old_reading = simulate(seed, 1.0)
     scale, report = held_out(forecasts)
+    old = quality_report(old_reading[len(old_reading) // 2 :])
+    # The figures docs/ratings.md quotes ("Why Preferans is read pairwise"): pytest -s -k measure prints them.
+    print(f"seed {seed}, skill: scale {scale:.1f}, log-loss {report.log_loss:.4f}, old reading {old.log_loss:.4f}")
     assert report.count == 300 * 3
     assert report.log_loss < LN2 - 0.05
     assert 100 < scale < 600
-    old = quality_report(old_reading[len(old_reading) // 2 :])
     assert old.log_loss > LN2 - 0.05
     assert old.log_loss > report.log_loss + 0.05
 
@@ -305,5 +307,6 @@ def test_preferans_measure_finds_nothing_when_nobody_is_better(seed):
     for 10 to 1: a gap of 100 then reads as at most 1/(1 + 10^(-1/7)) = 0.58)."""
     forecasts, _old = simulate(seed, 0.0)
     scale, report = held_out(forecasts)
+    print(f"seed {seed}, no skill: scale {scale:.1f}, log-loss {report.log_loss:.4f}")
     assert report.log_loss >= LN2 - 0.005
     assert scale >= 700
