@@ -26,6 +26,7 @@ from datetime import UTC
 from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -47,6 +48,7 @@ from config.api import (
     IsMatchAdmin,
     IsReferee,
     RatingNumberField,
+    RequestTooLarge,
     WriteThrottle,
     error_responses,
 )
@@ -347,6 +349,15 @@ class MatchCreateApi(APIView):
         )
 
 
+#: A batch's body at most, in bytes (413 beyond, before it is read), under the general body cap
+#: (``CARDRANK_MAX_BODY_BYTES``, 1 MiB). Work grows with what a batch holds, not with its count alone: a
+#: 1 MiB batch of Preferans games (83,500 deals) took 32 s to answer on the measuring host, of bridge
+#: sessions (18,960 board-tables) 66 s, past gunicorn's 30 s; 64 KiB of either is answered in under 5 s
+#: there, so well inside 30 s on a host three times slower (``manage.py benchmark --only batch``,
+#: docs/api.md). A club's evening is a few KB a session.
+BATCH_MAX_BYTES = 64 * 1024
+
+
 @extend_schema_serializer(component_name="MatchBatchSubmit")
 class MatchBatchInputSerializer(serializers.Serializer):
     """Many result bodies in one request (documents the body; ``matches.services.match_submit_batch`` checks it)."""
@@ -355,7 +366,8 @@ class MatchBatchInputSerializer(serializers.Serializer):
         many=True,
         min_length=1,
         max_length=BATCH_MAX,
-        help_text=f"1 to {BATCH_MAX} result bodies, each as POST /api/matches/ takes it.",
+        help_text=f"1 to {BATCH_MAX} result bodies, each as POST /api/matches/ takes it, in a body of at most "
+        f"{BATCH_MAX_BYTES:,} bytes.",
     )
 
 
@@ -418,6 +430,16 @@ class MatchBatchApi(APIView):
         ],
     )
     def post(self, request):
+        # The server has the body's length before any of it is read (a chunked body is read to the general
+        # cap and measured by config.bodies): a batch past its own, smaller cap is refused unread.
+        if _body_length(request) > BATCH_MAX_BYTES:
+            raise RequestTooLarge(
+                gettext(
+                    "A batch's body is at most %(limit)s bytes: send its results in smaller batches, "
+                    "each with its own Idempotency-Key."
+                )
+                % {"limit": f"{BATCH_MAX_BYTES:,}"}
+            )
         data = request.data
         if not isinstance(data, dict):
             raise ValidationError({"non_field_errors": ['A JSON object: {"matches": [...]}.']})
@@ -433,6 +455,14 @@ class MatchBatchApi(APIView):
         answer = {"matches": [_answer_for(stored[match.pk], request) for match in matches]}
         response_status = status.HTTP_201_CREATED if created else status.HTTP_200_OK
         return Response(self.OutputSerializer(answer).data, status=response_status)
+
+
+def _body_length(request) -> int:
+    """The body's announced length; 0 when none or not a number (Django then reads the body as empty)."""
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0
 
 
 @contextmanager

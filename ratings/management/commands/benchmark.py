@@ -15,6 +15,8 @@
     --only tuning      only the tuning (``benchmarks/tuning.py``): pure engine replays of a synthetic
                        Slaps history (20,000 results quick, 100,000 full) under the current
                        parameters and 20 candidates, with its ratio to one replay
+    --only batch       only the batch endpoint at its limits (``benchmarks/batch.py``): a full
+                       POST /api/matches/batch/ of each game, through gunicorn, timed
 
 Every timing comes with a ratio to a baseline measured in the same run
 (absolute times drift on shared machines). Run it on PostgreSQL: the replay
@@ -91,10 +93,11 @@ class Command(BaseCommand):
         parser.add_argument("--tuning-results", type=int, help="Override the number of Slaps results tuned on.")
         parser.add_argument(
             "--only",
-            choices=["pages", "submissions", "import", "tuning"],
+            choices=["pages", "submissions", "import", "tuning", "batch"],
             help=(
                 "Measure only this section (pages: leaderboards, a profile, the entry pages and the player "
-                "search; submissions: latency and sustained; import: a Slaps CSV and a bridge PBN session imported)."
+                "search; submissions: latency and sustained; import: a Slaps CSV and a bridge PBN session imported; "
+                "batch: a full POST /api/matches/batch/ of each game)."
             ),
         )
         parser.add_argument("--skip-replay", action="store_true", help="Leave out the replay section.")
@@ -152,7 +155,11 @@ class Command(BaseCommand):
             from benchmarks.tuning import tuning_speed
 
             result["tuning"] = tuning_speed(results=size["tuning_results"])
-        if not options["skip_services"] and only not in ("import", "tuning"):
+        if only == "batch":
+            from benchmarks.batch import batch_speed
+
+            result["batch"] = batch_speed(broker_url=options["broker"], web_workers=options["web_workers"])
+        if not options["skip_services"] and only not in ("import", "tuning", "batch"):
             result["services"] = service_benchmarks(
                 broker_url=options["broker"],
                 web_workers=options["web_workers"],
@@ -224,6 +231,15 @@ class Command(BaseCommand):
                 f"tuning: {tuning['results']:,} Slaps results x {tuning['candidates']} candidates in "
                 f"{tuning['tuning_s']} s ({tuning['results_per_s']:,} results/s), {tuning['ratio_to_one_replay']}x "
                 f"one replay ({tuning['one_replay_s']} s)"
+            )
+        batch = result.get("batch") or {}
+        if "skipped" in batch:
+            self.stdout.write(f"batch: {batch['skipped']}")
+        for row in batch.get("full", []):
+            self.stdout.write(
+                f"full batch of {row['game']}: {row['results']} results ({row['units']:,} rated units, "
+                f"{row['body_kb']} KB) answered in {row['seconds']} s ({row['answer_kb']} KB), limits "
+                f"{batch['batch_max']} results and {batch['batch_max_bytes']:,} bytes"
             )
         replay = result.get("replay")
         if replay:
