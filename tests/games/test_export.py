@@ -21,7 +21,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from rest_framework.test import APIClient
 
-from games.exporting import CHUNK, export_csv_pieces
+from games.exporting import CHUNK, export_csv_pieces, export_json_pieces
 from leagues.models import Game, League, Player
 from matches.confirmation import match_dispute
 from matches.models import Match
@@ -231,6 +231,20 @@ def test_a_large_export_is_written_in_pieces(referee, django_capture_on_commit_c
     keys = [line.split(",")[0] for line in "".join(pieces).splitlines()[1:]]
     assert keys == [str(n) for n in range(1, CHUNK + 4)]
     assert League.objects.filter(game__slug="preferans").exists()
+
+
+def test_a_json_dump_cut_off_anywhere_is_not_json(referee, django_capture_on_commit_callbacks):
+    """A download that stops early (docs/api.md, issue 25) must not read as a whole dump: the dump closes
+    its object only at its very end, so every cut before that is invalid JSON, whichever piece it falls in."""
+    players = people(3)
+    enter(referee, slaps_history(players), django_capture_on_commit_callbacks)
+    pieces = list(export_json_pieces(Game.objects.get(slug="slaps")))
+    whole = "".join(pieces)
+    assert json.loads(whole)["results"]
+    end = len(whole.rstrip())  # past the closing brace only whitespace: the dump is whole there
+    for cut in range(end):
+        with pytest.raises(json.JSONDecodeError):
+            json.loads(whole[:cut])
 
 
 def test_a_downloaded_csv_imports_into_an_empty_database(tmp_path, referee, django_capture_on_commit_callbacks):

@@ -7,6 +7,7 @@ from decimal import Decimal
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
 from django.test import override_settings
 from django.utils import timezone
 
@@ -15,8 +16,8 @@ from matches.models import Match
 from matches.services import match_correct, match_void
 from ratings import selectors
 from ratings.caching import rating_version
-from ratings.models import PlayerRating, RatingState
-from ratings.selectors import Standings, _chart_points, leaderboard_page
+from ratings.models import PlayerRating, RatingChange, RatingState
+from ratings.selectors import Standings, leaderboard_page
 from ratings.services import ratings_process_game, ratings_replay_all
 from tests.factories import AdminFactory, PlayerFactory, slaps_match
 from tests.oracle_db import assert_ledger_is_the_oracles
@@ -187,19 +188,82 @@ def test_profile_queries_do_not_grow_with_the_history(client, slaps, django_asse
     assert "The whole history of 700 Slaps results (700 rated matches)" in html
 
 
-def test_chart_keeps_the_span_peaks_and_dips_of_a_long_history():
-    ratings = [1000 + (index % 50) for index in range(5001)]
-    ratings[3333] = 2500  # a peak
-    ratings[4444] = 100  # a dip
-    points = [[index * 1000, float(rating), index] for index, rating in enumerate(ratings)]
-    kept = _chart_points(points, 600)
-    assert len(kept) <= 600
-    assert kept[0] == points[0]
-    assert kept[-1] == points[-1]
-    assert points[3333] in kept
-    assert points[4444] in kept
-    assert [point[2] for point in kept] == sorted(point[2] for point in kept)
-    assert _chart_points(points[:100], 600) == points[:100]
+def long_ledger(game, player, ratings: list[int], *, units: int = 1, per_day: int = 1) -> list[Match]:
+    """A ledger written straight (what is tested is reading it): a match per rating in ``ratings``, each of
+    ``units`` units, ``per_day`` matches a day from noon UTC; the match's rating after its last unit is its
+    entry, each unit moving from the one before, the first from 1000."""
+    day0 = timezone.now().replace(hour=12, minute=0, second=0, microsecond=0) - timedelta(days=len(ratings))
+    league = league_of(game)
+    matches = Match.objects.bulk_create(
+        Match(game=game, played_at=day0 + timedelta(days=n // per_day, minutes=n % per_day), status="rated")
+        for n in range(len(ratings))
+    )
+    rows, before = [], Decimal(1000)
+    for match, rating in zip(matches, ratings, strict=True):
+        for unit in range(units):
+            after = Decimal(rating) if unit == units - 1 else before
+            rows.append(
+                RatingChange(game=game, match=match, player=player, unit=unit, played_at=match.played_at,
+                             rating_before=before, rating_after=after, delta=after - before, peak_after=after,
+                             rated_matches_after=1, league_after=league)
+            )  # fmt: skip
+            before = after
+    RatingChange.objects.bulk_create(rows)
+    return matches
+
+
+def test_chart_keeps_the_span_peaks_and_dips_of_a_long_history(slaps):
+    """1,201 matches, 600 points at most: the start and the last match, the peak (2500) and the dip (100)
+    kept, in order of play; the day table has every day (3 matches a day: 401 days, the last of one)."""
+    ann = PlayerFactory(name="Ann")
+    ratings = [1000 + (index % 50) for index in range(1201)]
+    ratings[700], ratings[900] = 2500, 100
+    long_ledger(slaps, ann, ratings, per_day=3)
+    [series] = selectors.player_chart_series(player=ann)
+    assert (series.units, series.matches, series.reduced) == (1201, 1201, True)
+    assert len(series.points) <= 600
+    assert [point[1:] for point in series.points[:1]] == [[1000.0, 0]]  # the rating before the first unit
+    assert series.points[-1][1:] == [float(ratings[-1]), 1201]
+    assert [2500.0, 701] in [point[1:] for point in series.points]
+    assert [100.0, 901] in [point[1:] for point in series.points]
+    assert [point[2] for point in series.points] == sorted(point[2] for point in series.points)
+    assert len(series.days) == 401
+    assert [(day.units, day.rating_before, day.rating_after) for day in series.days[:2]] == [
+        (3, 1000.0, 1002.0),
+        (3, 1002.0, 1005.0),
+    ]
+    assert (series.days[-1].units, series.days[-1].rating_after) == (1, float(ratings[-1]))
+
+
+@pytest.mark.postgres
+def test_the_chart_reads_its_points_and_days_not_the_whole_ledger(slaps):
+    """The profile's chart of 1,201 matches (10 a day: 121 days) takes at most 600 points and 121 days from
+    the database, not the 1,201 ledger rows (issue 25: 80,000 deals were read and walked in Python, seconds
+    of the profile). PostgreSQL's cursor says how many rows each query answered."""
+    ann = PlayerFactory(name="Ann")
+    long_ledger(slaps, ann, [1000 + (index % 50) for index in range(1201)], per_day=10)
+    answered = []
+
+    def count_rows(execute, sql, params, many, context):
+        result = execute(sql, params, many, context)
+        answered.append(context["cursor"].cursor.rowcount)
+        return result
+
+    with connection.execute_wrapper(count_rows):
+        [series] = selectors.player_chart_series(player=ann)
+    assert (series.units, len(series.days)) == (1201, 121)
+    assert answered
+    assert max(answered) <= 600 + 121
+
+
+def test_a_short_history_keeps_a_point_a_match_whatever_its_units(slaps):
+    """Ten matches of four units each: ten points and the start, each at its match's last unit."""
+    ann = PlayerFactory(name="Ann")
+    long_ledger(slaps, ann, [1010 + n for n in range(10)], units=4)
+    [series] = selectors.player_chart_series(player=ann)
+    assert (series.units, series.matches, series.reduced) == (40, 10, False)
+    assert [point[1:] for point in series.points] == [[1000.0, 0]] + [[1010.0 + n, 4 * (n + 1)] for n in range(10)]
+    assert [(day.units, day.rating_after) for day in series.days][:2] == [(4, 1010.0), (4, 1011.0)]
 
 
 def board(client, sort="current"):
