@@ -14,5 +14,6 @@ import neither.
     engine.py   engine speed against the same formulas written inline
     replay.py   a full replay of a synthetic Preferans history
     service.py  latency, sustained load and pages on real gunicorn and Celery processes
+    afterload.py  anonymous load after a result (issue 25): heavy pages under 20 clients, a probe timed
     stack.py    those processes (``Stack``), and the port helpers the tests use
 """

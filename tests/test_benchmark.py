@@ -9,6 +9,7 @@ import sys
 import pytest
 from django.core.management import call_command
 
+from benchmarks.afterload import answer_parsed
 from benchmarks.replay import benchmark_game, build_history, cleanup
 from leagues.models import Game, Player
 from matches.models import AuditEntry, Match, ResultsVersion
@@ -73,6 +74,31 @@ def test_the_replays_bulk_history_leaves_what_the_write_path_would(reference_dat
     assert not Match.objects.exists()
     assert not AuditEntry.objects.exists()
     assert not ResultsVersion.objects.filter(game_id=game.pk).exists()
+
+
+CHUNKED = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+SIZED = b"HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n"
+
+
+@pytest.mark.parametrize(
+    ("raw", "status", "size", "complete"),
+    [
+        (CHUNKED + b"5\r\na,b\r\n\r\n3\r\n1,2\r\n0\r\n\r\n", 200, 8, True),
+        # Cut after a chunk whose data ends "0\r\n": the bytes end as a last chunk would, yet it is not one.
+        (CHUNKED + b"6\r\n1,20\r\n\r\n", 200, 6, False),
+        (CHUNKED + b"5\r\na,b\r\n\r\n9\r\n1,2", 200, 8, False),  # cut inside the second chunk
+        (CHUNKED + b"5\r\na,b", 200, 3, False),
+        (SIZED + b"0123456789", 200, 10, True),
+        (SIZED + b"01234", 200, 5, False),
+        (b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n", 503, 0, True),
+        (b"HTTP/1.1 200 OK\r\n\r\nclosed", 200, 6, True),  # delimited by the close: nothing says it is cut
+        (b"", None, 0, False),  # the connection closed before any answer (a worker killed)
+        (b"HTTP/1.1 200 OK\r\nContent-Le", None, 0, False),  # cut inside the head
+    ],
+)
+def test_the_after_result_clients_tell_a_whole_answer_from_a_cut_one(raw, status, size, complete):
+    answer = answer_parsed(raw, 0.5)
+    assert (answer.status, answer.size, answer.complete) == (status, size, complete)
 
 
 SHIPPED = {"config", "games", "leagues", "matches", "ratings"}

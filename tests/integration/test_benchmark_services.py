@@ -1,7 +1,13 @@
 """The benchmark's service measures work on a real stack (their figures are not judged here)."""
 
-import pytest
+import json
 
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from benchmarks.afterload import REFEREE
+from benchmarks.replay import SLUG as REPLAY_SLUG
 from benchmarks.service import SLUG, service_benchmarks
 from leagues.models import Game, Player
 from matches.models import Match
@@ -40,3 +46,38 @@ def test_only_the_submissions_section(broker):
     assert result["latency"]["results"] == 5
     assert result["sustained"]["submitted"] > 0
     assert "pages" not in result
+
+
+# The page kinds of the after-result mix, as issue 25 names them.
+MIX = {
+    "compare page", "compare API", "quality overview", "quality of the game", "drift API", "crosstable",
+    "history API", "profile", "results.csv", "history.csv",
+}  # fmt: skip
+
+
+def test_the_after_result_scenario_runs_through_the_command_and_cleans_up(broker, capsys):
+    """``--only after-result`` at a tiny size: every page kind of the mix answered whole, the result rated and
+    the figures computed again, memory sampled, the table and the JSON printed; nothing left behind."""
+    call_command(
+        "benchmark", "--only", "after-result", "--deals", "40", "--players", "12", "--seconds", "1",
+        "--broker", broker, "--cache", broker,
+    )  # fmt: skip
+    lines = capsys.readouterr().out.strip().splitlines()
+    after = json.loads(lines[-1])["after_result"]
+    assert any(line.startswith("anonymous load after a result: 40 deals, 12 players") for line in lines)
+    assert after["ledger_rows"] == 160  # 40 deals x 4 seats
+    assert after["web_workers"] == 2  # the issue's probe, unless --web-workers says otherwise
+    assert after["unloaded"]["requests"] == 200
+    for phase in ("before_result", "after_result"):
+        load = after[phase]
+        assert {row["page"] for row in load["pages"]} == MIX
+        assert all(row["requests"] > 0 and row["statuses"] == {"200": row["requests"]} for row in load["pages"])
+        assert load["probe"]["requests"] > 0
+    assert after["server_errors"] == after["connection_errors"] == after["truncated"] == 0
+    assert after["figures_after_result_s"] is not None  # the result's rating asked the figures again
+    assert after["rss"]["web"]["children_seen"] == 2
+    assert after["rss"]["web"]["children_peak_mb"] > 0
+    assert after["rss"]["admin"]["children_peak_mb"] > 0
+    assert not Game.objects.filter(slug=REPLAY_SLUG).exists()
+    assert not Player.objects.exists()
+    assert not get_user_model().objects.filter(username=REFEREE).exists()

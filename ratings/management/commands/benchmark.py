@@ -17,6 +17,11 @@
                        parameters and 20 candidates, with its ratio to one replay
     --only batch       only the batch endpoint at its limits (``benchmarks/batch.py``): a full
                        POST /api/matches/batch/ of each game, through gunicorn, timed
+    --only after-result
+                       only the anonymous load after a result (``benchmarks/afterload.py``, issue 25):
+                       a rated Preferans history (20,000 deals and 500 players quick, 200,000 and
+                       2,000 full; --deals, --players), one result POSTed, then 20 anonymous clients
+                       on the heavy pages while a 21st times GET /api/games/ (2 gunicorn workers)
 
 Every timing comes with a ratio to a baseline measured in the same run
 (absolute times drift on shared machines). Run it on PostgreSQL: the replay
@@ -53,6 +58,9 @@ SIZES = {
         "page_seconds": 3,
         "import_results": 10_000,
         "tuning_results": 20_000,
+        "after_result_deals": 20_000,
+        "after_result_players": 500,
+        "after_result_seconds": 20,
     },
     "full": {
         "updates": 2_000_000,
@@ -65,6 +73,9 @@ SIZES = {
         "page_seconds": 10,
         "import_results": 100_000,
         "tuning_results": 100_000,
+        "after_result_deals": 200_000,
+        "after_result_players": 2_000,
+        "after_result_seconds": 60,
     },
 }
 
@@ -93,11 +104,11 @@ class Command(BaseCommand):
         parser.add_argument("--tuning-results", type=int, help="Override the number of Slaps results tuned on.")
         parser.add_argument(
             "--only",
-            choices=["pages", "submissions", "import", "tuning", "batch"],
+            choices=["pages", "submissions", "import", "tuning", "batch", "after-result"],
             help=(
                 "Measure only this section (pages: leaderboards, a profile, the entry pages and the player "
                 "search; submissions: latency and sustained; import: a Slaps CSV and a bridge PBN session imported; "
-                "batch: a full POST /api/matches/batch/ of each game)."
+                "batch: a full POST /api/matches/batch/ of each game; after-result: anonymous load after a result)."
             ),
         )
         parser.add_argument("--skip-replay", action="store_true", help="Leave out the replay section.")
@@ -105,7 +116,9 @@ class Command(BaseCommand):
         parser.add_argument("--skip-tuning", action="store_true", help="Leave out the tuning section.")
         parser.add_argument("--skip-services", action="store_true", help="Leave out gunicorn/worker measures.")
         parser.add_argument(
-            "--web-workers", type=int, default=3, help="gunicorn workers (default 3: best measured on 2 cores)."
+            "--web-workers",
+            type=int,
+            help="gunicorn workers (default 3: best measured on 2 cores; 2 for after-result, as issue 25's probe).",
         )
         parser.add_argument(
             "--worker-processes",
@@ -117,6 +130,14 @@ class Command(BaseCommand):
             "--broker",
             default=os.environ.get("CARDRANK_BENCH_REDIS_URL", "redis://127.0.0.1:6379/14"),
             help="Redis URL for the benchmark's own Celery worker.",
+        )
+        parser.add_argument(
+            "--cache",
+            default=os.environ.get("CARDRANK_BENCH_CACHE_URL"),
+            help="Redis URL of the after-result stack's cache (default: the broker's server, its next database).",
+        )
+        parser.add_argument(
+            "--seconds", type=float, help="Override the after-result load's length (20 s quick, 60 s full)."
         )
         parser.add_argument("--keep", action="store_true", help="Keep the replay's synthetic data.")
 
@@ -132,6 +153,7 @@ class Command(BaseCommand):
         }
         size.update({k: v for k, v in overrides.items() if v})
         only = options["only"]
+        options["web_workers"] = options["web_workers"] or (2 if only == "after-result" else 3)
         engine_speed, full_replay, service_benchmarks, import_speed = _harness()
         started = time.perf_counter()
         result = {
@@ -159,7 +181,19 @@ class Command(BaseCommand):
             from benchmarks.batch import batch_speed
 
             result["batch"] = batch_speed(broker_url=options["broker"], web_workers=options["web_workers"])
-        if not options["skip_services"] and only not in ("import", "tuning", "batch"):
+        if only == "after-result":
+            from benchmarks.afterload import after_result, cache_beside
+
+            result["after_result"] = after_result(
+                broker_url=options["broker"],
+                cache_url=options["cache"] or cache_beside(options["broker"]),
+                deals=deals or size["after_result_deals"],
+                players=players or size["after_result_players"],
+                seconds=options["seconds"] or size["after_result_seconds"],
+                web_workers=options["web_workers"],
+                keep=options["keep"],
+            )
+        if not options["skip_services"] and only not in ("import", "tuning", "batch", "after-result"):
             result["services"] = service_benchmarks(
                 broker_url=options["broker"],
                 web_workers=options["web_workers"],
@@ -241,6 +275,7 @@ class Command(BaseCommand):
                 f"{row['body_kb']} KB) answered in {row['seconds']} s ({row['answer_kb']} KB), limits "
                 f"{batch['batch_max']} results and {batch['batch_max_bytes']:,} bytes"
             )
+        self._after_result_table(result.get("after_result"))
         replay = result.get("replay")
         if replay:
             self.stdout.write(
@@ -249,6 +284,59 @@ class Command(BaseCommand):
                 f"memory +{replay['rss_growth_during_replay_mb']} MB while replaying; "
                 f"again over the existing ledger in {replay['replay_over_ledger_s']} s"
             )
+
+    def _after_result_table(self, after: dict | None) -> None:
+        if not after:
+            return
+        if "skipped" in after:
+            self.stdout.write(f"after a result: {after['skipped']}")
+            return
+        targets = after["targets"]
+        self.stdout.write(
+            f"anonymous load after a result: {after['deals']:,} deals, {after['players']:,} players "
+            f"({after['ledger_rows']:,} ledger rows), {after['web_workers']} gunicorn workers "
+            f"({after['web_worker_class']}), {after['clients']} clients; figures' first run {after['figures_first_s']}s"
+        )
+        self.stdout.write(
+            f"  GET /api/games/ p95: unloaded {after['p95_unloaded_ms']} ms, loaded after the result "
+            f"{after['p95_loaded_ms']} ms: {after['ratio']}x (target <= {targets['ratio_at_most']:g}: "
+            f"{'met' if targets['ratio_met'] else 'MISSED'}); before the result, same load, "
+            f"{after['before_result']['probe']['p95_ms']} ms"
+        )
+        self.stdout.write(
+            f"  5xx after the result: {after['server_errors']} (target {targets['server_errors_at_most']}: "
+            f"{'met' if targets['server_errors_met'] else 'MISSED'}); connection errors {after['connection_errors']}, "
+            f"client timeouts {after['timeouts']}, truncated downloads {after['truncated']}; gunicorn worker "
+            f"timeouts {after['worker_timeouts']}"
+        )
+        figures = after["figures_after_result_s"]
+        self.stdout.write(
+            f"  figures run after the result: done {figures} s after the POST"
+            f"{' (during the load)' if after['figures_done_during_load'] else ' (after the load)'}"
+        )
+        for phase in ("before_result", "after_result"):
+            load = after[phase]
+            self.stdout.write(
+                f"  {phase.replace('_', ' ')} ({load['seconds']} s): {load['served_per_s']} served/s, "
+                f"{load['busy_ms_per_request']} ms of a worker per request"
+            )
+            for row in [*load["pages"], {"page": "probe GET /api/games/", **load["probe"]}]:
+                statuses = " ".join(f"{code}:{count}" for code, count in row["statuses"].items())
+                self.stdout.write(
+                    f"    {row['page']:<22} {row['requests']:>6} served  p50 {row['p50_ms']} ms  "
+                    f"p95 {row['p95_ms']} ms  max {row['max_ms']} ms  alone {row.get('alone_ms', '-')} ms  "
+                    f"{row['mb_read']} MB  [{statuses}]"
+                    f"{'  errors ' + str(row['connection_errors']) if row['connection_errors'] else ''}"
+                    f"{'  timeouts ' + str(row['timeouts']) if row['timeouts'] else ''}"
+                    f"{'  truncated ' + str(row['truncated']) if row['truncated'] else ''}"
+                )
+        rss = after["rss"]
+        self.stdout.write(
+            f"  peak RSS: gunicorn workers {rss['web']['children_peak_mb']} MB (master {rss['web']['main_mb']} MB, "
+            f"{rss['web']['children_seen']} workers seen), Celery ratings {rss['ratings']['children_peak_mb']} MB, "
+            f"Celery admin {rss['admin']['children_peak_mb']} MB (main processes {rss['ratings']['main_mb']} / "
+            f"{rss['admin']['main_mb']} MB)"
+        )
 
 
 def _harness():
