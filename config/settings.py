@@ -213,6 +213,9 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Files the site writes for itself (the whole-game downloads prepared in the background: games/export_files.py).
+# Web processes and workers must see the same folder (docs/operations.md).
+MEDIA_ROOT = os.environ.get("CARDRANK_FILES_DIR") or str(BASE_DIR / "files")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

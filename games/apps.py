@@ -14,11 +14,14 @@ class GamesConfig(AppConfig):
             checks,  # noqa: F401 - registers the stored games' check
             tasks,  # noqa: F401 - registers the tasks ``import_runs`` looks up by name
         )
+        from games.export_files import RESULTS_CSV, results_file_prepare
         from games.import_runs import connect_erasure
         from games.setup import connect_receivers
         from leagues.kinds import kind_register
         from ratings.engines import REGISTRY
+        from ratings.figures import figure_provide
 
+        figure_provide(RESULTS_CSV, results_file_prepare)  # the public results.csv, prepared with the figures
         connect_receivers()  # saving a game, a league or a bot renews the kept setup's stamp
         connect_erasure()  # erasing a person reaches the import runs' previews and kept files
 

@@ -7,9 +7,13 @@ staff (``config.permissions.user_sees_club_data``); the JSON dump, a whole
 game with its players' numbers, is the staff's alone.
 """
 
-from django.http import Http404
+from django.core.exceptions import ValidationError
+from django.core.files.storage import default_storage
+from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404
+from django.utils.http import http_date
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.response import Response
 
 from config.api import (
     ANY_REQUEST_ERRORS,
@@ -21,8 +25,14 @@ from config.api import (
 )
 from config.csvout import download, with_bom
 from config.permissions import user_sees_club_data
+from games import export_files
+from games.export_files import RESULTS_CSV, STREAM_AT_MOST, results_stream_allowed, results_version
 from games.exporting import ExportFilter, export_csv_pieces, export_filter, export_json_pieces
 from leagues.models import Game
+from ratings.figures import figure_kept, figures_request
+
+#: How long a client is told to wait before asking again for a file being prepared.
+RETRY_AFTER_SECONDS = 30
 
 FILTERS = [
     OpenApiParameter("league", str, description="Only the results filed under this league of the game (its slug)."),
@@ -46,7 +56,11 @@ def _game_and_filter(request, slug: str) -> tuple[Game, ExportFilter]:
 
 
 class GameResultsCsvApi(DownloadApi):
-    """A game's results as the CSV ``import_results`` reads, oldest first, voided ones left out."""
+    """A game's results as the CSV ``import_results`` reads, oldest first, voided ones left out.
+
+    The public whole-game file is prepared in the background and sent from disk (``games.export_files``);
+    a filtered public one streams up to ``STREAM_AT_MOST`` results; the staff's streams.
+    """
 
     @extend_schema(
         operation_id="games_results_csv",
@@ -54,7 +68,10 @@ class GameResultsCsvApi(DownloadApi):
         responses=download_responses(
             "text/csv",
             "The game's CSV (docs/import.md's columns; UTF-8 with a byte order mark). Federation numbers are "
-            "filled for the club's staff only. A game without a CSV (bridge) answers 404: take its JSON dump.",
+            "filled for the club's staff only. A game without a CSV (bridge) answers 404: take its JSON dump. "
+            "The public whole-game file is the one last prepared in the background (Last-Modified says when); "
+            "202 with Retry-After while the first is prepared. A filtered public download of more than "
+            f"{STREAM_AT_MOST:,} results is 400: narrow it, or take the whole file.",
             400,
             404,
             *ANY_REQUEST_ERRORS,
@@ -64,8 +81,46 @@ class GameResultsCsvApi(DownloadApi):
         game, which = _game_and_filter(request, slug)
         if not game.kind.csv_columns:
             raise Http404(f"{game.name} results have no CSV: staff download the JSON dump (results.json).")
-        pieces = export_csv_pieces(game, which, with_ids=user_sees_club_data(request.user))
+        staff = user_sees_club_data(request.user)
+        if not staff and which == ExportFilter():
+            return _prepared_file(game)
+        if not staff and not results_stream_allowed(game, which):
+            raise ValidationError(
+                {
+                    "from": [
+                        f"More than {export_files.STREAM_AT_MOST:,} results: narrow the league or the days, or "
+                        "download the whole file (results.csv without a filter), prepared in the background."
+                    ]
+                }
+            )
+        pieces = export_csv_pieces(game, which, with_ids=staff)
         return download(with_bom(pieces), filename=f"{game.slug}-results{which.slug()}.csv")
+
+
+def _prepared_file(game: Game):
+    """The game's public CSV as last prepared (``games.export_files``), sent from disk; 202 before the first."""
+    kept = figure_kept(game=game, name=RESULTS_CSV)
+    value = kept.value or {}
+    if kept.computing or not default_storage.exists(value.get("file", "")):
+        if not kept.computing:
+            figures_request(game_id=game.pk)  # the kept file went missing: prepared again
+        answer = Response(
+            {"detail": "The file is being prepared in the background: ask again shortly.", "computing": True},
+            status=202,
+        )
+        answer["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return answer
+    if value.get("results_version") != results_version(game):
+        figures_request(game_id=game.pk)  # results came since: the next run prepares it again
+    response = FileResponse(
+        default_storage.open(value["file"], "rb"),
+        as_attachment=True,
+        filename=f"{game.slug}-results.csv",
+        content_type="text/csv; charset=utf-8",
+    )
+    response["Last-Modified"] = http_date(kept.computed_at.timestamp())
+    response["X-Results-As-Of"] = kept.computed_at.isoformat()
+    return response
 
 
 class GameDumpApi(DownloadApi):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from leagues.models import Game
 from ratings.compare import crosstable_value, league_crosstable
 from ratings.drift import AUTO, PERIODS, drift_value, drift_windows, game_active_days, rating_drift
-from ratings.figures import PAIR_SCALE, QUALITY, crosstable_name, drift_name, figures_compute, keep_figure
+from ratings.figures import PAIR_SCALE, PROVIDED, QUALITY, crosstable_name, drift_name, figures_compute, keep_figure
 from ratings.models import KeptFigure
 from ratings.quality import pair_scale_from, quality_row_value, rating_quality_rows
 
@@ -41,7 +41,11 @@ def _compute_all(game: Game) -> None:
                 )
     for league in leagues:
         keep_figure(game, crosstable_name(league.pk), crosstable_value(league_crosstable(league=league)))
+    for name, compute in PROVIDED.items():
+        value = compute(game)
+        if value is not None:
+            keep_figure(game, name, value)
     # Names no longer offered (a league deleted, a window no longer the game's own): dropped.
-    offered = {QUALITY, PAIR_SCALE, *(crosstable_name(league.pk) for league in leagues)}
+    offered = {QUALITY, PAIR_SCALE, *PROVIDED, *(crosstable_name(league.pk) for league in leagues)}
     offered |= {drift_name(period, days) for period in (AUTO, *PERIODS) for days in drift_windows(game)}
     KeptFigure.objects.filter(game=game).exclude(name__in=offered).delete()

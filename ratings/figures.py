@@ -53,6 +53,15 @@ PAIR_SCALE = "pair-scale"
 FIGURES_LEASE = timedelta(hours=1)
 TASK = "ratings.tasks.figures_compute"
 
+#: Figures the apps above ratings compute in the same run (``figure_provide``): name -> compute(game), which
+#: returns the figure's JSON value, or None for a game that has no such figure.
+PROVIDED: dict[str, Callable[[Game], Any]] = {}
+
+
+def figure_provide(name: str, compute: Callable[[Game], Any]) -> None:
+    """Have every run compute and keep ``name`` too (an app's ``ready``: the games' whole-game downloads)."""
+    PROVIDED[name] = compute
+
 
 def drift_name(period: str, days: int) -> str:
     return f"drift:{period}:{days}"
@@ -114,6 +123,11 @@ def figure_kept(*, game: Game, name: str) -> Kept:
     if row is None or row[1] is None:
         return Kept(value=None, computed_at=None)
     return Kept(value=row[0], computed_at=row[1])
+
+
+def figure_kept_value(*, game: Game, name: str) -> Any:
+    """The kept value of ``name`` as it is (None if none), without asking for anything."""
+    return KeptFigure.objects.filter(game=game, name=name).values_list("value", flat=True).first()
 
 
 def figures_refresh() -> int:

@@ -132,6 +132,14 @@ def _fast_password_hasher():
         yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _files_of_the_run(tmp_path_factory):
+    """The files the site writes (``MEDIA_ROOT``: prepared downloads) go to the run's own folder, not the
+    checkout's ``files/``."""
+    with override_settings(MEDIA_ROOT=str(tmp_path_factory.mktemp("files"))):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _fresh_rate_limits():
     """Rate limits count in the cache; every test starts with none used."""

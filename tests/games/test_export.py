@@ -28,7 +28,7 @@ from matches.models import Match
 from matches.services import match_submit
 from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
 from tests.conftest import api_for
-from tests.factories import AdminFactory, PlayerFactory, RefereeFactory, bridge_session_body
+from tests.factories import AdminFactory, PlayerFactory, RefereeFactory, bridge_session_body, figures_now
 
 pytestmark = pytest.mark.django_db
 
@@ -288,6 +288,7 @@ def test_the_public_csv_says_each_results_status_and_never_calls_a_waiting_one_r
     disputed = Match.objects.get(played_at=START + timedelta(hours=3))
     match_dispute(match_id=disputed.pk, by=RefereeFactory(), note="Bob won this one.")
 
+    figures_now(Game.objects.get(slug="slaps"))  # the public file is prepared in the background
     response = APIClient().get("/api/games/slaps/results.csv")
     rows = csv_rows_of(b"".join(response.streaming_content).decode())
     assert [(row["rated"], row["status"]) for row in rows] == [

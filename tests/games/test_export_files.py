@@ -1,0 +1,111 @@
+"""The public whole-game results.csv (issue 25): prepared as a file by the figures' run, sent from disk as
+of its time, never written by a request; a filtered public download streams only up to a bound."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.core.files.storage import default_storage
+from rest_framework.test import APIClient
+
+from games import export_apis, export_files
+from leagues.models import Game
+from ratings.figures import figure_kept_value
+from ratings.models import FigureState
+from tests.factories import AdminFactory, PlayerFactory, figures_now, slaps_match
+
+pytestmark = pytest.mark.django_db
+START = datetime(2025, 5, 1, 18, tzinfo=UTC)
+BOM = "\ufeff"
+
+
+@pytest.fixture
+def played(slaps):
+    ann, bob = PlayerFactory(name="Ann"), PlayerFactory(name="Bob")
+    slaps_match(winner=ann, loser=bob, played_at=START)
+    slaps_match(winner=bob, loser=ann, played_at=START + timedelta(hours=1))
+    FigureState.objects.all().delete()  # nobody asked for the figures yet
+    return ann, bob
+
+
+@pytest.fixture
+def writes(monkeypatch):
+    """How often a CSV of the game was written: the writer wrapped to count its calls and call through."""
+    calls = []
+    for module in (export_apis, export_files):
+        original = module.export_csv_pieces
+
+        def counting(*args, original=original, **kwargs):
+            calls.append(1)
+            return original(*args, **kwargs)
+
+        monkeypatch.setattr(module, "export_csv_pieces", counting)
+    return calls
+
+
+def body_of(response) -> str:
+    return b"".join(response.streaming_content).decode("utf-8")
+
+
+def test_before_the_first_file_the_download_is_being_prepared(played, writes, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False) as asked:
+        answer = APIClient().get("/api/games/slaps/results.csv")
+    assert (answer.status_code, answer["Retry-After"]) == (202, "30")
+    assert answer.json()["computing"] is True
+    assert writes == []  # the request wrote nothing
+    assert len(asked) == 1  # it asked for the run that prepares the file
+
+
+def test_the_prepared_file_is_sent_from_disk_as_of_its_time(played, writes):
+    figures_now(Game.objects.get(slug="slaps"))
+    assert len(writes) == 1  # by the run
+    answer = APIClient().get("/api/games/slaps/results.csv")
+    assert answer.status_code == 200
+    assert answer["Content-Type"] == "text/csv; charset=utf-8"
+    assert 'filename="slaps-results.csv"' in answer["Content-Disposition"]
+    assert answer["Last-Modified"]
+    text = body_of(answer)
+    assert text.startswith(BOM)
+    lines = text[len(BOM) :].splitlines()
+    assert len(lines) == 3  # the header and the two results, oldest first
+    assert lines[1].startswith("2025-05-01T18:00:00")
+    assert ",Ann,,Bob,,a," in lines[1]  # Ann won (no federation numbers in a public file)
+    assert lines[2].startswith("2025-05-01T19:00:00")
+    assert len(writes) == 1  # the download wrote nothing
+
+
+def test_a_new_result_asks_for_a_new_file_and_the_old_one_is_served_meanwhile(played, writes):
+    ann, bob = played
+    game = Game.objects.get(slug="slaps")
+    figures_now(game)
+    first = figure_kept_value(game=game, name=export_files.RESULTS_CSV)
+    from matches.versions import results_version_bump
+
+    slaps_match(winner=ann, loser=bob, played_at=START + timedelta(hours=2))
+    results_version_bump(game_ids=[game.pk])  # as every results write does
+    FigureState.objects.all().delete()
+    answer = APIClient().get("/api/games/slaps/results.csv")
+    assert len(body_of(answer)[len(BOM) :].splitlines()) == 3  # as of the last run
+    assert FigureState.objects.get(game=game).wanted is True  # and a run asked for
+    figures_now(game)
+    second = figure_kept_value(game=game, name=export_files.RESULTS_CSV)
+    assert second["results"] == 3
+    assert second["results_version"] > first["results_version"]
+    assert not default_storage.exists(first["file"])  # the file it replaced is gone
+    assert len(body_of(APIClient().get("/api/games/slaps/results.csv"))[len(BOM) :].splitlines()) == 4
+
+
+def test_a_filtered_public_download_streams_only_up_to_the_bound(played, monkeypatch):
+    assert APIClient().get("/api/games/slaps/results.csv?from=2025-05-01").status_code == 200
+    monkeypatch.setattr(export_files, "STREAM_AT_MOST", 1)
+    refused = APIClient().get("/api/games/slaps/results.csv?from=2025-05-01")
+    assert refused.status_code == 400
+    assert "More than 1 results" in str(refused.json())
+
+
+def test_staff_download_is_streamed_fresh(played, writes):
+    client = APIClient()
+    client.force_login(AdminFactory())
+    answer = client.get("/api/games/slaps/results.csv")
+    assert answer.status_code == 200
+    assert len(body_of(answer)[len(BOM) :].splitlines()) == 3
+    assert len(writes) == 1
