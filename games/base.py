@@ -20,7 +20,7 @@ import json
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime, tzinfo
 from decimal import Decimal
-from typing import Any, ClassVar
+from typing import Any, BinaryIO, ClassVar
 
 from django.db.models import Prefetch
 from django.http import HttpResponse
@@ -29,7 +29,7 @@ from rest_framework import serializers
 
 from games.csvio import csv_text
 from games.fields import AnswerField
-from games.imports import ImportPlan
+from games.imports import ImportPlan, file_bytes
 from leagues.kinds import GameKind
 from leagues.models import Game, Player
 from matches.inputs import Errors, GameInput, MatchInput
@@ -62,6 +62,13 @@ class BaseKind(GameKind):
     def store_parts(self, match: Match, cleaned: MatchInput) -> None:
         """Store the parts beside the seats (``parts``), holding them on ``match`` as ``match_detail``
         loads them (``matches.parts.hold``). A game of seats only stores nothing."""
+
+    def store_parts_many(self, stored: list[tuple[Match, MatchInput]]) -> None:
+        """``store_parts`` for many new matches of one batch (``matches.parts.matches_store_results``), each
+        with its cleaned result. A kind whose parts are many small rows (Preferans's deals) writes them all
+        in a few INSERTs; by default, each match's as ``store_parts`` does."""
+        for match, cleaned in stored:
+            self.store_parts(match, cleaned)
 
     def parts_player_move(self, match_ids: list[int], *, drop_id: int, keep_id: int) -> None:
         """Name ``keep_id`` wherever the parts of these matches name ``drop_id`` (two players merged,
@@ -158,8 +165,9 @@ class BaseKind(GameKind):
     #: The game's CSV of results, written and read in these columns (``games/<x>/csv.py``); none: no CSV.
     csv_columns: ClassVar[tuple[str, ...]] = ()
 
-    def csv_read(self, data: bytes, *, game: Game, zone: tzinfo | None) -> ImportPlan:
-        """A CSV file of results as an ``ImportPlan`` (times without a zone read in ``zone``, or refused)."""
+    def csv_read(self, data: bytes | BinaryIO, *, game: Game, zone: tzinfo | None) -> ImportPlan:
+        """A CSV file of results as an ``ImportPlan`` (times without a zone read in ``zone``, or refused),
+        read as a stream, a line at a time (``games.csvio.csv_rows``)."""
         raise NotImplementedError(f"{self!r} has no CSV.")
 
     def csv_write(self, bodies: Iterable[dict[str, Any]]) -> str:
@@ -171,8 +179,9 @@ class BaseKind(GameKind):
         (``games.importing`` adds JSON, which every game has): its CSV, and its ``importers``."""
         readers: dict[str, Callable[..., ImportPlan]] = {"csv": self.csv_read} if self.csv_columns else {}
         for name, parse in self.importers.items():
-            # A scoring program's file carries its own dates: the game and the zone are not asked.
-            readers[name] = lambda data, *, game, zone, parse=parse: parse(data)
+            # A scoring program's file carries its own dates: the game and the zone are not asked. It is
+            # read whole (an XML tree, a PBN file's tags), within the import's size limit.
+            readers[name] = lambda data, *, game, zone, parse=parse: parse(file_bytes(data))
         return readers
 
     def body_players(self, body: dict[str, Any], swap: Callable[[Any], Any]) -> dict[str, Any]:

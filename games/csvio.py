@@ -3,21 +3,24 @@
 A file is UTF-8 (a spreadsheet's "CSV UTF-8", its byte order mark allowed),
 a header of column names, then a row per line (a quoted cell may span
 lines). A game's module (``games/<x>/csv.py``) names its columns and reads
-each row; this module decodes, checks the header, numbers the lines, reads
+each row; this module reads the file as a stream, a line at a time (a 20 MB
+file is never one string), decodes, checks the header, numbers the lines, reads
 times with their zone and players by name and federation number, and keeps
 a written cell from being taken for a formula when a spreadsheet opens it.
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
-import io
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
+from typing import BinaryIO
 
 from config.csvout import csv_lines, csv_uncell
-from games.imports import PlayerRef, Problem
+from games.imports import PlayerRef, Problem, ProblemList
 
 # A text cell starting with one of config.csvout.FORMULA_STARTS is run as a formula by spreadsheets (CSV
 # injection, OWASP): written with a leading apostrophe (config.csvout, for every CSV the site writes), which a
@@ -43,25 +46,63 @@ class Row:
         return self.cells.get(column, "")
 
 
-def csv_rows(data: bytes, *, columns: tuple[str, ...], required: tuple[str, ...]) -> tuple[list[Row], list[Problem]]:
-    """The file's rows by column name, or the problems that stop it being read at all (none, if it is)."""
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        return [], [Problem(f"line {line}", 'The file is not UTF-8 text: save it as "CSV UTF-8" and import it again.')]
-    if "\x00" in text:
-        line = text[: text.index("\x00")].count("\n") + 1
-        return [], [Problem(f"line {line}", "The file holds a NUL byte: it is not a CSV text file.")]
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+class CsvUnreadable(Exception):
+    """The file cannot be read at all (not UTF-8, a NUL byte): its one problem, and nothing of it imports."""
+
+    def __init__(self, problem: Problem):
+        super().__init__(problem.message)
+        self.problem = problem
+
+
+# A carriage return alone ends a line too (a file saved with old Mac line ends), as universal newlines read it.
+_LONE_CR = re.compile(r"(?<=\r)(?!\n)")
+
+
+def _lines(source: BinaryIO) -> Iterator[str]:
+    """The file's lines, decoded one at a time, each with its line end (``csv.reader`` joins a quoted cell's).
+
+    Split at each ``\n`` byte, which UTF-8 never uses inside a character, so a line decodes on its own and
+    the first line that does not names itself. Raises ``CsvUnreadable`` there, or at the first NUL byte.
+    """
+    for number, raw in enumerate(source, start=1):
+        if number == 1 and raw.startswith(codecs.BOM_UTF8):
+            raw = raw[len(codecs.BOM_UTF8) :]  # a spreadsheet's "CSV UTF-8"
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise CsvUnreadable(
+                Problem(f"line {number}", 'The file is not UTF-8 text: save it as "CSV UTF-8" and import it again.')
+            ) from None
+        if "\x00" in line:
+            raise CsvUnreadable(Problem(f"line {number}", "The file holds a NUL byte: it is not a CSV text file."))
+        if "\r" in line.rstrip("\r\n"):
+            yield from (piece for piece in _LONE_CR.split(line) if piece)
+        else:
+            yield line
+
+
+def csv_rows(
+    source: BinaryIO, *, columns: tuple[str, ...], required: tuple[str, ...], problems: ProblemList
+) -> Iterator[Row]:
+    """The file's rows by column name, read from ``source`` line by line as they are asked for.
+
+    A problem of the header or of a row is added to ``problems`` (which keeps the first of them and counts
+    the rest); a header with problems gives no rows. A file that cannot be read at all (not UTF-8, a NUL
+    byte) raises ``CsvUnreadable`` wherever it is found: the reader then imports nothing of it, and says
+    only that. Memory is a line's and the problems kept, whatever the file's length.
+    """
+    reader = csv.reader(_lines(source), strict=True)
     try:
         header = next(reader, None)
     except csv.Error as error:
-        return [], [Problem("line 1", f"The header cannot be read: {error}.")]
+        problems.append(Problem("line 1", f"The header cannot be read: {error}."))
+        return
     if not header or not any(cell.strip() for cell in header):
-        return [], [Problem("line 1", f"The file is empty: its first line names the columns ({', '.join(columns)}).")]
+        problems.append(
+            Problem("line 1", f"The file is empty: its first line names the columns ({', '.join(columns)}).")
+        )
+        return
     names = [cell.strip().lower() for cell in header]
-    problems = []
     unknown = [name for name in names if name not in columns]
     missing = [name for name in required if name not in names]
     if unknown:
@@ -74,9 +115,8 @@ def csv_rows(data: bytes, *, columns: tuple[str, ...], required: tuple[str, ...]
         )
     if len(set(names)) != len(names):
         problems.append(Problem("line 1", "A column is named twice."))
-    if problems:
-        return [], problems
-    rows = []
+    if unknown or missing or len(set(names)) != len(names):
+        return
     while True:
         try:
             cells = next(reader)
@@ -96,10 +136,7 @@ def csv_rows(data: bytes, *, columns: tuple[str, ...], required: tuple[str, ...]
                 )
             )
             continue
-        rows.append(
-            Row(reader.line_num, {name: csv_uncell(cell.strip()) for name, cell in zip(names, cells, strict=True)})
-        )
-    return rows, problems
+        yield Row(reader.line_num, {name: csv_uncell(cell.strip()) for name, cell in zip(names, cells, strict=True)})
 
 
 def csv_text(columns: tuple[str, ...], rows: Iterable[dict[str, object]]) -> str:

@@ -21,6 +21,7 @@ eager tasks) nothing is written until the step ends.
 from __future__ import annotations
 
 import hashlib
+import io
 import logging
 import time
 from dataclasses import dataclass
@@ -64,6 +65,7 @@ PREVIEW_COUNTS = {
     "duplicates",
     "replaced",
     "problems_count",
+    "problems_more",
     "blocking",
 }
 PROGRESS_EVERY_SECONDS = 0.25  # the page polls every second: more writes than this show nothing more
@@ -220,13 +222,16 @@ def import_run_confirm(*, run_id: int, user, sha256: str, same_person: list[str]
 
 
 def _plan_of(run: ImportRun):
-    """The run's file read into a plan, its bytes first checked against the hash the preview showed."""
-    data = bytes(run.data)
+    """The run's file read into a plan, its bytes first checked against the hash the preview showed.
+
+    The kept bytes are read as a file (a CSV a line at a time), never decoded whole into one string.
+    """
+    data = run.data
     if file_hash(data) != run.sha256:
         raise ImportRefused([Problem("file", "The stored file is not the one previewed (its hash differs).")])
     zone = ZoneInfo(run.zone) if run.zone else None
     try:
-        return import_plan_read(game=run.game, format=run.format, data=data, zone=zone)
+        return import_plan_read(game=run.game, format=run.format, data=io.BytesIO(data), zone=zone)
     except ValueError as error:
         raise ImportRefused([Problem("file", str(error))]) from None
 

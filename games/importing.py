@@ -11,8 +11,9 @@ without a number whom namesakes with different numbers would share, is a
 conflict: both block the import until resolved (a conflict by the admin's
 "same person", ``same_person``): people are never silently joined.
 ``import_apply`` stores the plan in one transaction through the one write
-path (``matches.services.match_record``), as ``demo_data`` does, then rates
-the game once: any error rolls everything back. The same file (its SHA-256,
+path (``matches.services.match_record_many``: every result cleaned as
+``match_record`` cleans it, the rows written a thousand results at a time),
+then rates the game once: any error rolls everything back. The same file (its SHA-256,
 ``ImportedFile``) is imported once per game, and a result already stored is
 skipped (``games.base.BaseKind.result_key``); a corrected file replaces the
 results it corrects only when asked (``replace``). ``import_preview`` is what
@@ -22,13 +23,14 @@ the command prints and admin's preview shows.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
-from typing import Any
+from typing import Any, BinaryIO
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -39,16 +41,16 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from config.permissions import user_can_void
-from games.imports import ImportPlan, PlayerRef, Problem
+from games.imports import ImportPlan, PlayerRef, Problem, file_bytes
 from games.models import ImportedFile
 from leagues.kinds import KINDS
 from leagues.models import Game, League, Player
-from leagues.services import player_create
+from leagues.services import PlayerRefused, players_create
 from matches.bodies import match_input_as_body
 from matches.cleaning import ResultBatch, match_clean
 from matches.models import Match
 from matches.selectors import match_as_body, match_detail_queryset
-from matches.services import match_correct_record, match_record
+from matches.services import BatchItemRefused, match_correct_record, match_record_many
 from matches.versions import results_version_bump
 from ratings.services import ratings_process_game
 
@@ -88,17 +90,29 @@ def import_formats(game: Game) -> dict[str, Callable[..., ImportPlan]]:
     return {**game.kind.import_readers(), "json": _json_read}
 
 
-def import_plan_read(*, game: Game, format: str, data: bytes, zone: tzinfo | None = None) -> ImportPlan:
-    """The plan of a file in ``format``; ``ValueError`` for a format the game does not read or a file too big."""
+def import_plan_read(*, game: Game, format: str, data: bytes | BinaryIO, zone: tzinfo | None = None) -> ImportPlan:
+    """The plan of a file in ``format``; ``ValueError`` for a format the game does not read or a file too big.
+
+    ``data`` is the file's bytes or the file itself, open for reading in binary from its start (the
+    command's path, admin's kept upload): a CSV is read from it a line at a time, never whole.
+    """
     readers = import_formats(game)
     if format not in readers:
         raise ValueError(f"{game.name} results cannot be read as {format!r}: the formats are {', '.join(readers)}.")
     limit = settings.CARDRANK_IMPORT_MAX_BYTES
-    if len(data) > limit:
-        raise ValueError(
-            f"The file is {len(data):,} bytes; imports take at most {limit:,} (CARDRANK_IMPORT_MAX_BYTES)."
-        )
+    size = _size(data)
+    if size > limit:
+        raise ValueError(f"The file is {size:,} bytes; imports take at most {limit:,} (CARDRANK_IMPORT_MAX_BYTES).")
     return readers[format](data, game=game, zone=zone)
+
+
+def _size(data: bytes | BinaryIO) -> int:
+    if isinstance(data, bytes | bytearray | memoryview):
+        return len(data)
+    start = data.tell()
+    size = data.seek(0, io.SEEK_END) - start
+    data.seek(start)
+    return size
 
 
 def name_key(name: str) -> str:
@@ -300,8 +314,19 @@ class ImportSource:
     run_id: int | None = None
 
     @classmethod
-    def of(cls, *, filename: str, data: bytes, format: str, via: str, user=None, run_id=None) -> ImportSource:
-        return cls(filename[:255], hashlib.sha256(data).hexdigest(), len(data), format, via, user, run_id)
+    def of(
+        cls, *, filename: str, data: bytes | BinaryIO, format: str, via: str, user=None, run_id=None
+    ) -> ImportSource:
+        """The source of a file given as its bytes or open in binary (read through in blocks, then back at
+        its start: hashing it never holds it whole)."""
+        if isinstance(data, bytes | bytearray | memoryview):
+            sha256, size = hashlib.sha256(data).hexdigest(), len(data)
+        else:
+            start = data.tell()
+            sha256 = hashlib.file_digest(data, "sha256").hexdigest()
+            size = data.tell() - start
+            data.seek(start)
+        return cls(filename[:255], sha256, size, format, via, user, run_id)
 
     def audit(self) -> dict[str, Any]:
         """What each result's audit entry says of where it came from (``matches.services.match_record``)."""
@@ -420,44 +445,60 @@ def import_apply(
     try:
         with transaction.atomic():
             record = _file_record(source, game) if source is not None else None
-            ids = _people_store(matching)
-            bodies = []
-            for body in plan.results:
-                data = {**game.kind.body_players(body, lambda ref: ids[ref]), "game": game.slug}
+            batch = ResultBatch()
+            ids = _people_store(matching, batch=batch)
+
+            def body(index: int) -> dict[str, Any]:
+                """The file's result ``index`` as the write path takes it: player ids, the game, the league."""
+                data = {**game.kind.body_players(plan.results[index], lambda ref: ids[ref]), "game": game.slug}
                 if league is not None:
                     data["league"] = league.slug
-                bodies.append(data)
-            batch = ResultBatch()
-            duplicates, replacing = _stored_alike(game, plan, bodies, batch=batch, replace=replace, summary=summary)
-            stored, replaced = [], []
-            for index, data in enumerate(bodies):
-                where = _where(plan, index)
-                try:
-                    if index in duplicates:
-                        summary.duplicates.append((where, duplicates[index]))
-                    elif index in replacing:
-                        match_correct_record(match_id=replacing[index], by=referee, data=data, source=audit)
-                        summary.replaced.append((where, replacing[index]))
-                        replaced.append(replacing[index])
-                    else:
-                        match = match_record(referee=referee, data=data, queue_rating=False, batch=batch, source=audit)
-                        stored.append(match.pk)
-                except ValidationError as error:
-                    raise ImportRefused([Problem(where, _messages(error))]) from error
+                return data
+
+            duplicates, replacing = _stored_alike(game, plan, body, batch=batch, replace=replace, summary=summary)
+            total, done = len(plan.results), 0
+            for index in sorted(duplicates):
+                summary.duplicates.append((_where(plan, index), duplicates[index]))
+                done += 1
                 if progress is not None:
-                    progress(index + 1, len(bodies))
+                    progress(done, total)
+            replaced = []
+            for index in sorted(replacing):
+                try:
+                    match_correct_record(match_id=replacing[index], by=referee, data=body(index), source=audit)
+                except ValidationError as error:
+                    raise ImportRefused([Problem(_where(plan, index), _messages(error))]) from error
+                summary.replaced.append((_where(plan, index), replacing[index]))
+                replaced.append(replacing[index])
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+            # The rest, new results, through the write path a chunk at a time (each cleaned, rows written together).
+            fresh = (
+                (index, body(index)) for index in range(total) if index not in duplicates and index not in replacing
+            )
+            stored = []
+            try:
+                for _index, match_id in match_record_many(referee=referee, items=fresh, batch=batch, source=audit):
+                    stored.append(match_id)
+                    done += 1
+                    if progress is not None:
+                        progress(done, total)
+            except BatchItemRefused as refused:
+                raise ImportRefused([Problem(_where(plan, refused.key), _messages(refused.error))]) from refused.error
             summary.stored = len(stored)
             if record is not None:
-                ImportedFile.objects.filter(pk=record.pk).update(results=len(bodies), duplicates=len(duplicates))
+                ImportedFile.objects.filter(pk=record.pk).update(results=total, duplicates=len(duplicates))
                 # The through rows directly, in batches: ``add`` would first look up 100,000 ids in one IN list.
-                for relation, ids in ((ImportedFile.matches, stored), (ImportedFile.replaced, replaced)):
+                for relation, match_ids in ((ImportedFile.matches, stored), (ImportedFile.replaced, replaced)):
                     through = relation.through
                     through.objects.bulk_create(
-                        (through(importedfile_id=record.pk, match_id=match_id) for match_id in ids), batch_size=1000
+                        (through(importedfile_id=record.pk, match_id=match_id) for match_id in match_ids),
+                        batch_size=1000,
                     )
             if dry_run:
                 raise _DryRun
-            results_version_bump(game_ids=[game.pk])  # once for the batch, last (match_record's batch)
+            results_version_bump(game_ids=[game.pk])  # once for the batch, last (match_record_many's batch)
             summary.rated = ratings_process_game(game_id=game.pk)
     except _DryRun:
         pass
@@ -504,10 +545,17 @@ def _played_at(value: Any) -> datetime | None:
 
 
 def _stored_alike(
-    game: Game, plan: ImportPlan, bodies: list[dict], *, batch: ResultBatch, replace: bool, summary: ImportSummary
+    game: Game,
+    plan: ImportPlan,
+    body: Callable[[int], dict],
+    *,
+    batch: ResultBatch,
+    replace: bool,
+    summary: ImportSummary,
 ) -> tuple[dict[int, int], dict[int, int]]:
     """The file's results already stored (index -> the stored match), and with ``replace`` those that
-    replace a stored result (index -> the match they correct).
+    replace a stored result (index -> the match they correct); ``body(index)`` is the file's result as
+    the write path takes it.
 
     Compared with the game's stored results that count (not void) at the same ``played_at``, read in one
     query (and the parts' prefetches) per ``QUERY_CHUNK`` times; only a result whose time holds a stored
@@ -518,8 +566,8 @@ def _stored_alike(
     Without ``replace``, a stored result left beside a file's at the same time gets a note.
     """
     times: dict[datetime, list[int]] = {}
-    for index, body in enumerate(bodies):
-        moment = _played_at(body.get("played_at"))
+    for index, result in enumerate(plan.results):
+        moment = _played_at(result.get("played_at"))  # the file's, as ``body`` keeps it
         if moment is not None:
             times.setdefault(moment, []).append(index)
     if not times:
@@ -540,7 +588,7 @@ def _stored_alike(
         left = []
         for index in times.get(moment, []):
             try:
-                cleaned = match_clean(data=bodies[index], batch=batch)
+                cleaned = match_clean(data=body(index), batch=batch)
             except ValidationError as error:
                 raise ImportRefused([Problem(_where(plan, index), _messages(error))]) from error
             key = kind.result_key(match_input_as_body(cleaned))
@@ -583,19 +631,24 @@ def _stored_alike(
     return duplicates, replacing
 
 
-def _people_store(matching: PeopleMatch) -> dict[PlayerRef, int]:
-    """Each person's player id: new people created (once each), a matched player's missing number kept."""
+def _people_store(matching: PeopleMatch, *, batch: ResultBatch) -> dict[PlayerRef, int]:
+    """Each person's player id: new people created (once each, ``players_create``), a matched player's
+    missing number kept; every one of them given to ``batch``, whose results then read no player again."""
     ids = {ref: player.pk for ref, player in matching.matched.items()}
+    numbered: dict[int, Player] = {}
     for ref, player in matching.matched.items():
         if ref.federation_id and not player.federation_id:
-            Player.objects.filter(pk=player.pk).update(federation_id=ref.federation_id)
-    created: dict[tuple[str, str], int] = {}
-    for ref in matching.new_people:
-        try:
-            created[matching.new[ref]] = player_create(name=ref.name, federation_id=ref.federation_id).pk
-        except ValidationError as error:
-            raise ImportRefused([Problem(f"player {ref.name[:100]!r}", _messages(error))]) from error
+            player.federation_id = ref.federation_id
+            numbered[player.pk] = player
+    Player.objects.bulk_update(numbered.values(), ["federation_id"], batch_size=QUERY_CHUNK)
+    new = matching.new_people
+    try:
+        players = players_create(people=[(ref.name, ref.federation_id) for ref in new])
+    except PlayerRefused as error:
+        raise ImportRefused([Problem(f"player {new[error.index].name[:100]!r}", _messages(error))]) from error
+    created = {matching.new[ref]: player.pk for ref, player in zip(new, players, strict=True)}
     ids.update({ref: created[key] for ref, key in matching.new.items()})
+    batch.players_add([*matching.matched.values(), *players])
     return ids
 
 
@@ -634,7 +687,8 @@ def import_preview(
     What the file is (``plan.about``); the counts; each matched person with the player found (name, id,
     how), the new, the ambiguous and the conflicts waiting for a confirmation (each list at most
     ``LIST_AT_MOST``); with the dry run's ``summary``, the results already stored and those replaced;
-    ``problems`` grouped (``problems_grouped``).
+    ``problems`` grouped (``problems_grouped``), and how many more the file has (``problems_more``: its
+    reader kept the first ``games.imports.PROBLEMS_KEPT``, and counted the rest).
     """
     matched = list(matching.matched.items())
     numbered = [ref for ref, how in matching.how.items() if how in (BY_NUMBER, BY_NUMBER_CONFIRMED)]
@@ -695,8 +749,10 @@ def import_preview(
     groups = problems_grouped(problems)
     preview["problems"] = groups[:PROBLEMS_AT_MOST]
     preview["problem_groups"] = len(groups)
-    preview["problems_count"] = len(problems)
-    preview["blocking"] = sum(1 for problem in problems if problem.blocking)
+    # The file's problems past the first PROBLEMS_KEPT were only counted while reading (``ProblemList``).
+    preview["problems_more"] = plan.problems.more
+    preview["problems_count"] = len(problems) + plan.problems.more
+    preview["blocking"] = sum(1 for problem in problems if problem.blocking) + plan.problems.more_blocking
     return preview
 
 
@@ -706,12 +762,14 @@ def _messages(error: ValidationError) -> str:
     return " ".join(error.messages)
 
 
-def _json_read(data: bytes, *, game: Game, zone: tzinfo | None) -> ImportPlan:
+def _json_read(data: bytes | BinaryIO, *, game: Game, zone: tzinfo | None) -> ImportPlan:
     """A dump from ``export_results --format json`` (``games.exporting``), of this game or another of its kind.
 
     A malformed file (not UTF-8, not JSON, nested deeper than ``DUMP_MAX_DEPTH``, a value of the wrong
-    type where the dump has a list or an object) is a problem naming it, never an exception.
+    type where the dump has a list or an object) is a problem naming it, never an exception. Read whole
+    (JSON is one value), within the import's size limit.
     """
+    data = file_bytes(data)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:

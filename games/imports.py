@@ -7,12 +7,23 @@ was found (line, element). Nothing is stored while reading; applying a plan
 matches the people to players (by federation or club number where the file
 has one, else by name; never silently merged), then submits every result
 through the one write path, all or nothing.
+
+A reader keeps a file's first ``PROBLEMS_KEPT`` problems and counts the
+rest (``ProblemList``): a file of a million bad lines costs the memory of a
+thousand problems, and its preview says "and 999,000 more problems".
 """
 
 from __future__ import annotations
 
+import io
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, BinaryIO
+
+from django.utils.translation import ngettext
+
+#: Problems a plan keeps, in file order; the rest are only counted (``ProblemList``).
+PROBLEMS_KEPT = 1000
 
 
 @dataclass(frozen=True)
@@ -33,12 +44,77 @@ class Problem:
     blocking: bool = True  # False: a note for the preview (e.g. an adjusted score that is not a rated duel)
 
 
+class ProblemList(list):
+    """A file's problems as its reader finds them: the first ``keep`` kept, in file order, the rest counted.
+
+    ``more`` is how many were left out, ``more_blocking`` how many of those block the import. A hostile
+    file (20 MB of junk lines, ten million problems) is read in the memory of ``keep`` problems, and its
+    preview lists what a person can read, then the count (``rest``).
+    """
+
+    def __init__(self, problems: Iterable[Problem] = (), *, keep: int = PROBLEMS_KEPT):
+        super().__init__()
+        self.keep = keep
+        self.more = 0
+        self.more_blocking = 0
+        self.extend(problems)
+
+    def append(self, problem: Problem) -> None:
+        if len(self) < self.keep:
+            super().append(problem)
+        else:
+            self.more += 1
+            self.more_blocking += bool(problem.blocking)
+
+    def extend(self, problems: Iterable[Problem]) -> None:
+        for problem in problems:
+            self.append(problem)
+
+    def __iadd__(self, problems: Iterable[Problem]) -> ProblemList:
+        self.extend(problems)
+        return self
+
+    def insert(self, index: int, problem: Problem) -> None:
+        super().insert(index, problem)
+        if len(self) > self.keep:
+            self.append(super().pop())  # the last one kept is counted instead
+
+    @property
+    def total(self) -> int:
+        """Every problem found: those kept and those counted."""
+        return len(self) + self.more
+
+    def rest(self) -> Problem | None:
+        """The problems left out, as one line ("and 10,498,000 more problems"), or None if none were."""
+        if not self.more:
+            return None
+        message = ngettext("and %(count)s more problem", "and %(count)s more problems", self.more) % {
+            "count": f"{self.more:,}"
+        }
+        return Problem("file", message, blocking=self.more_blocking > 0)
+
+
+def file_bytes(data: bytes | BinaryIO) -> bytes:
+    """A file's bytes, for a reader that needs them whole (JSON, XML, PBN; bounded by the import's size limit)."""
+    if isinstance(data, bytes | bytearray | memoryview):
+        return bytes(data)
+    return data.read()
+
+
+def file_stream(data: bytes | BinaryIO) -> BinaryIO:
+    """A file to read line by line: ``data`` itself, or its bytes wrapped (no copy of a ``bytes``)."""
+    if isinstance(data, bytes | bytearray | memoryview):
+        return io.BytesIO(data)
+    return data
+
+
 @dataclass
 class ImportPlan:
     """What a file would import: result bodies (``PlayerRef`` where the API takes a player id), in order."""
 
     results: list[dict[str, Any]] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
+    #: At most ``PROBLEMS_KEPT``, the rest counted (``ProblemList``; a list given is taken in).
+    problems: ProblemList = field(default_factory=ProblemList)
     #: Where each result is in the file ("line 7", "lines 3-9"), beside ``results``: an error found when
     #: it is stored names it. A reader may leave it empty; the result's number is given then.
     sources: list[str] = field(default_factory=list)
@@ -46,9 +122,17 @@ class ImportPlan:
     #: "sections", "boards", "pairs", "scoring"); a reader may leave it empty.
     about: dict[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.problems, ProblemList):
+            self.problems = ProblemList(self.problems)
+
     @property
     def blocking(self) -> list[Problem]:
-        return [problem for problem in self.problems if problem.blocking]
+        """The blocking problems kept; if only the counted ones block, the line that counts them."""
+        blocking = [problem for problem in self.problems if problem.blocking]
+        if not blocking and self.problems.more_blocking:
+            blocking = [self.problems.rest()]
+        return blocking
 
     def people(self) -> list[PlayerRef]:
         """Every person the results name, once each, in the order they first appear."""

@@ -19,7 +19,7 @@ ratings through their one door (``ratings.intake``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -29,8 +29,8 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from leagues.kinds import kind_of
-from leagues.models import Game, League
-from matches.inputs import Errors, GameInput, MatchInput, SeatInput, is_slug
+from leagues.models import Game, League, Player
+from matches.inputs import Errors, GameInput, MatchInput, SeatInput, batch_players, is_slug
 from ratings.intake import player_leagues_in_game
 
 # Clocks of referees' devices drift; a result a few minutes "in the future" is accepted.
@@ -41,10 +41,17 @@ FUTURE_TOLERANCE = timedelta(minutes=10)
 class ResultBatch:
     """Many results stored in one all-or-nothing transaction (an import: ``matches.services.match_record``'s
     ``batch``). What they all read alike is read once for the batch, not once a result: the games by slug
-    and each game's leagues, as they were when the batch first asked (the batch's own view of them)."""
+    and each game's leagues, as they were when the batch first asked (the batch's own view of them), and
+    the players its results name (``matches.inputs.players_by_id``: an id once read, or given by
+    ``players_add``, is not read again)."""
 
     games: dict[str, Game | None] = field(default_factory=dict)
     leagues: dict[int, tuple[League, ...]] = field(default_factory=dict)
+    players: dict[int, Player] = field(default_factory=dict)
+
+    def players_add(self, players: Iterable[Player]) -> None:
+        """Players the caller holds already (an import's, matched and created): its results find them here."""
+        self.players.update((player.pk, player) for player in players)
 
 
 def _clean_game(value: Any, errors: Errors, batch: ResultBatch | None = None) -> Game | None:
@@ -204,7 +211,12 @@ def match_clean(
         if kind is None:
             errors.add("game", f"Results for {game.name} cannot be entered yet.")
         else:
-            result = kind.clean(data, errors, game)
+            known = batch_players.set(batch.players) if batch is not None else None
+            try:
+                result = kind.clean(data, errors, game)
+            finally:
+                if known is not None:
+                    batch_players.reset(known)
     # One query for the game's leagues: the one named, the default, and their two-step settings.
     if game is None:
         leagues = ()

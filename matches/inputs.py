@@ -9,12 +9,14 @@ that a result has seats and may have parts.
 
 The readers here return a value or ``None`` and never raise: the cleaner that
 calls them records the error in words the user can act on (``Errors``, keyed
-by field). Nothing here queries the database except ``players_by_id``.
+by field). Nothing here queries the database except ``players_by_id``, which
+reads a batch's players once for the batch (``batch_players``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
@@ -103,10 +105,26 @@ def parse_cents(value: Any, *, limit: Decimal) -> Decimal | None:
     return number.quantize(CENT)
 
 
+#: The players a batch of results has read (``matches.cleaning.ResultBatch.players``), set by ``match_clean``
+#: while a game's cleaner cleans one of the batch's results: ``players_by_id`` finds them there.
+batch_players: ContextVar[dict[int, Player] | None] = ContextVar("batch_players", default=None)
+
+
 def players_by_id(ids, errors: Errors, field: str) -> dict[int, Player] | None:
     """The players with these ids ({id: player}, one query), or None with an error on ``field`` naming
-    the ids no player has."""
-    players = Player.objects.in_bulk(list(ids))
+    the ids no player has.
+
+    While a batch's result is cleaned (``batch_players``), the players the batch has read are not read
+    again: only those it has not (and they are kept for its next results). An id no player has is
+    refused all the same."""
+    known = batch_players.get()
+    if known is None:
+        players = Player.objects.in_bulk(list(ids))
+    else:
+        unread = [player_id for player_id in ids if player_id not in known]
+        if unread:
+            known.update(Player.objects.in_bulk(unread))
+        players = {player_id: known[player_id] for player_id in ids if player_id in known}
     missing = [str(player_id) for player_id in ids if player_id not in players]
     if missing:
         errors.add(field, f"Unknown player id(s): {', '.join(missing)}.")

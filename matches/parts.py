@@ -42,13 +42,42 @@ def match_store_result(
     stored with it then (``bots_as_played``, bot id -> (rating, maximum)), so
     a correction of a deal does not slip an edited bot into an old game.
     """
-    played = bots_as_played or {}
+    seats = Seat.objects.bulk_create(_seats(match, cleaned, bots_as_played or {}))
+    hold(match, "seats", sorted(seats, key=lambda seat: seat.position))
+    kind_of(cleaned.game).store_parts(match, cleaned)
+
+
+#: Rows of one table in one INSERT at most (``matches_store_results``): well within PostgreSQL's 65,535
+#: parameters whatever a row's width.
+ROWS_A_QUERY = 1000
+
+
+def matches_store_results(stored: list[tuple[Match, MatchInput]]) -> None:
+    """``match_store_result`` for many new matches at once (``matches.services.match_record_many``): their
+    seats in one INSERT a ``ROWS_A_QUERY``, each game's parts by its kind (``store_parts_many``).
+
+    Nothing is held on the matches: a batch answers with none of them, and holding them would keep a
+    whole import's rows in memory.
+    """
+    Seat.objects.bulk_create(
+        (seat for match, cleaned in stored for seat in _seats(match, cleaned, {})), batch_size=ROWS_A_QUERY
+    )
+    by_kind: dict[int, tuple[object, list[tuple[Match, MatchInput]]]] = {}
+    for match, cleaned in stored:
+        kind = kind_of(cleaned.game)
+        by_kind.setdefault(id(kind), (kind, []))[1].append((match, cleaned))
+    for kind, pairs in by_kind.values():
+        kind.store_parts_many(pairs)
+
+
+def _seats(match: Match, cleaned: MatchInput, played: dict[int, tuple[Decimal, Decimal]]) -> list[Seat]:
+    """The result's seats, unsaved; a bot's as ``match_store_result`` says (``bots_as_played``)."""
     as_played = {
         seat.bot.pk: played.get(seat.bot.pk, (seat.bot.rating, seat.bot.max_rating))
         for seat in cleaned.seats
         if seat.bot
     }
-    seats = Seat.objects.bulk_create(
+    return [
         Seat(
             match=match,
             position=position,
@@ -60,6 +89,4 @@ def match_store_result(
             bot_max_rating=as_played[seat.bot.pk][1] if seat.bot else None,
         )
         for position, seat in enumerate(cleaned.seats, start=1)
-    )
-    hold(match, "seats", sorted(seats, key=lambda seat: seat.position))
-    kind_of(cleaned.game).store_parts(match, cleaned)
+    ]

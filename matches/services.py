@@ -12,7 +12,7 @@ Confirmation is ``matches.confirmation``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -28,7 +28,7 @@ from matches.cleaning import ResultBatch, match_clean
 from matches.confirmation import DISPUTE_CLEARED, match_needs_confirmation
 from matches.inputs import MatchInput
 from matches.models import AuditEntry, Match, Seat
-from matches.parts import match_store_result
+from matches.parts import ROWS_A_QUERY, match_store_result, matches_store_results
 from matches.selectors import match_as_body, match_detail
 from matches.versions import results_version_bump
 from ratings.intake import ratings_intake
@@ -278,30 +278,17 @@ def _match_store(
     in_batch: bool = False,
     source: Mapping[str, Any] | None = None,
 ) -> Match:
-    due_at = match_due_at(game=cleaned.game, league=cleaned.league, played_at=cleaned.played_at)
-    awaiting_confirmation = match_needs_confirmation(cleaned=cleaned)
     with transaction.atomic(savepoint=not in_batch):
-        match = Match.objects.create(
-            game=cleaned.game,
-            # In UTC, as the database gives them back: the reply is built from this object.
-            played_at=cleaned.played_at.astimezone(UTC),
-            rated=cleaned.rated,
-            status=Match.Status.SUBMITTED if cleaned.rated else Match.Status.FRIENDLY,
+        match = _new_match(
             referee=referee,
+            cleaned=cleaned,
             idempotency_key=idempotency_key,
             idempotency_fingerprint=fingerprint,
             batch_head=batch_head,
-            league=cleaned.league,
-            due_at=due_at.astimezone(UTC) if due_at else None,
-            awaiting_confirmation=awaiting_confirmation,
         )
+        match.save(force_insert=True)
         match_store_result(match, cleaned)
-        AuditEntry.objects.create(
-            actor=referee,
-            action=AuditEntry.Action.SUBMITTED,
-            match=match,
-            data={**_submitted_body(cleaned), **({"source": dict(source)} if source else {})},
-        )
+        _submitted_entry(referee=referee, match=match, cleaned=cleaned, source=source).save(force_insert=True)
         if cleaned.rated and queue_rating:
             ratings_intake().rate_after_commit(match_id=match.pk)
         if not in_batch:
@@ -309,6 +296,98 @@ def _match_store(
     if not in_batch:
         match.refresh_from_db(fields=["status"])  # the outer commit, if this was it, may have rated it (eager Celery)
     return match
+
+
+def _new_match(*, referee, cleaned: MatchInput, **fields: Any) -> Match:
+    """A new result's match, unsaved: its filing, status and when it may be rated, from the cleaned result."""
+    due_at = match_due_at(game=cleaned.game, league=cleaned.league, played_at=cleaned.played_at)
+    return Match(
+        game=cleaned.game,
+        # In UTC, as the database gives them back: the reply is built from this object.
+        played_at=cleaned.played_at.astimezone(UTC),
+        rated=cleaned.rated,
+        status=Match.Status.SUBMITTED if cleaned.rated else Match.Status.FRIENDLY,
+        referee=referee,
+        league=cleaned.league,
+        due_at=due_at.astimezone(UTC) if due_at else None,
+        awaiting_confirmation=match_needs_confirmation(cleaned=cleaned),
+        **fields,
+    )
+
+
+def _submitted_entry(*, referee, match: Match, cleaned: MatchInput, source: Mapping[str, Any] | None) -> AuditEntry:
+    """A new result's audit entry, unsaved (``_submitted_body``, and where it came from)."""
+    return AuditEntry(
+        actor=referee,
+        action=AuditEntry.Action.SUBMITTED,
+        match=match,
+        data={**_submitted_body(cleaned), **({"source": dict(source)} if source else {})},
+    )
+
+
+#: Results cleaned before their rows are written together (``match_record_many``): each table's rows of
+#: a chunk in one INSERT (``matches.parts.ROWS_A_QUERY``), a few round trips a thousand results.
+RECORD_CHUNK = 1000
+
+
+class BatchItemRefused(Exception):
+    """A result of ``match_record_many`` the checks refuse: the caller's ``key`` for it (a file's line) and
+    the ``ValidationError``, as ``match_record`` raises it for that body."""
+
+    def __init__(self, key: Any, error: ValidationError):
+        super().__init__(f"{key}: {error}")
+        self.key = key
+        self.error = error
+
+
+def match_record_many(
+    *,
+    referee,
+    items: Iterable[tuple[Any, Mapping[str, Any]]],
+    batch: ResultBatch,
+    source: Mapping[str, Any] | None = None,
+) -> Iterator[tuple[Any, int]]:
+    """``match_record`` with a ``batch`` for many results at once (an import): the same checks, the same
+    rows, written a chunk at a time.
+
+    ``items`` are (key, body) pairs, the key the caller's (a file's line). Every body is cleaned as
+    ``match_record`` cleans it (``match_clean`` with the batch: every check, the batch's game, leagues
+    and players read once); ``RECORD_CHUNK`` cleaned results are then written together, each table in
+    one INSERT a ``ROWS_A_QUERY`` rows (matches, seats, the game's parts, audit entries) instead of
+    four a result. Yields (key, match id) in the items' order as each chunk is written. A body the
+    checks refuse raises ``BatchItemRefused`` naming its key.
+
+    The caller's transaction holds the whole batch, all or nothing (``games.importing.import_apply``):
+    as with ``match_record``'s batch, no rating is queued (the caller rates the game once), no results
+    version bumped (the caller bumps it once, last) and nothing is read back. Measured in ``manage.py
+    benchmark --only import`` (docs/performance.md).
+    """
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("match_record_many writes a batch all or nothing: call it inside a transaction.")
+    chunk: list[tuple[Any, MatchInput]] = []
+    for key, data in items:
+        try:
+            chunk.append((key, match_clean(data=data, batch=batch)))
+        except ValidationError as error:
+            raise BatchItemRefused(key, error) from error
+        if len(chunk) == RECORD_CHUNK:
+            yield from _matches_store(referee=referee, chunk=chunk, source=source)
+            chunk = []
+    if chunk:
+        yield from _matches_store(referee=referee, chunk=chunk, source=source)
+
+
+def _matches_store(*, referee, chunk: list[tuple[Any, MatchInput]], source) -> list[tuple[Any, int]]:
+    matches = Match.objects.bulk_create(
+        [_new_match(referee=referee, cleaned=cleaned) for _key, cleaned in chunk], batch_size=ROWS_A_QUERY
+    )
+    stored = [(match, cleaned) for match, (_key, cleaned) in zip(matches, chunk, strict=True)]
+    matches_store_results(stored)
+    AuditEntry.objects.bulk_create(
+        (_submitted_entry(referee=referee, match=match, cleaned=cleaned, source=source) for match, cleaned in stored),
+        batch_size=ROWS_A_QUERY,
+    )
+    return [(key, match.pk) for match, (key, _cleaned) in zip(matches, chunk, strict=True)]
 
 
 def match_void(*, match_id: int, by) -> Match:

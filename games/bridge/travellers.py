@@ -36,7 +36,7 @@ from django.utils.translation import gettext as _
 from games.bridge.results import BRIDGE_MAX_BOARDS, BRIDGE_MAX_TABLES, BRIDGE_SCORE_LIMIT
 from games.bridge.scoring import DIRECTIONS, contract_parse, ns_score
 from games.bridge.standings import matchpoints
-from games.imports import ImportPlan, PlayerRef, Problem
+from games.imports import ImportPlan, PlayerRef, Problem, ProblemList
 
 #: Larger than any real session file (the biggest of the eight real ones is 240 KB, hand records
 #: included); refused before reading, so a hostile 50 MB file costs nothing.
@@ -284,16 +284,18 @@ def federation_id(raw: str | None) -> str:
     return "" if value in ("", "-") or value.startswith("+") else value
 
 
-def problems_capped(problems: list[Problem]) -> list[Problem]:
+def problems_capped(problems: ProblemList) -> ProblemList:
     """At most ``PROBLEMS_SHOWN`` blocking problems and as many notes, in file order, then a count of
-    the rest: a hostile file of a million bad rows gives a preview a person can read."""
-    kept, counts = [], {True: 0, False: 0}
+    the rest: a hostile file of a million bad rows gives a preview a person can read. The plan kept at
+    most ``PROBLEMS_KEPT`` of them while reading (``ProblemList``): those it only counted are in the count."""
+    kept, counts = ProblemList(), {True: 0, False: 0}
     for problem in problems:
         counts[problem.blocking] += 1
         if counts[problem.blocking] <= PROBLEMS_SHOWN:
             kept.append(problem)
-    if len(kept) < len(problems):
-        kept.append(Problem("file", f"and {len(problems) - len(kept):,} more problems like these.", False))
+    left = len(problems) + getattr(problems, "more", 0) - len(kept)
+    if left:
+        kept.append(Problem("file", f"and {left:,} more problems like these.", False))
     return kept
 
 

@@ -14,10 +14,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from datetime import tzinfo
 from decimal import Decimal
-from typing import Any
+from typing import Any, BinaryIO
 
-from games.csvio import Row, RowError, cell_person, cell_rated_status, cell_time, csv_rows, person_cells, status_cells
-from games.imports import ImportPlan, PlayerRef, Problem
+from games.csvio import (
+    CsvUnreadable,
+    Row,
+    RowError,
+    cell_person,
+    cell_rated_status,
+    cell_time,
+    csv_rows,
+    person_cells,
+    status_cells,
+)
+from games.imports import ImportPlan, PlayerRef, Problem, file_stream
 from games.preferans.results import PREFERANS_SEATS, WHIST_LIMIT
 from leagues.models import Game
 from matches.inputs import parse_cents
@@ -37,25 +47,29 @@ BOT = "bot:"
 GAME_CELLS = ("played_at", "rated", "league", "status")  # with the seats: one value per game
 
 
-def preferans_csv_read(data: bytes, *, game: Game, zone: tzinfo | None) -> ImportPlan:
-    rows, problems = csv_rows(data, columns=PREFERANS_COLUMNS, required=PREFERANS_REQUIRED)
-    plan = ImportPlan(problems=problems)
+def preferans_csv_read(data: bytes | BinaryIO, *, game: Game, zone: tzinfo | None) -> ImportPlan:
+    """The file's plan, read a line at a time (``games.csvio.csv_rows``); its problems capped as it goes."""
+    plan = ImportPlan()
     games: dict[str, dict[str, Any]] = {}  # key -> {"first": Row, "body": ..., "lines": [...]}
-    for row in rows:
-        key = row.get("game")
-        try:
-            if not key:
-                raise RowError("game is empty: rows of one game share a key in the game column.")
-            held = games.get(key)
-            if held is None:
-                held = games[key] = {"first": row, "body": _game_body(row, game, zone), "lines": []}
-            else:
-                _same_game(row, held["first"])
-            held["body"]["deals"].append(_deal(row, len(held["body"]["seats"])))
-        except RowError as error:
-            plan.problems.append(Problem(f"line {row.line}", str(error)))
-            continue
-        held["lines"].append(row.line)
+    rows = csv_rows(file_stream(data), columns=PREFERANS_COLUMNS, required=PREFERANS_REQUIRED, problems=plan.problems)
+    try:
+        for row in rows:
+            key = row.get("game")
+            try:
+                if not key:
+                    raise RowError("game is empty: rows of one game share a key in the game column.")
+                held = games.get(key)
+                if held is None:
+                    held = games[key] = {"first": row, "body": _game_body(row, game, zone), "lines": []}
+                else:
+                    _same_game(row, held["first"])
+                held["body"]["deals"].append(_deal(row, len(held["body"]["seats"])))
+            except RowError as error:
+                plan.problems.append(Problem(f"line {row.line}", str(error)))
+                continue
+            held["lines"].append(row.line)
+    except CsvUnreadable as unreadable:
+        return ImportPlan(problems=[unreadable.problem])
     for held in games.values():
         if not held["lines"]:
             continue

@@ -13,6 +13,7 @@ from games.preferans.profile import preferans_change_notes
 from games.preferans.results import (
     preferans_clean,
     preferans_deals_store,
+    preferans_deals_store_many,
     preferans_input_body,
     preferans_stored_body,
 )
@@ -40,6 +41,9 @@ class PreferansKind(BaseKind):
 
     def store_parts(self, match, cleaned):
         preferans_deals_store(match, cleaned)
+
+    def store_parts_many(self, stored):
+        preferans_deals_store_many(stored)
 
     # --- rating input (ratings) ------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from typing import Any
 from leagues.models import Bot, Game
 from matches.inputs import Errors, GameInput, MatchInput, SeatInput, is_slug, parse_cents, parse_id, players_by_id
 from matches.models import Deal, Match
-from matches.parts import hold
+from matches.parts import ROWS_A_QUERY, hold
 
 PREFERANS_SEATS = (2, 4)
 PREFERANS_MAX_DEALS = 500
@@ -147,6 +147,19 @@ def preferans_deals_store(match: Match, cleaned: MatchInput) -> None:
         for number, whists in enumerate(cleaned.parts["deals"], start=1)
     )
     hold(match, "deals", sorted(deals, key=lambda deal: deal.number))
+
+
+def preferans_deals_store_many(stored: list[tuple[Match, MatchInput]]) -> None:
+    """The deals of many new games of one batch (an import's), a thousand to an INSERT; nothing held on the
+    matches (``matches.parts.matches_store_results``)."""
+    Deal.objects.bulk_create(
+        (
+            Deal(match=match, number=number, whists=[float(whist) for whist in whists])
+            for match, cleaned in stored
+            for number, whists in enumerate(cleaned.parts["deals"], start=1)
+        ),
+        batch_size=ROWS_A_QUERY,
+    )
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from datetime import tzinfo
-from typing import Any
+from typing import Any, BinaryIO
 
-from games.csvio import Row, RowError, cell_person, cell_rated_status, cell_time, csv_rows, person_cells, status_cells
-from games.imports import ImportPlan, PlayerRef, Problem
+from games.csvio import (
+    CsvUnreadable,
+    Row,
+    RowError,
+    cell_person,
+    cell_rated_status,
+    cell_time,
+    csv_rows,
+    person_cells,
+    status_cells,
+)
+from games.imports import ImportPlan, PlayerRef, Problem, file_stream
 from leagues.models import Game
 
 SLAPS_COLUMNS = (
@@ -32,17 +42,20 @@ SLAPS_COLUMNS = (
 SLAPS_REQUIRED = ("played_at", "player_a", "player_b", "winner")
 
 
-def slaps_csv_read(data: bytes, *, game: Game, zone: tzinfo | None) -> ImportPlan:
-    rows, problems = csv_rows(data, columns=SLAPS_COLUMNS, required=SLAPS_REQUIRED)
-    plan = ImportPlan(problems=problems)
-    for row in rows:
-        try:
-            body = _body(row, game, zone)
-        except RowError as error:
-            plan.problems.append(Problem(f"line {row.line}", str(error)))
-            continue
-        plan.results.append(body)
-        plan.sources.append(f"line {row.line}")
+def slaps_csv_read(data: bytes | BinaryIO, *, game: Game, zone: tzinfo | None) -> ImportPlan:
+    """The file's plan, read a line at a time (``games.csvio.csv_rows``); its problems capped as it goes."""
+    plan = ImportPlan()
+    try:
+        for row in csv_rows(file_stream(data), columns=SLAPS_COLUMNS, required=SLAPS_REQUIRED, problems=plan.problems):
+            try:
+                body = _body(row, game, zone)
+            except RowError as error:
+                plan.problems.append(Problem(f"line {row.line}", str(error)))
+                continue
+            plan.results.append(body)
+            plan.sources.append(f"line {row.line}")
+    except CsvUnreadable as unreadable:
+        return ImportPlan(problems=[unreadable.problem])
     return plan
 
 

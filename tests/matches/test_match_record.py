@@ -8,9 +8,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from matches.cleaning import ResultBatch
+from matches.cleaning import ResultBatch, match_clean
 from matches.models import AuditEntry, Match, ResultsVersion
-from matches.services import match_record, match_submit
+from matches.services import BatchItemRefused, match_record, match_record_many, match_submit
 from tests.factories import PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -78,8 +78,8 @@ def test_a_batch_stores_the_same_rows_and_leaves_the_version_to_its_caller(
         with CaptureQueriesContext(connection) as second_queries:
             second = match_record(referee=referee, data=body(b, a), queue_rating=False, batch=batch)
     assert queued == []
-    # The game and its leagues were read for the first: the players, then the match, its seats, its audit entry.
-    assert len(second_queries) == 4, [query["sql"][:80] for query in second_queries]
+    # The game, its leagues and its two players were read for the first: the match, its seats, its audit entry.
+    assert len(second_queries) == 3, [query["sql"][:80] for query in second_queries]
     assert [first.status, second.status] == [Match.Status.SUBMITTED] * 2
     assert AuditEntry.objects.filter(match__in=[first, second], action=AuditEntry.Action.SUBMITTED).count() == 2
     assert not ResultsVersion.objects.exists()  # the caller bumps once, last (games.importing.import_apply)
@@ -100,3 +100,129 @@ def test_an_import_raises_its_games_results_version_once(reference_data, tmp_pat
     call_command("import_results", str(path), "--game", "slaps", stdout=StringIO())
     assert Match.objects.count() == 5
     assert ResultsVersion.objects.get(game__slug="slaps").version == 1
+
+
+def _recorded(match: Match) -> tuple:
+    """What ``match_record`` stores of a result, read back: the match's filing, its seats, its audit entry."""
+    entry = AuditEntry.objects.get(match=match)
+    return (
+        match.game_id,
+        match.played_at,
+        match.rated,
+        match.status,
+        match.league_id,
+        match.referee_id,
+        match.due_at,
+        match.awaiting_confirmation,
+        list(
+            match.seats.order_by("position").values_list(
+                "position", "player_id", "bot_id", "result", "bot_rating", "bot_max_rating"
+            )
+        ),
+        list(match.deals.order_by("number").values_list("number", "whists")),
+        (entry.action, entry.actor_id, entry.data),
+    )
+
+
+def test_many_results_are_stored_as_match_record_stores_each(reference_data):
+    """``match_record_many`` writes the rows ``match_record`` writes, result for result, a chunk at a time."""
+    players = [PlayerFactory() for _ in range(4)]
+    bodies = [body(players[n % 4], players[(n + 1) % 4], rated=n % 3 != 0) for n in range(7)]
+    referee = UserFactory()
+    source = {"via": "command line", "file": "season.csv"}
+
+    one_by_one = [
+        match_record(referee=referee, data=data, queue_rating=False, batch=ResultBatch(), source=source)
+        for data in bodies
+    ]
+    together = dict(
+        match_record_many(
+            referee=referee,
+            items=[(f"line {n}", data) for n, data in enumerate(bodies)],
+            batch=ResultBatch(),
+            source=source,
+        )
+    )
+
+    assert list(together) == [f"line {n}" for n in range(7)]
+    stored = Match.objects.in_bulk(together.values())
+    assert [_recorded(stored[together[f"line {n}"]]) for n in range(7)] == [
+        _recorded(Match.objects.get(pk=match.pk)) for match in one_by_one
+    ]
+    assert not ResultsVersion.objects.exists()  # the caller bumps once, last
+
+
+def test_many_preferans_games_keep_their_deals_and_bots_as_match_record_keeps_them(reference_data):
+    a, b, c = PlayerFactory(), PlayerFactory(), PlayerFactory()
+    played_at = (timezone.now() - timedelta(hours=2)).isoformat()
+    bodies = [
+        {
+            "game": "preferans",
+            "played_at": played_at,
+            "seats": [{"player": a.pk}, {"player": b.pk}, {"bot": "normal"}],
+            "deals": [[4, -2, -2], [-1.5, 3, -1.5]],
+        },
+        {
+            "game": "preferans",
+            "played_at": played_at,
+            "seats": [{"player": c.pk}, {"player": a.pk}, {"player": b.pk}, {"bot": "normal"}],
+            "deals": [[1, 1, -1, -1]],
+        },
+    ]
+
+    one_by_one = [match_record(referee=None, data=data, queue_rating=False) for data in bodies]
+    together = [
+        match_id for _key, match_id in match_record_many(referee=None, items=enumerate(bodies), batch=ResultBatch())
+    ]
+
+    assert len(set(together) | {match.pk for match in one_by_one}) == 4
+    assert [_recorded(Match.objects.get(pk=pk)) for pk in together] == [
+        _recorded(Match.objects.get(pk=match.pk)) for match in one_by_one
+    ]
+    assert Match.objects.get(pk=together[0]).deals.count() == 2
+
+
+def test_many_results_take_the_same_queries_however_many_they_are(reference_data):
+    """A chunk's rows go in one INSERT a table: 7 results or 50 cost the same round trips (50: within
+    SQLite's 999 parameters a query, which split a larger INSERT there)."""
+    players = [PlayerFactory() for _ in range(10)]
+
+    def queries(count: int) -> int:
+        items = [(n, body(players[n % 10], players[(n + 3) % 10])) for n in range(count)]
+        batch = ResultBatch()
+        batch.players_add(players)  # as an import gives the players it matched and created
+        with CaptureQueriesContext(connection) as captured:
+            assert len(list(match_record_many(referee=None, items=items, batch=batch))) == count
+        return len(captured)
+
+    # The game and its leagues (read once), then the matches, the seats, the audit entries.
+    assert queries(7) == 5
+    assert queries(50) == 5
+
+
+def test_a_refused_result_of_many_names_its_key_and_is_refused_as_match_record_refuses_it(reference_data):
+    a, b = PlayerFactory(), PlayerFactory()
+    items = [("line 2", body(a, b)), ("line 3", body(a, a)), ("line 4", body(b, a))]
+
+    with pytest.raises(BatchItemRefused) as refused:
+        list(match_record_many(referee=None, items=items, batch=ResultBatch()))
+
+    assert refused.value.key == "line 3"
+    with pytest.raises(ValidationError) as alone:
+        match_record(referee=None, data=body(a, a), queue_rating=False)
+    assert refused.value.error.message_dict == alone.value.message_dict
+    assert not Match.objects.exists()  # refused while cleaning its chunk: nothing of the chunk was written
+
+
+def test_a_batch_reads_a_player_it_was_not_given_and_refuses_an_unknown_one(reference_data):
+    a, b, c = PlayerFactory(), PlayerFactory(), PlayerFactory()
+    batch = ResultBatch()
+    batch.players_add([a, b])
+
+    with CaptureQueriesContext(connection) as captured:
+        match_clean(data=body(a, b), batch=batch)
+    assert not [query for query in captured if "leagues_player" in query["sql"]]
+    match_clean(data=body(a, c), batch=batch)
+    assert c.pk in batch.players
+    with pytest.raises(ValidationError, match=f"Unknown player id\\(s\\): {c.pk + 100}"):
+        match_clean(data={**body(a, b), "players": [a.pk, c.pk + 100], "winner": a.pk}, batch=batch)

@@ -1,6 +1,7 @@
 """``manage.py import_results PATH --game SLUG``: a club's history in, all or nothing, once (docs/import.md).
 
-Reads the file (the format from its extension unless ``--format`` names it),
+Reads the file (the format from its extension unless ``--format`` names it;
+a CSV a line at a time, its first problems kept and the rest counted),
 prints the preview (what the file is; players matched, with the player each
 found and how, new, ambiguous and waiting for a confirmation; every problem,
 grouped by message, with its lines) and, unless something blocks it or
@@ -21,6 +22,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.importing import (
     LIST_AT_MOST,
@@ -126,14 +128,14 @@ class Command(BaseCommand):
             raise CommandError(
                 f"{path} is {file.stat().st_size:,} bytes; imports take at most {limit:,} (CARDRANK_IMPORT_MAX_BYTES)."
             )
-        data = file.read_bytes()
-        try:
-            plan = import_plan_read(game=game_obj, format=format, data=data, zone=zone)
-        except ValueError as error:
-            raise CommandError(str(error)) from None
-        source = ImportSource.of(
-            filename=file.name, data=data, format=format, via=ImportedFile.Via.COMMAND, user=account
-        )
+        with file.open("rb") as data:  # read as a stream: hashed in blocks, a CSV parsed a line at a time
+            source = ImportSource.of(
+                filename=file.name, data=data, format=format, via=ImportedFile.Via.COMMAND, user=account
+            )
+            try:
+                plan = import_plan_read(game=game_obj, format=format, data=data, zone=zone)
+            except ValueError as error:
+                raise CommandError(str(error)) from None
 
         matching = import_people_match(plan, same_person=same_person)
         shown = [*plan.problems, *matching.problems]
@@ -235,3 +237,14 @@ class Command(BaseCommand):
             )
         for line in problem_lines(preview["problems"]):
             self.stdout.write(line)
+        if preview["problems_more"]:
+            # The reader kept the file's first problems and counted the rest (games.imports.ProblemList).
+            self.stdout.write(
+                "  "
+                + ngettext(
+                    "… and %(count)s more problem in the file, not listed.",
+                    "… and %(count)s more problems in the file, not listed.",
+                    preview["problems_more"],
+                )
+                % {"count": f"{preview['problems_more']:,}"}
+            )
