@@ -9,6 +9,11 @@ run: what an import costs beyond rating what it brought. The bridge evening
 carries a hand record per board, analysed (double dummy, par) after the
 import's commit as a task does: reported apart and in a second ratio.
 
+The CSV is read from a file, a line at a time, as the command reads it.
+Memory: the process's peak resident size (``ru_maxrss``) before and after
+the import, and what reading 20 MB of junk lines adds to it (the Slaps
+row's ``junk``, read first: the problems kept and counted).
+
 Synthetic data lives in games of their own ("benchmark-import-slaps",
 "benchmark-import-bridge") and players named "bench-import …", and is
 deleted afterwards unless asked to keep it.
@@ -17,11 +22,14 @@ deleted afterwards unless asked to keep it.
 from __future__ import annotations
 
 import random
+import resource
+import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.test.utils import override_settings
 
 from benchmarks.replay import _vacuum, cleanup
 from games.bridge.analysis import hand_records_analyse
@@ -29,7 +37,7 @@ from games.bridge.scoring import plausible_result, usual_contract
 from games.importing import import_apply, import_plan_read
 from leagues.models import Game, League
 from matches.models import Board
-from ratings.models import RatingChange
+from ratings.models import FigureState, RatingChange
 from ratings.services import ratings_replay_all
 
 PREFIX = "bench-import"
@@ -102,12 +110,53 @@ def bridge_pbn(*, boards: int, tables: int, seed: int = 30) -> bytes:
     return "\n".join(out).encode()
 
 
+def _peak_rss_mb() -> float:
+    """The process's peak resident size so far, in MB (Linux gives ``ru_maxrss`` in KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+#: The junk file's size: the import's limit, 20 MB, at the full size (100,000 results), less below it.
+JUNK_BYTES_AT_MOST = 20 * 2**20
+JUNK_BYTES_A_RESULT = 210
+
+
+def junk_csv_read(*, size: int = JUNK_BYTES_AT_MOST) -> dict:
+    """Reading a Slaps CSV of ``size`` bytes of junk lines (a header, then "x" a line, a problem each): how
+    many problems are kept and counted, the time, and what the reading added to the process's peak
+    resident size (run first, while that peak is low). Before the cap, 20 MB gave 10.5 million problems
+    and 3.3 GB."""
+    header = b"played_at,player_a,player_b,winner\n"
+    lines = (size - len(header)) // 2
+    game = Game(slug="benchmark-junk", name="Benchmark junk", rating_system="elo")
+    with tempfile.TemporaryFile() as file:
+        file.write(header)
+        for start in range(0, lines, 2**19):
+            file.write(b"x\n" * min(2**19, lines - start))  # in blocks: the file is never in memory
+        file.seek(0)
+        rss_before = _peak_rss_mb()
+        started = time.perf_counter()
+        plan = import_plan_read(game=game, format="csv", data=file, zone=UTC)
+        read = time.perf_counter() - started
+    return {
+        "bytes": size,
+        "lines": lines,
+        "problems_kept": len(plan.problems),
+        "problems_counted": plan.problems.more,
+        "read_s": round(read, 2),
+        "peak_rss_growth_mb": round(_peak_rss_mb() - rss_before, 1),
+    }
+
+
 def _import_and_replay(game: Game, *, format: str, data: bytes) -> dict:
     referee, _ = get_user_model().objects.get_or_create(username=REFEREE)
-    started = time.perf_counter()
-    plan = import_plan_read(game=game, format=format, data=data, zone=UTC)
+    rss_before = _peak_rss_mb()
+    with tempfile.TemporaryFile() as file:  # read from a file as the command reads it: a CSV a line at a time
+        file.write(data)
+        file.seek(0)
+        started = time.perf_counter()
+        plan = import_plan_read(game=game, format=format, data=file, zone=UTC)
+        read = time.perf_counter() - started
     assert not plan.blocking, plan.blocking[:3]
-    read = time.perf_counter() - started
     stored_at: list[float] = []
 
     def progress(done: int, total: int) -> None:
@@ -115,9 +164,12 @@ def _import_and_replay(game: Game, *, format: str, data: bytes) -> dict:
             stored_at.append(time.perf_counter())
 
     started = time.perf_counter()
-    with transaction.atomic():  # its commit runs what the import queued after it: a session's hand records
+    # As production runs it: with DEBUG, Django would keep the SQL of the last 9,000 queries, each INSERT
+    # of a thousand rows among them, in the memory measured here.
+    with override_settings(DEBUG=False), transaction.atomic():  # its commit runs what the import queued after
         summary = import_apply(plan=plan, game=game, referee=referee, progress=progress)
         imported = time.perf_counter() - started
+        rss_after = _peak_rss_mb()  # before the commit runs the tasks it queued (analysis, figures)
     store = stored_at[0] - started
     # The hand records' analysis, a task after the commit: run here whether Celery ran it eagerly at the
     # commit or queued it to a worker (then it is done now, and the worker finds nothing left).
@@ -127,6 +179,10 @@ def _import_and_replay(game: Game, *, format: str, data: bytes) -> dict:
     analyse = time.perf_counter() - started - imported
     analysed = Board.objects.filter(match__game=game, double_dummy__isnull=False).count()
     rows = RatingChange.objects.filter(game=game).count()
+    # The replay's commit would send the game's figures task (ratings.figures: quality, drift), run eagerly
+    # here and timed with it, while the import's is sent after the time taken: marked as asked for already,
+    # neither times it, and the ratio compares rating with rating.
+    FigureState.objects.update_or_create(game=game, defaults={"wanted": True})
     started = time.perf_counter()
     ratings_replay_all(game_id=game.pk)
     replay = time.perf_counter() - started
@@ -142,6 +198,10 @@ def _import_and_replay(game: Game, *, format: str, data: bytes) -> dict:
         "replay_s": round(replay, 2),
         "ratio_to_replay": round((read + imported) / replay, 1),
         "store_ms_per_result": round(1000 * store / max(summary.results, 1), 2),
+        # The process's high-water mark before and after reading and storing: what the import added to it.
+        "peak_rss_before_mb": round(rss_before, 1),
+        "peak_rss_mb": round(rss_after, 1),
+        "peak_rss_growth_mb": round(rss_after - rss_before, 1),
     }
     if analysed:
         figures["hand_records"] = analysed
@@ -152,6 +212,8 @@ def _import_and_replay(game: Game, *, format: str, data: bytes) -> dict:
 
 def import_speed(*, results: int, players: int, boards: int = 30, tables: int = 22, keep: bool = False) -> dict:
     """The two imports, each with its ratio to the replay of what it stored."""
+    # First, while the process's peak resident size is low: what reading a file of junk adds to it.
+    junk = junk_csv_read(size=min(JUNK_BYTES_AT_MOST, results * JUNK_BYTES_A_RESULT))
     out = {}
     for key, (slug, name, system, format, data) in {
         "slaps_csv": (
@@ -169,7 +231,7 @@ def import_speed(*, results: int, players: int, boards: int = 30, tables: int = 
         finally:
             if not keep:
                 _cleanup(game)
-    out["slaps_csv"]["players"] = players
+    out["slaps_csv"].update(players=players, junk=junk)
     out["bridge_pbn"].update(boards=boards, tables=tables)
     if not keep:
         _vacuum()

@@ -41,6 +41,9 @@ def test_benchmark_prints_a_table_and_a_json_object_and_cleans_up(reference_data
     assert imported["bridge_pbn"]["hand_records"] == 4  # each board's deal analysed
     assert imported["bridge_pbn"]["analyse_s"] > 0
     assert all(row["ratio_to_replay"] > 0 for row in imported.values())
+    assert imported["slaps_csv"]["peak_rss_mb"] >= imported["slaps_csv"]["peak_rss_before_mb"] > 0
+    junk = imported["slaps_csv"]["junk"]  # a line of junk a problem: the first thousand kept, the rest counted
+    assert (junk["problems_kept"], junk["problems_counted"]) == (1000, junk["lines"] - 1000)
     assert any(line.startswith("import bridge PBN: 1 results") for line in lines)
     assert not Game.objects.filter(slug__startswith="benchmark-import").exists()
     assert not Player.objects.filter(name__startswith="bench-import").exists()
