@@ -22,6 +22,10 @@ class GamesConfig(AppConfig):
         from ratings.figures import figure_provide
 
         figure_provide(RESULTS_CSV, results_file_prepare)  # the public results.csv, prepared with the figures
+        from games.export_files import results_files_drop
+        from ratings.people import player_erased
+
+        player_erased.connect(results_files_drop, dispatch_uid="games.export_files.erasure")
         connect_receivers()  # saving a game, a league or a bot renews the kept setup's stamp
         connect_erasure()  # erasing a person reaches the import runs' previews and kept files
 

@@ -63,3 +63,20 @@ def results_file_prepare(game: Game) -> dict | None:
 def results_stream_allowed(game: Game, which: ExportFilter) -> bool:
     """Whether a filtered public download is small enough to stream on a request."""
     return export_matches(game, which).order_by().count() <= STREAM_AT_MOST
+
+
+def results_files_drop(*, player, **kwargs) -> None:
+    """``ratings.people.player_erased``: a prepared file naming the erased person is deleted at once, in
+    each game they played; its download is "being prepared" until the run the erasure asks for writes it
+    again without the name (connected in ``games.apps``)."""
+    from matches.models import Match
+    from ratings.figures import figures_request
+    from ratings.models import KeptFigure
+
+    game_ids = set(Match.objects.filter(seats__player=player).values_list("game_id", flat=True))
+    for kept in KeptFigure.objects.filter(game_id__in=game_ids, name=RESULTS_CSV):
+        if kept.value and kept.value.get("file"):
+            default_storage.delete(kept.value["file"])
+        KeptFigure.objects.filter(pk=kept.pk).update(value=None, computed_at=None)
+    for game_id in sorted(game_ids):
+        figures_request(game_id=game_id)

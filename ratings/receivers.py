@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from matches.models import Match
 from matches.versions import results_version_bump
+from ratings.figures import figures_request
 from ratings.models import PlayerRating, RatingState
 
 
@@ -26,7 +27,10 @@ def player_saved(sender, instance, created, raw=False, **kwargs) -> None:
     if created or raw:
         return
     rating_version_bump(game_ids=PlayerRating.objects.filter(player=instance).values_list("game_id", flat=True))
-    results_version_bump(game_ids=Match.objects.filter(seats__player=instance).values_list("game_id", flat=True))
+    game_ids = set(Match.objects.filter(seats__player=instance).values_list("game_id", flat=True))
+    results_version_bump(game_ids=game_ids)
+    for game_id in sorted(game_ids):  # the prepared downloads name them: written again (ratings.figures)
+        figures_request(game_id=game_id)
 
 
 def named_saved(sender, instance, created, raw=False, **kwargs) -> None:

@@ -109,3 +109,35 @@ def test_staff_download_is_streamed_fresh(played, writes):
     assert answer.status_code == 200
     assert len(body_of(answer)[len(BOM) :].splitlines()) == 3
     assert len(writes) == 1
+
+
+def test_an_erased_name_leaves_the_prepared_file_at_once(played, django_capture_on_commit_callbacks):
+    """The public file names players: erasing one deletes it at once (the download is "being prepared"),
+    and the run the erasure asks for writes it again without the name."""
+    from ratings.people import player_erase
+
+    ann, _bob = played
+    game = Game.objects.get(slug="slaps")
+    figures_now(game)
+    old = figure_kept_value(game=game, name=export_files.RESULTS_CSV)["file"]
+    assert "Ann" in body_of(APIClient().get("/api/games/slaps/results.csv"))
+    with django_capture_on_commit_callbacks(execute=False) as asked:
+        player_erase(player=ann, by=AdminFactory())
+    assert asked  # a run asked for
+    assert not default_storage.exists(old)
+    assert APIClient().get("/api/games/slaps/results.csv").status_code == 202
+    figures_now(game)
+    text = body_of(APIClient().get("/api/games/slaps/results.csv"))
+    assert "Ann" not in text
+    assert len(text[len(BOM) :].splitlines()) == 3
+
+
+def test_a_rename_asks_for_a_new_file(played, django_capture_on_commit_callbacks):
+    ann, _bob = played
+    game = Game.objects.get(slug="slaps")
+    figures_now(game)
+    ann.name = "Annabel"
+    with django_capture_on_commit_callbacks(execute=False) as asked:
+        ann.save()
+    assert len(asked) == 1
+    assert FigureState.objects.get(game=game).wanted is True
