@@ -12,6 +12,7 @@ from django.core.files.storage import default_storage
 from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404
 from django.utils.http import http_date
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.response import Response
 
@@ -29,10 +30,7 @@ from games import export_files
 from games.export_files import RESULTS_CSV, STREAM_AT_MOST, results_stream_allowed, results_version
 from games.exporting import ExportFilter, export_csv_pieces, export_filter, export_json_pieces
 from leagues.models import Game
-from ratings.figures import figure_kept, figures_request
-
-#: How long a client is told to wait before asking again for a file being prepared.
-RETRY_AFTER_SECONDS = 30
+from ratings.figures import RETRY_AFTER_SECONDS, figure_kept, figures_request
 
 FILTERS = [
     OpenApiParameter("league", str, description="Only the results filed under this league of the game (its slug)."),
@@ -88,8 +86,11 @@ class GameResultsCsvApi(DownloadApi):
             raise ValidationError(
                 {
                     "from": [
-                        f"More than {export_files.STREAM_AT_MOST:,} results: narrow the league or the days, or "
-                        "download the whole file (results.csv without a filter), prepared in the background."
+                        gettext(
+                            "More than %(most)s results: narrow the league or the days, or download the whole "
+                            "file (results.csv without a filter), prepared in the background."
+                        )
+                        % {"most": f"{export_files.STREAM_AT_MOST:,}"}
                     ]
                 }
             )
@@ -105,7 +106,7 @@ def _prepared_file(game: Game):
         if not kept.computing:
             figures_request(game_id=game.pk)  # the kept file went missing: prepared again
         answer = Response(
-            {"detail": "The file is being prepared in the background: ask again shortly.", "computing": True},
+            {"detail": gettext("The file is being prepared in the background: ask again shortly."), "computing": True},
             status=202,
         )
         answer["Retry-After"] = str(RETRY_AFTER_SECONDS)

@@ -52,6 +52,8 @@ PAIR_SCALE = "pair-scale"
 #: A run that has held its game this long is taken to have died with its worker.
 FIGURES_LEASE = timedelta(hours=1)
 TASK = "ratings.tasks.figures_compute"
+#: How long a client is told to wait (``Retry-After``) before asking again for a figure being computed.
+RETRY_AFTER_SECONDS = 30
 
 #: Figures the apps above ratings compute in the same run (``figure_provide``): name -> compute(game), which
 #: returns the figure's JSON value, or None for a game that has no such figure.

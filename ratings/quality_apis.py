@@ -2,6 +2,7 @@
 
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -10,9 +11,7 @@ from rest_framework.views import APIView
 from config.api import ANY_REQUEST_ERRORS, AnswerSerializer, error_responses, query_params_once
 from leagues.models import Game
 from ratings.drift import ACTIVE_DAYS, AUTO, DRIFT_WINDOWS, PERIODS, drift_kept, drift_windows, game_active_days
-
-#: How long a client is told to wait before asking again for a figure being computed.
-RETRY_AFTER_SECONDS = 30
+from ratings.figures import RETRY_AFTER_SECONDS
 
 
 class DriftPointSerializer(AnswerSerializer):
@@ -77,7 +76,9 @@ class GameDriftApi(APIView):
         raw_days = params.get("active_days") or None
         offered = drift_windows(game)
         if raw_days is not None and not (raw_days.isascii() and raw_days.isdigit() and int(raw_days) in offered):
-            raise ValidationError({"active_days": [f"One of {', '.join(str(days) for days in offered)} (days)."]})
+            raise ValidationError(
+                {"active_days": [gettext("One of %(days)s (days).") % {"days": ", ".join(map(str, offered))}]}
+            )
         days = int(raw_days) if raw_days else game_active_days(game)
         drift, as_of = drift_kept(game=game, period=period, active_days=days)
         if drift is None:

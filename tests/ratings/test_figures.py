@@ -209,3 +209,19 @@ def test_the_kept_crosstable_reads_back_ratings_as_decimals(played):
     table, as_of = compare.league_crosstable_kept(league=league)
     assert as_of is not None
     assert all(isinstance(player.rating, Decimal) for player in table.players)
+
+
+def test_no_request_replays_after_a_new_result(client, played, heavy_calls, django_capture_on_commit_callbacks):
+    """The issue's probe: a result is rated, then every page is read; the run it asked for waits in the queue
+    (not executed here) and the pages serve the kept figures without a replay or a scan."""
+    ann, _bob, cid = played
+    game = Game.objects.get(slug="slaps")
+    figures_now(game)
+    computed = len(heavy_calls)
+    slaps_match(winner=cid, loser=ann, played_at=T0 + datetime.timedelta(days=3))
+    with django_capture_on_commit_callbacks(execute=False) as asked:
+        ratings_process_game(game_id=game.pk)
+        for url in PAGES:
+            assert client.get(url).status_code in (200, 202), url
+    assert len(asked) == Game.objects.count()  # Slaps: the rating's; the others: the overview's first ask
+    assert len(heavy_calls) == computed
