@@ -189,6 +189,14 @@ CARDRANK_PAGE_WRITE_RATE = os.environ.get("CARDRANK_PAGE_WRITE_RATE", "300/m")
 CARDRANK_MAX_BODY_BYTES = int(os.environ.get("CARDRANK_MAX_BODY_BYTES", str(1024 * 1024)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = CARDRANK_MAX_BODY_BYTES
 
+# Reads over a game's history (compare, quality, drift, crosstables, a player's history and profile, the
+# downloads: config.lanes.heavy_read in config/urls.py) make their answers this many at a time across the
+# site, so that visitors asking for them without pause leave a core to every other request; a heavy read
+# waits for its turn at most CARDRANK_HEAVY_READS_WAIT_SECONDS, then is answered 503 with Retry-After.
+# 0: no limit. Rule of thumb: the web host's cores minus one, at least 1 (docs/operations.md).
+CARDRANK_HEAVY_READS_AT_ONCE = env_int("CARDRANK_HEAVY_READS_AT_ONCE", 1)
+CARDRANK_HEAVY_READS_WAIT_SECONDS = env_int("CARDRANK_HEAVY_READS_WAIT_SECONDS", 15, minimum=1)
+
 # The game kinds registered at start-up (games/, leagues/kinds.py): one class per rating system.
 # Extra kinds (a club's own game) are added by CARDRANK_EXTRA_GAME_KINDS, comma-separated import paths.
 CARDRANK_GAME_KINDS = [

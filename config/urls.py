@@ -5,6 +5,7 @@ from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config import api as api_plumbing
+from config.lanes import heavy_read
 from games import entry as games_entry
 from games import export_apis as games_export_apis
 from games import find as games_find
@@ -28,22 +29,40 @@ api = [
     path("leagues/", league_apis.LeagueListApi.as_view(), name="api-leagues"),
     # The downloads' paths end in a file name, not a slash: any segment reaches the view (a JSON 404 for
     # a bad one), where a stricter converter would leave Django's slash-appending redirect to answer it.
-    path("games/<str:slug>/results.csv", games_export_apis.GameResultsCsvApi.as_view(), name="api-game-results-csv"),
-    path("games/<str:slug>/results.json", games_export_apis.GameDumpApi.as_view(), name="api-game-results-json"),
-    path("games/<slug:slug>/drift/", rating_quality_apis.GameDriftApi.as_view(), name="api-game-drift"),
+    path(
+        "games/<str:slug>/results.csv",
+        heavy_read(games_export_apis.GameResultsCsvApi.as_view()),
+        name="api-game-results-csv",
+    ),
+    path(
+        "games/<str:slug>/results.json",
+        heavy_read(games_export_apis.GameDumpApi.as_view()),
+        name="api-game-results-json",
+    ),
+    path("games/<slug:slug>/drift/", heavy_read(rating_quality_apis.GameDriftApi.as_view()), name="api-game-drift"),
     path("leagues/<slug:slug>/leaderboard/", rating_league_apis.LeaderboardApi.as_view(), name="api-leaderboard"),
     path(
         "leagues/<str:slug>/leaderboard.csv",
-        rating_league_apis.LeaderboardCsvApi.as_view(),
+        heavy_read(rating_league_apis.LeaderboardCsvApi.as_view()),
         name="api-leaderboard-csv",
     ),
     path("players/", league_apis.PlayerCreateApi.as_view(), name="api-players"),
     path("players/<int:pk>/", rating_league_apis.PlayerDetailApi.as_view(), name="api-player"),
-    path("players/<int:pk>/history/", rating_league_apis.PlayerHistoryApi.as_view(), name="api-player-history"),
-    path("players/<int:pk>/head-to-head/", compare_apis.PlayerHeadToHeadApi.as_view(), name="api-player-head-to-head"),
-    path("compare/", compare_apis.CompareApi.as_view(), name="api-compare"),
     path(
-        "players/<str:pk>/history.csv", rating_league_apis.PlayerHistoryCsvApi.as_view(), name="api-player-history-csv"
+        "players/<int:pk>/history/",
+        heavy_read(rating_league_apis.PlayerHistoryApi.as_view()),
+        name="api-player-history",
+    ),
+    path(
+        "players/<int:pk>/head-to-head/",
+        heavy_read(compare_apis.PlayerHeadToHeadApi.as_view()),
+        name="api-player-head-to-head",
+    ),
+    path("compare/", heavy_read(compare_apis.CompareApi.as_view()), name="api-compare"),
+    path(
+        "players/<str:pk>/history.csv",
+        heavy_read(rating_league_apis.PlayerHistoryCsvApi.as_view()),
+        name="api-player-history-csv",
     ),
     path("matches/", match_apis.MatchCreateApi.as_view(), name="api-matches"),
     path("matches/batch/", match_apis.MatchBatchApi.as_view(), name="api-matches-batch"),
@@ -72,12 +91,16 @@ urlpatterns = [
     path("leagues/<slug:slug>/", rating_pages.league_leaderboard, name="league-leaderboard"),
     path("players/", games_find.players_find_page, name="players-find"),
     path("players/search/", games_pickers.player_search, name="player-search"),
-    path("players/<int:pk>/", rating_pages.player_profile, name="player-profile"),
-    path("players/<int:pk>/history/", rating_pages.player_history, name="player-history"),
-    path("players/<int:pk>/records/<slug:kind>/<slug:name>/", rating_pages.player_records, name="player-records"),
-    path("players/<int:pk>/head-to-head/", compare_pages.head_to_head_page, name="player-head-to-head"),
-    path("leagues/<slug:slug>/crosstable/", compare_pages.crosstable_page, name="league-crosstable"),
-    path("compare/", compare_pages.compare_page, name="compare"),
+    path("players/<int:pk>/", heavy_read(rating_pages.player_profile), name="player-profile"),
+    path("players/<int:pk>/history/", heavy_read(rating_pages.player_history), name="player-history"),
+    path(
+        "players/<int:pk>/records/<slug:kind>/<slug:name>/",
+        heavy_read(rating_pages.player_records),
+        name="player-records",
+    ),
+    path("players/<int:pk>/head-to-head/", heavy_read(compare_pages.head_to_head_page), name="player-head-to-head"),
+    path("leagues/<slug:slug>/crosstable/", heavy_read(compare_pages.crosstable_page), name="league-crosstable"),
+    path("compare/", heavy_read(compare_pages.compare_page), name="compare"),
     path("matches/", match_views.recent_matches_page, name="matches-recent"),
     path("matches/<int:pk>/", rating_pages.match_page, name="match-detail"),
     # The kinds' own pages and the confirmations first: the game route takes any slug.
@@ -85,8 +108,8 @@ urlpatterns = [
     path("results/confirm/", confirm_pages.confirmations, name="confirmations"),
     path("results/<slug:game>/", games_entry.result_entry, name="result-entry"),
     path("calculator/", rating_views.calculators, name="calculators"),
-    path("quality/", rating_views.quality_overview, name="quality"),
-    path("quality/<slug:slug>/", rating_views.quality_detail, name="quality-detail"),
+    path("quality/", heavy_read(rating_views.quality_overview), name="quality"),
+    path("quality/<slug:slug>/", heavy_read(rating_views.quality_detail), name="quality-detail"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
