@@ -102,9 +102,13 @@ def _prepared_file(game: Game):
     """The game's public CSV as last prepared (``games.export_files``), sent from disk; 202 before the first."""
     kept = figure_kept(game=game, name=RESULTS_CSV)
     value = kept.value or {}
-    if kept.computing or not default_storage.exists(value.get("file", "")):
-        if not kept.computing:
-            figures_request(game_id=game.pk)  # the kept file went missing: prepared again
+    opened = None
+    if not kept.computing:
+        try:
+            opened = default_storage.open(value.get("file") or "missing", "rb")
+        except FileNotFoundError:
+            figures_request(game_id=game.pk)  # the kept file went missing (an erasure): prepared again
+    if opened is None:
         answer = Response(
             {"detail": gettext("The file is being prepared in the background: ask again shortly."), "computing": True},
             status=202,
@@ -114,7 +118,7 @@ def _prepared_file(game: Game):
     if value.get("results_version") != results_version(game):
         figures_request(game_id=game.pk)  # results came since: the next run prepares it again
     response = FileResponse(
-        default_storage.open(value["file"], "rb"),
+        opened,
         as_attachment=True,
         filename=f"{game.slug}-results.csv",
         content_type="text/csv; charset=utf-8",

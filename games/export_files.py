@@ -36,7 +36,8 @@ def results_version(game: Game) -> int:
 
 
 def results_file_prepare(game: Game) -> dict | None:
-    """Write the game's public CSV to a new file and drop the one it replaces: the kept figure's value.
+    """Write the game's public CSV to a new file and drop the one before the one it replaces: the kept
+    figure's value (``previous``: the replaced file, kept until the next run).
 
     None for a game without a CSV (bridge: its results are the JSON dump's). Written to a temporary file
     first, so a download never reads a half-written file.
@@ -54,10 +55,13 @@ def results_file_prepare(game: Game) -> dict | None:
         size = out.tell()
         out.seek(0)
         name = default_storage.save(f"exports/{game.slug}/results-{stamp}.csv", File(out))
-    previous = figure_kept_value(game=game, name=RESULTS_CSV)
-    if previous and previous.get("file") and previous["file"] != name:
-        default_storage.delete(previous["file"])
-    return {"file": name, "bytes": size, "results": rows, "results_version": version}
+    # The file this one replaces stays one run longer: a download that read the kept figure just before the
+    # run stored this one still finds it (deleted at once, it answered 202 under load). The one before it goes.
+    previous = figure_kept_value(game=game, name=RESULTS_CSV) or {}
+    if previous.get("previous") and previous["previous"] != name:
+        default_storage.delete(previous["previous"])
+    replaced = previous.get("file") if previous.get("file") != name else None
+    return {"file": name, "bytes": size, "results": rows, "results_version": version, "previous": replaced}
 
 
 def results_stream_allowed(game: Game, which: ExportFilter) -> bool:
@@ -75,8 +79,9 @@ def results_files_drop(*, player, **kwargs) -> None:
 
     game_ids = set(Match.objects.filter(seats__player=player).values_list("game_id", flat=True))
     for kept in KeptFigure.objects.filter(game_id__in=game_ids, name=RESULTS_CSV):
-        if kept.value and kept.value.get("file"):
-            default_storage.delete(kept.value["file"])
+        for key in ("file", "previous"):
+            if kept.value and kept.value.get(key):
+                default_storage.delete(kept.value[key])
         KeptFigure.objects.filter(pk=kept.pk).update(value=None, computed_at=None)
     for game_id in sorted(game_ids):
         figures_request(game_id=game_id)

@@ -90,8 +90,34 @@ def test_a_new_result_asks_for_a_new_file_and_the_old_one_is_served_meanwhile(pl
     second = figure_kept_value(game=game, name=export_files.RESULTS_CSV)
     assert second["results"] == 3
     assert second["results_version"] > first["results_version"]
-    assert not default_storage.exists(first["file"])  # the file it replaced is gone
+    # The file it replaced stays one run longer, for a download that read the kept figure just before.
+    assert second["previous"] == first["file"]
+    assert default_storage.exists(first["file"])
     assert len(body_of(APIClient().get("/api/games/slaps/results.csv"))[len(BOM) :].splitlines()) == 4
+    FigureState.objects.all().delete()
+    figures_now(game)
+    third = figure_kept_value(game=game, name=export_files.RESULTS_CSV)
+    assert third["previous"] == second["file"]
+    assert not default_storage.exists(first["file"])  # the one before the replaced one is gone
+    assert default_storage.exists(second["file"])
+    assert default_storage.exists(third["file"])
+
+
+def test_a_download_that_read_the_kept_figure_before_a_run_still_gets_the_file(played, monkeypatch):
+    """A run replaces the file while a download is between reading the kept figure and opening the file:
+    the download still answers 200 with the file it read of (under load, it answered 202)."""
+    from games import export_apis
+    from ratings import figures
+
+    game = Game.objects.get(slug="slaps")
+    figures_now(game)
+    read_before_the_run = figures.figure_kept(game=game, name=export_files.RESULTS_CSV)
+    FigureState.objects.all().delete()
+    figures_now(game)  # the run that replaces the file
+    monkeypatch.setattr(export_apis, "figure_kept", lambda **kwargs: read_before_the_run)
+    answer = APIClient().get("/api/games/slaps/results.csv")
+    assert answer.status_code == 200
+    assert len(body_of(answer)[len(BOM) :].splitlines()) == 3
 
 
 def test_a_filtered_public_download_streams_only_up_to_the_bound(played, monkeypatch):
@@ -119,12 +145,17 @@ def test_an_erased_name_leaves_the_prepared_file_at_once(played, django_capture_
     ann, _bob = played
     game = Game.objects.get(slug="slaps")
     figures_now(game)
-    old = figure_kept_value(game=game, name=export_files.RESULTS_CSV)["file"]
+    FigureState.objects.all().delete()
+    figures_now(game)  # a second file: the first is kept as the replaced one
+    kept = figure_kept_value(game=game, name=export_files.RESULTS_CSV)
+    old, replaced = kept["file"], kept["previous"]
+    assert default_storage.exists(replaced)
     assert "Ann" in body_of(APIClient().get("/api/games/slaps/results.csv"))
     with django_capture_on_commit_callbacks(execute=False) as asked:
         player_erase(player=ann, by=AdminFactory())
     assert asked  # a run asked for
     assert not default_storage.exists(old)
+    assert not default_storage.exists(replaced)  # both files named her
     assert APIClient().get("/api/games/slaps/results.csv").status_code == 202
     figures_now(game)
     text = body_of(APIClient().get("/api/games/slaps/results.csv"))
