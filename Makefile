@@ -49,9 +49,10 @@ format: install
 	$(PY) -m ruff format .
 
 worker: install
-	# Two workers: results are rated on the default queue while imports and tunings run on "admin".
+	# Two workers: results are rated on the default queue while imports and tunings run on "admin", whose
+	# long runs give way (nice 10) to rating and to the web server when both want a core.
 	trap 'kill 0' INT TERM EXIT; \
-	$(VENV)/bin/celery -A config worker -Q admin -n admin@%h --loglevel=INFO & \
+	nice -n 10 $(VENV)/bin/celery -A config worker -Q admin -n admin@%h --loglevel=INFO & \
 	$(VENV)/bin/celery -A config worker -Q celery -n ratings@%h --beat --loglevel=INFO & \
 	wait
 

@@ -60,9 +60,10 @@ def database_url() -> str:
 #: worker's main thread keeps telling the arbiter while its threads stream, so an answer runs as long as
 #: it needs; a slow client still holds only a thread, and the buffering proxy in front (docs/proxy.md)
 #: keeps slow clients off gunicorn altogether. ``--timeout`` then bounds only a worker whose main loop
-#: is stuck. Four threads: a long download holds one of a worker's four, not the worker.
+#: is stuck. Sixteen threads: a heavy read waiting for its turn (``config.lanes``) holds a thread, not a
+#: core, and a cheap request must still find a free thread beside twenty such waiters.
 GUNICORN_WORKER_CLASS = "gthread"
-GUNICORN_THREADS = 4
+GUNICORN_THREADS = 16
 GUNICORN_TIMEOUT = 30
 
 
@@ -113,9 +114,14 @@ class Stack:
         pool: str = "prefork",
         beat: bool = False,
         queues: str = "celery,admin",
+        nice: int = 0,
     ):
-        """A Celery worker; by default on both queues (ratings and long admin work), as one process may be."""
-        argv = [str(BIN / "celery"), "-A", "config", "worker", "--loglevel=INFO", f"--concurrency={concurrency}",
+        """A Celery worker; by default on both queues (ratings and long admin work), as one process may be.
+
+        ``nice``: the worker's niceness, as docs/operations.md starts the admin queue's (``nice -n 10``), so
+        that its long runs give way to gunicorn and the ratings worker when a core is wanted."""
+        argv = ["nice", "-n", str(nice)] if nice else []
+        argv += [str(BIN / "celery"), "-A", "config", "worker", "--loglevel=INFO", f"--concurrency={concurrency}",
                 f"--pool={pool}", "--without-gossip", "--without-mingle", f"--hostname={name}@%h",
                 f"--queues={queues}"]  # fmt: skip
         if beat:
