@@ -28,12 +28,12 @@ from pathlib import Path
 import pytest
 from django.db import connection, transaction
 
+from benchmarks.proxy import HOST, Nginx
 from benchmarks.stack import Stack
 from leagues.models import Game
 from ratings.services import ratings_process_game
 from tests.conftest import TEST_REDIS_URL
 from tests.factories import PlayerFactory, reference_data_ensure, slaps_match
-from tests.integration.test_proxy import HOST, Nginx
 
 pytestmark = [pytest.mark.postgres, pytest.mark.services]
 

@@ -13,110 +13,24 @@ sending) and one generous bound (5 s).
 """
 
 import re
-import shutil
 import socket
 import ssl
-import subprocess
-import tempfile
 import threading
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
-from benchmarks.stack import Stack, free_port, port_open
+from benchmarks.proxy import HOST, Nginx
+from benchmarks.stack import Stack
 from leagues.models import Player
-from tests.conftest import FIGURES, REPO, TEST_REDIS_URL, nginx_path
+from tests.conftest import FIGURES, TEST_REDIS_URL
 from tests.factories import RefereeFactory, api_token_for, reference_data_ensure
 
 pytestmark = [pytest.mark.postgres, pytest.mark.services, pytest.mark.nginx]
 
-EXAMPLE = REPO / "docs" / "deploy" / "nginx.conf"
-HOST = "ranks.example.org"  # the example's server name, kept: requests through nginx send it as Host
 DRIBBLE_SECONDS = 6.0  # a slow client spreads the slow part of its request over this long (nginx allows 10 s)
 PROMPT = 5.0  # a normal request through the proxy is answered within this, slow clients or not
-
-
-def nginx_binary() -> str:
-    """nginx's binary; the module's ``nginx`` marker has checked that it and openssl are there."""
-    return nginx_path()
-
-
-def site_config(*, gunicorn_port: int, https_port: int, http_port: int, cert: Path, key: Path) -> str:
-    """The example, with only its addresses and certificate paths replaced (each must be there, once)."""
-    text = EXAMPLE.read_text()
-    for old, new in [
-        ("server 127.0.0.1:8000;", f"server 127.0.0.1:{gunicorn_port};"),
-        ("listen 443 ssl;", f"listen 127.0.0.1:{https_port} ssl;"),
-        ("listen [::]:443 ssl;", ""),
-        ("listen 80;", f"listen 127.0.0.1:{http_port};"),
-        ("listen [::]:80;", ""),
-        ("/etc/ssl/cardrank/fullchain.pem", str(cert)),
-        ("/etc/ssl/cardrank/privkey.pem", str(key)),
-    ]:
-        assert text.count(old) == 1, f"docs/deploy/nginx.conf no longer has {old!r} once"
-        text = text.replace(old, new)
-    return text
-
-
-class Nginx:
-    """nginx of the test's own: a prefix in a temporary directory, unprivileged ports, in the foreground."""
-
-    def __init__(self, *, gunicorn_port: int):
-        self.binary = nginx_binary()
-        # Not pytest's tmp_path: nginx's workers run as nobody when the test runs as root, and must reach it.
-        self.prefix = Path(tempfile.mkdtemp(prefix="cardrank-nginx-"))
-        self.prefix.chmod(0o755)
-        self.https_port, self.http_port = free_port(), free_port()
-        cert, key = self.prefix / "cert.pem", self.prefix / "key.pem"
-        subprocess.run(
-            ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", f"/CN={HOST}",
-             "-keyout", str(key), "-out", str(cert)],
-            check=True, capture_output=True, timeout=60,
-        )  # fmt: skip
-        site = site_config(
-            gunicorn_port=gunicorn_port, https_port=self.https_port, http_port=self.http_port, cert=cert, key=key
-        )
-        (self.prefix / "cardrank.conf").write_text(site)
-        temp = " ".join(
-            f"{kind}_temp_path {self.prefix / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
-        )
-        (self.prefix / "nginx.conf").write_text(
-            f"daemon off;\nworker_processes 1;\npid {self.prefix / 'nginx.pid'};\n"
-            f"error_log {self.prefix / 'error.log'} info;\nevents {{ worker_connections 256; }}\n"
-            f"http {{\n  access_log {self.prefix / 'access.log'};\n  {temp}\n"
-            f"  include {self.prefix / 'cardrank.conf'};\n}}\n"
-        )
-        self.process: subprocess.Popen | None = None
-
-    def argv(self, *extra: str) -> list[str]:
-        return [self.binary, "-p", str(self.prefix), "-c", str(self.prefix / "nginx.conf"),
-                "-e", str(self.prefix / "error.log"), *extra]  # fmt: skip
-
-    def start(self) -> None:
-        checked = subprocess.run(self.argv("-t"), capture_output=True, text=True, timeout=30)
-        assert checked.returncode == 0, checked.stderr
-        self.process = subprocess.Popen(self.argv(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 15
-        while not port_open("127.0.0.1", self.https_port):
-            assert self.process.poll() is None, self.log()
-            assert time.monotonic() < deadline, f"nginx did not listen in 15 s:\n{self.log()}"
-            time.sleep(0.05)
-
-    def log(self) -> str:
-        path = self.prefix / "error.log"
-        return path.read_text(errors="replace") if path.exists() else ""
-
-    def stop(self) -> None:
-        if self.process:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
-        shutil.rmtree(self.prefix, ignore_errors=True)
 
 
 def connect(port: int, *, tls: bool, timeout: float) -> socket.socket:
@@ -201,8 +115,9 @@ class SlowClient(threading.Thread):
                     sock.sendall(self.head)
                 self.started_sending.set()
                 for index in range(len(slow_part)):
+                    if index:  # the pause before each byte: the time is taken right after the last one is sent
+                        time.sleep(DRIBBLE_SECONDS / len(slow_part))
                     sock.sendall(slow_part[index : index + 1])
-                    time.sleep(DRIBBLE_SECONDS / len(slow_part))
                 if self.slow == "head":
                     sock.sendall(self.body)
                 self.finished_sending_at = time.monotonic()
@@ -236,7 +151,6 @@ def proxied(transactional_db, require_postgres, require_redis, tmp_path):
     """gunicorn (one gthread worker, one thread) on the production settings, nginx from the example in front."""
     import redis
 
-    nginx_binary()
     redis.Redis.from_url(TEST_REDIS_URL).flushdb()
     reference_data_ensure()
     stack = Stack(require_redis, tmp_path, cache_url=require_redis)
