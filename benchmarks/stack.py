@@ -65,6 +65,10 @@ def database_url() -> str:
 GUNICORN_WORKER_CLASS = "gthread"
 GUNICORN_THREADS = 16
 GUNICORN_TIMEOUT = 30
+#: The heavy reads' own gunicorn (``config.lanes``, docs/deploy/nginx.conf): one worker, at niceness 10, so
+#: that visitors asking for them without pause take what the CPU has left, never the web pool's share.
+HEAVY_READS_WORKERS = 1
+HEAVY_READS_NICE = 10
 
 
 def gunicorn_argv(
@@ -81,6 +85,7 @@ class Stack:
     def __init__(self, broker_url: str, log_dir: Path, *, cache_url: str | None = None):
         self.broker_url = broker_url
         self.port = free_port()
+        self.heavy_port: int | None = None  # the heavy reads' own gunicorn, once started
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.log_dir = log_dir
         self.processes: dict[str, subprocess.Popen] = {}
@@ -134,16 +139,37 @@ class Stack:
         self.processes[name].kill()
         self.processes[name].wait(timeout=10)
 
-    def start_web(self, workers: int = 2, *, threads: int = GUNICORN_THREADS, timeout: int = GUNICORN_TIMEOUT) -> None:
-        """gunicorn as docs/operations.md runs it (``gunicorn_argv``), on this stack's port."""
-        self.start("web", gunicorn_argv(f"127.0.0.1:{self.port}", workers=workers, threads=threads, timeout=timeout))
+    def start_web(
+        self,
+        workers: int = 2,
+        *,
+        threads: int = GUNICORN_THREADS,
+        timeout: int = GUNICORN_TIMEOUT,
+        name: str = "web",
+        port: int | None = None,
+        nice: int = 0,
+        extra: tuple[str, ...] = (),
+    ) -> None:
+        """gunicorn as docs/operations.md runs it (``gunicorn_argv``), on this stack's port (or ``port``).
+
+        ``nice``: its niceness, as the heavy reads' gunicorn runs (``start_heavy_reads``)."""
+        port = port or self.port
+        argv = gunicorn_argv(f"127.0.0.1:{port}", workers=workers, threads=threads, timeout=timeout)
+        self.start(name, [*(["nice", "-n", str(nice)] if nice else []), *argv, *extra])
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
-            if port_open("127.0.0.1", self.port):
+            if port_open("127.0.0.1", port):
                 return
-            self.check_alive("web")
+            self.check_alive(name)
             time.sleep(0.2)
-        raise RuntimeError(f"gunicorn did not start:\n{self.log('web')}")
+        raise RuntimeError(f"gunicorn did not start:\n{self.log(name)}")
+
+    def start_heavy_reads(self, *, extra: tuple[str, ...] = ()) -> int:
+        """The heavy reads' own gunicorn, as docs/operations.md runs it (``HEAVY_READS_WORKERS`` worker at
+        ``HEAVY_READS_NICE``), on a port of its own, which it returns: the proxy sends them there."""
+        self.heavy_port = free_port()
+        self.start_web(HEAVY_READS_WORKERS, name="heavy", port=self.heavy_port, nice=HEAVY_READS_NICE, extra=extra)
+        return self.heavy_port
 
     def log(self, name: str) -> str:
         return (self.log_dir / f"{name}.log").read_text(errors="replace")

@@ -277,3 +277,59 @@ def test_a_waiting_read_gets_the_turn_when_it_is_given_back(settings):
     release()
     waiter.join(timeout=10)
     assert 0.4 <= outcome["waited"] < 10
+
+
+# --- the proxy sends exactly the heavy reads to their own gunicorn -----------------------------------------
+
+SAMPLES = {"int": "12", "slug": "slaps-amateur", "str": "x1", "path": "a/b", "uuid": "0" * 32}
+
+
+def _sample_paths(patterns, prefix: str = ""):
+    """(path, view) for every route of the site, its parameters filled with a value their converter takes."""
+    import re
+
+    from django.urls import URLPattern, URLResolver
+    from django.urls.resolvers import RoutePattern
+
+    for entry in patterns:
+        if not isinstance(entry.pattern, RoutePattern):
+            continue  # regular expressions (admin's app index, the API's catch-all 404): not routes to sample
+        route = re.sub(r"<(?:(\w+):)?\w+>", lambda m: SAMPLES[m.group(1) or "str"], str(entry.pattern))
+        if isinstance(entry, URLResolver):
+            yield from _sample_paths(entry.url_patterns, prefix + route)
+        elif isinstance(entry, URLPattern):
+            yield "/" + prefix + route, entry.callback
+
+
+def _heavy_location():
+    """The regular expression of docs/deploy/nginx.conf's location for the heavy reads' gunicorn."""
+    import re
+
+    from benchmarks.proxy import EXAMPLE
+
+    found = re.findall(r"location ~ (\S+) \{\s*proxy_pass http://cardrank_heavy_reads;", EXAMPLE.read_text())
+    assert len(found) == 1, "docs/deploy/nginx.conf has no single location for cardrank_heavy_reads"
+    return re.compile(found[0])
+
+
+def test_the_proxy_sends_exactly_the_heavy_reads_to_their_own_gunicorn():
+    from django.urls import get_resolver
+
+    location = _heavy_location()
+    routes = list(_sample_paths(get_resolver().url_patterns))
+    assert len(routes) > 100  # the site's pages, its API and admin
+    wrong = [
+        (path, "heavy read" if getattr(view, "heavy_read", False) else "not one")
+        for path, view in routes
+        if bool(location.match(path)) != bool(getattr(view, "heavy_read", False))
+    ]
+    assert not wrong, f"nginx.conf's heavy-reads location and config/urls.py's heavy_read disagree: {wrong}"
+    assert sum(bool(location.match(path)) for path, _ in routes) == len(HEAVY)
+
+
+def test_the_heavy_reads_location_takes_each_parameter_as_django_does():
+    location = _heavy_location()
+    for path in ["/players/12/", "/api/players/12/history/", "/api/players/x-1/history.csv", "/quality/"]:
+        assert location.match(path), path
+    for path in ["/players/", "/players/search/", "/players/x/", "/api/players/12/", "/api/games/", "/quality"]:
+        assert not location.match(path), path
