@@ -40,11 +40,13 @@ afterwards unless asked to keep it.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import multiprocessing
 import random
 import re
 import secrets
+import ssl
 import statistics
 import subprocess
 import sys
@@ -66,6 +68,7 @@ from django.db import connection
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from benchmarks.proxy import HOST, Nginx, nginx_binary
 from benchmarks.replay import SLUG, benchmark_game, build_history, cleanup
 from benchmarks.stack import Stack
 from config.tokens import api_token_create
@@ -146,12 +149,23 @@ def _dechunked_size(body: bytes) -> tuple[int, bool]:
         size += length
 
 
+@functools.cache
+def _client_tls() -> ssl.SSLContext:
+    """One context for every connection of a process: building one loads the CA store (tens of ms)."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE  # the run's own self-signed certificate
+    return context
+
+
 async def answer_get(port: int, path: str, *, timeout: float = CLIENT_TIMEOUT) -> Answer:
-    """GET ``path`` on its own connection (as gunicorn's sync workers serve), read to the end, timed."""
+    """GET ``path`` through the proxy (HTTPS on ``port``) on a connection of its own, as a visitor's browser
+    opens one: the TLS handshake, the request, the answer read to its end, all timed."""
     started = time.perf_counter()
-    request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode()
+    request = f"GET {path} HTTP/1.1\r\nHost: {HOST}\r\nConnection: close\r\n\r\n".encode()
     try:
-        reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), timeout)
+        connecting = asyncio.open_connection("127.0.0.1", port, ssl=_client_tls(), server_hostname=HOST)
+        reader, writer = await asyncio.wait_for(connecting, timeout)
         try:
             writer.write(request)
             raw = await asyncio.wait_for(reader.read(), timeout)
@@ -300,7 +314,11 @@ def _production(stack: Stack, cache_url: str) -> None:
         {
             "DJANGO_DEBUG": "false",
             "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-            "DJANGO_SECURE_SSL_REDIRECT": "false",  # plain HTTP on localhost; a proxy terminates TLS in production
+            # The visitors come through nginx (HTTPS, docs/deploy/nginx.conf); the referee's result is POSTed
+            # straight to gunicorn over plain HTTP.
+            "DJANGO_SECURE_SSL_REDIRECT": "false",
+            "DJANGO_ALLOWED_HOSTS": f"{HOST},127.0.0.1,localhost",
+            "CARDRANK_TRUSTED_PROXY_COUNT": "1",
             "CACHE_URL": cache_url,
             "DATABASE_CONN_MAX_AGE": "60",
         }
@@ -466,11 +484,14 @@ def after_result(
     not the scenario: the figures the targets are judged on have the whole mix)."""
     if connection.vendor != "postgresql":
         return {"skipped": "needs PostgreSQL (DATABASE_URL=postgres://...) shared by gunicorn and the workers"}
+    if not nginx_binary():
+        return {"skipped": "needs nginx (apt-get install -y nginx-light): the visitors go through the proxy"}
     leftover = Game.objects.filter(slug=SLUG).first()
     if leftover is not None:
         cleanup(leftover)  # an interrupted run (or --keep) left its data: start from nothing
     game = benchmark_game()
     stack = Stack(broker_url, Path(tempfile.mkdtemp(prefix="cardrank-afterload-")))
+    nginx: Nginx | None = None
     out: dict = {"deals": deals, "players": players, "web_workers": web_workers, "clients": clients}
     out["without"] = sorted(without)
     try:
@@ -502,23 +523,27 @@ def after_result(
         stack.start_worker("ratings", queues="celery")
         stack.start_worker("admin", queues="admin", nice=ADMIN_NICE)
         stack.start_web(workers=web_workers)
-        groups = {name: stack.processes[name].pid for name in ("web", "ratings", "admin")}
+        stack.start_heavy_reads()
+        nginx = Nginx(gunicorn_port=stack.port, heavy_port=stack.heavy_port, key="ec")  # docs/deploy/nginx.conf
+        nginx.start()
+        port = nginx.https_port
+        groups = {name: stack.processes[name].pid for name in ("web", "heavy", "ratings", "admin")}
         with PeakMemory(groups) as memory:
             # Steady: every page asked once (a figure never computed is asked for by its first request),
             # then every run waited for.
             started = time.monotonic()
-            _run(_answer_every(stack.port, urls))
+            _run(_answer_every(port, urls))
             all_games = list(Game.objects.values_list("pk", flat=True))
             _wait(lambda: figures_settled(all_games), timeout=FIGURES_WAIT, what="the figures' first runs", stack=stack)
             out["figures_first_s"] = round(time.monotonic() - started, 1)
-            steady = _run(_answer_every(stack.port, urls))
+            steady = _run(_answer_every(port, urls))
             unsteady = {path: a.status for (kind, path), a in steady.items() if a.status != 200 or not a.complete}
             if unsteady:
                 raise RuntimeError(f"pages not answering 200 in the steady state: {unsteady}")
 
-            out["unloaded"] = answers_summary(_unloaded(stack.port, unloaded_requests))
+            out["unloaded"] = answers_summary(_unloaded(port, unloaded_requests))
 
-            answers, probe, took = _run(_load(stack.port, urls, clients=clients, seconds=seconds))
+            answers, probe, took = _run(_load(port, urls, clients=clients, seconds=seconds))
             out["before_result"] = _loaded(answers, probe, took, steady=steady, web_workers=web_workers)
 
             posted_at = timezone.now()
@@ -531,7 +556,7 @@ def after_result(
             if status != 201:
                 raise RuntimeError(f"the result was refused: {status} {body[:300]!r}")
             match_id = json.loads(body)["id"]
-            answers, probe, took = _run(_load(stack.port, urls, clients=clients, seconds=seconds))
+            answers, probe, took = _run(_load(port, urls, clients=clients, seconds=seconds))
             load_ended = timezone.now()
             out["after_result"] = _loaded(answers, probe, took, steady=steady, web_workers=web_workers)
 
@@ -546,7 +571,10 @@ def after_result(
         out["worker_timeouts"] = _log_count(stack, "web", "WORKER TIMEOUT")
         out["web_worker_class"] = _worker_class(stack.log("web"))
         out["web_workers_started"] = _log_count(stack, "web", "Booting worker")
+        out["heavy_reads_worker_timeouts"] = _log_count(stack, "heavy", "WORKER TIMEOUT")
     finally:
+        if nginx is not None:
+            nginx.stop()
         stack.stop()
         if not keep:
             cleanup(game)

@@ -55,9 +55,11 @@ MIX = {
 }  # fmt: skip
 
 
+@pytest.mark.nginx  # the visitors come through the proxy, which sends the heavy reads to their own gunicorn
 def test_the_after_result_scenario_runs_through_the_command_and_cleans_up(broker, capsys):
-    """``--only after-result`` at a tiny size: every page kind of the mix answered whole, the result rated and
-    the figures computed again, memory sampled, the table and the JSON printed; nothing left behind."""
+    """``--only after-result`` at a tiny size: every page kind of the mix answered whole through nginx, the
+    result rated and the figures computed again, memory sampled for both gunicorns, the table and the JSON
+    printed; nothing left behind."""
     call_command(
         "benchmark", "--only", "after-result", "--deals", "40", "--players", "12", "--seconds", "1",
         "--broker", broker, "--cache", broker,
@@ -81,6 +83,8 @@ def test_the_after_result_scenario_runs_through_the_command_and_cleans_up(broker
     assert after["figures_after_result_s"] is not None  # the result's rating asked the figures again
     assert after["rss"]["web"]["children_seen"] == 2
     assert after["rss"]["web"]["children_peak_mb"] > 0
+    assert after["rss"]["heavy"]["children_seen"] == 1  # the heavy reads' own gunicorn served the mix
+    assert after["heavy_reads_worker_timeouts"] == 0
     assert after["rss"]["admin"]["children_peak_mb"] > 0
     assert not Game.objects.filter(slug=REPLAY_SLUG).exists()
     assert not Player.objects.exists()

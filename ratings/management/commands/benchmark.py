@@ -333,7 +333,8 @@ class Command(BaseCommand):
         rss = after["rss"]
         self.stdout.write(
             f"  peak RSS: gunicorn workers {rss['web']['children_peak_mb']} MB (master {rss['web']['main_mb']} MB, "
-            f"{rss['web']['children_seen']} workers seen), Celery ratings {rss['ratings']['children_peak_mb']} MB, "
+            f"{rss['web']['children_seen']} workers seen), heavy reads' gunicorn worker "
+            f"{rss['heavy']['children_peak_mb']} MB, Celery ratings {rss['ratings']['children_peak_mb']} MB, "
             f"Celery admin {rss['admin']['children_peak_mb']} MB (main processes {rss['ratings']['main_mb']} / "
             f"{rss['admin']['main_mb']} MB)"
         )
