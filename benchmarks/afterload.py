@@ -8,11 +8,14 @@ what a visitor meets in that situation.
 Vocabulary:
     history     a synthetic Preferans game (``benchmarks.replay.build_history``: 4-seat games, deals
                 written in bulk, audited) rated by the replay, as ``manage.py benchmark``'s replay does.
-    stack       the deployment's processes (``benchmarks.stack.Stack``) with the production settings:
-                gunicorn as the stack starts it (its worker class and timeout; 2 workers, as the issue's
-                probe) and one Celery worker per queue as ``make worker`` starts them ("ratings" on
-                ``celery``, "admin" on ``admin``, where the figures are computed), on this database and a
-                Redis broker and cache.
+    stack       the deployment's processes (``benchmarks.stack.Stack``) with the production settings, as
+                docs/operations.md starts them: the web gunicorn (its worker class and timeout; 2 workers,
+                as the issue's probe), the heavy reads' own gunicorn (one worker, nice 10), nginx from
+                docs/deploy/nginx.conf in front of both (``benchmarks.proxy``: an EC certificate of the
+                run's own), and one Celery worker per queue as ``make worker`` starts them ("ratings" on
+                ``celery``, "admin" on ``admin`` at nice 10, where the figures are computed), on this
+                database and a Redis broker and cache. Every visitor and the probe come through nginx over
+                HTTPS, a new connection (and TLS handshake) per request, as a browser's first visit.
     steady      every page of the mix answered once, then the figures' runs waited for until every kept
                 figure is computed: the state a site is in between results. (The replay, in this process
                 where Celery runs eagerly, has already computed the game's figures once; the pages ask for
@@ -563,6 +566,9 @@ def after_result(
             rated = Match.objects.filter(pk=match_id, status=Match.Status.RATED).exists
             _wait(rated, timeout=FIGURES_WAIT, what="the result's rating", stack=stack)
             _wait(lambda: figures_settled([game.pk]), timeout=FIGURES_WAIT, what="the figures' run", stack=stack)
+            # The probe alone again, everything settled: the ratio is taken to the faster of the two baselines,
+            # so a baseline slowed by the host (autovacuum after the build, a neighbour) cannot flatter it.
+            out["unloaded_at_end"] = answers_summary(_unloaded(port, unloaded_requests))
         state = FigureState.objects.get(game=game)
         ran = state.finished_at is not None and state.finished_at > posted_at
         out["figures_after_result_s"] = round((state.finished_at - posted_at).total_seconds(), 1) if ran else None
@@ -579,7 +585,8 @@ def after_result(
         if not keep:
             cleanup(game)
             get_user_model().objects.filter(username=REFEREE).delete()
-    unloaded, loaded = out["unloaded"]["p95_ms"], out["after_result"]["probe"]["p95_ms"]
+    baselines = [out[name]["p95_ms"] for name in ("unloaded", "unloaded_at_end") if out.get(name, {}).get("p95_ms")]
+    unloaded, loaded = (min(baselines) if baselines else None), out["after_result"]["probe"]["p95_ms"]
     out["p95_unloaded_ms"], out["p95_loaded_ms"] = unloaded, loaded
     out["ratio"] = round(loaded / unloaded, 2) if loaded and unloaded else None
     before = out["before_result"]["probe"]["p95_ms"]
