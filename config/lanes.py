@@ -27,6 +27,11 @@ Vocabulary:
 Threads: a heavy read waiting for its turn holds a gunicorn thread, not a core. So that cheap requests
 always find a free thread, gunicorn runs more threads than there are turns (``benchmarks.stack``:
 ``--threads 16``), and nginx limits a client's connections (``docs/deploy/nginx.conf``).
+
+Turns alone still leave a heavy read sharing a gunicorn process (and Python's lock) with cheap requests,
+and the CPU with them as an equal. In production the proxy sends the heavy reads to a gunicorn of their own
+at ``nice -n 10`` (docs/operations.md, "Heavy reads take turns"); its location's pattern must name exactly
+the views wrapped here, which ``tests/test_lanes.py`` checks against every route of the site.
 """
 
 from __future__ import annotations

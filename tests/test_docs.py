@@ -401,3 +401,15 @@ def test_the_documented_gunicorn_command_is_the_one_the_stack_runs():
     argv = gunicorn_argv("127.0.0.1:8000", workers=3)
     assert " ".join(["gunicorn", *argv[1:]]) in (DOCS / "operations.md").read_text()
     assert "-k gthread" in " ".join(argv)
+
+
+def test_the_documented_heavy_reads_gunicorn_is_the_one_the_stack_runs():
+    """The heavy reads' gunicorn (docs/operations.md, its niceness and one worker) is ``Stack.start_heavy_reads``'s,
+    on the port docs/deploy/nginx.conf sends them to."""
+    from benchmarks.proxy import HEAVY_UPSTREAM
+    from benchmarks.stack import HEAVY_READS_NICE, HEAVY_READS_WORKERS, gunicorn_argv
+
+    argv = gunicorn_argv("127.0.0.1:8001", workers=HEAVY_READS_WORKERS)
+    line = f"nice -n {HEAVY_READS_NICE} .venv/bin/gunicorn {' '.join(argv[1:])}"
+    assert line in (DOCS / "operations.md").read_text()
+    assert "127.0.0.1:8001" in HEAVY_UPSTREAM
