@@ -48,7 +48,6 @@ import json
 import multiprocessing
 import random
 import re
-import secrets
 import ssl
 import statistics
 import subprocess
@@ -313,19 +312,8 @@ def _production(stack: Stack, cache_url: str) -> None:
     Redis cache, persistent connections), with the cache this scenario is given: service's own is a fixed
     database, which another run of the benchmark may be using."""
     redis.Redis.from_url(cache_url).flushdb()  # a fresh deployment's cache: nothing of an earlier run's
-    stack.env.update(
-        {
-            "DJANGO_DEBUG": "false",
-            "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-            # The visitors come through nginx (HTTPS, docs/deploy/nginx.conf); the referee's result is POSTed
-            # straight to gunicorn over plain HTTP.
-            "DJANGO_SECURE_SSL_REDIRECT": "false",
-            "DJANGO_ALLOWED_HOSTS": f"{HOST},127.0.0.1,localhost",
-            "CARDRANK_TRUSTED_PROXY_COUNT": "1",
-            "CACHE_URL": cache_url,
-            "DATABASE_CONN_MAX_AGE": "60",
-        }
-    )
+    # The visitors come through nginx (HTTPS); the referee's result is POSTed straight to gunicorn over HTTP.
+    stack.behind_the_proxy(HOST, DJANGO_SECURE_SSL_REDIRECT="false", CACHE_URL=cache_url, DATABASE_CONN_MAX_AGE="60")
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--no-input", "-v0"],
         cwd=settings.BASE_DIR,

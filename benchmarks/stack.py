@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -106,6 +107,19 @@ class Stack:
         self.env.pop("CACHE_URL", None)  # Only what the caller asks for, not the developer's shell.
         if cache_url:
             self.env["CACHE_URL"] = cache_url
+
+    def behind_the_proxy(self, host: str, **extra: str) -> None:
+        """Production settings behind docs/deploy/nginx.conf (``benchmarks.proxy``): no debug, a secret key of
+        the run's own, the proxy's ``Host`` allowed, one trusted proxy hop; ``extra`` variables on top."""
+        self.env.update(
+            {
+                "DJANGO_DEBUG": "false",
+                "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+                "DJANGO_ALLOWED_HOSTS": f"{host},127.0.0.1,localhost",
+                "CARDRANK_TRUSTED_PROXY_COUNT": "1",
+                **extra,
+            }
+        )
 
     def start(self, name: str, argv: list[str]) -> None:
         log = (self.log_dir / f"{name}.log").open("w")

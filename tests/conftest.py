@@ -148,6 +148,32 @@ def _fresh_rate_limits():
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def _heavy_read_turns_given_back(django_db_blocker):
+    """After each test, the heavy reads' turns (``config.lanes``) its requests still hold are given back.
+
+    A WSGI server closes every answer, and a streamed one gives its turn back when closed; Django's test
+    client closes a streamed answer only when a test reads it to its end, so a test that checks a
+    download's status alone left the turn held on the worker's database connection (and the next test
+    that held the lane from another session waited for it forever). The lane's own tests check that
+    turns are given back (``tests/test_lanes.py``)."""
+    yield
+    from config import lanes
+
+    lanes._local.clear()  # the semaphores of a process without PostgreSQL
+    if connection.vendor != "postgresql" or connection.connection is None:
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        for _ in range(100):
+            cursor.execute(
+                "SELECT pg_advisory_unlock(classid::int, objid::int) FROM pg_locks WHERE locktype = 'advisory'"
+                " AND classid = %s AND objsubid = 2 AND pid = pg_backend_pid() AND granted",
+                [lanes.LANE_KEY],
+            )
+            if not cursor.fetchall():
+                break
+
+
 # --- what a test needs, said with a marker -----------------------------------------------------------------
 
 

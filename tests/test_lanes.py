@@ -104,6 +104,8 @@ def lane_held_elsewhere(turns=(0,)):
         autocommit=True,
     )
     try:
+        # A turn left held would make this wait forever: at most 10 s, then a clear failure.
+        other.execute("SET lock_timeout = '10s'")
         for turn in turns:
             other.execute("SELECT pg_advisory_lock(%s, %s)", [lanes.LANE_KEY, turn])
         yield

@@ -54,15 +54,8 @@ def served(transactional_db, require_postgres, require_redis, tmp_path):
         slaps_match(winner=ann, loser=bob, played_at=START + timedelta(days=day))
     ratings_process_game(game_id=Game.objects.get(slug="slaps").pk)
     stack = Stack(require_redis, tmp_path, cache_url=require_redis)
-    stack.env.update(
-        {
-            "DJANGO_DEBUG": "false",
-            "DJANGO_SECRET_KEY": "downloads-test-" + "k" * 50,
-            "DJANGO_ALLOWED_HOSTS": f"{HOST},127.0.0.1,localhost",
-            "DJANGO_SECURE_SSL_REDIRECT": "false",  # straight at gunicorn over plain HTTP, as well as through nginx
-            "CARDRANK_TRUSTED_PROXY_COUNT": "1",
-        }
-    )
+    # Straight at gunicorn over plain HTTP, as well as through nginx: no redirect to https.
+    stack.behind_the_proxy(HOST, DJANGO_SECURE_SSL_REDIRECT="false")
     try:
         stack.start_web(workers=1, timeout=TIMEOUT)
         yield stack, ann

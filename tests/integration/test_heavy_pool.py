@@ -34,14 +34,7 @@ def pools(transactional_db, require_postgres, require_redis, tmp_path):
     slaps_match(winner=ann, loser=bob)
     ratings_process_game(game_id=Game.objects.get(slug="slaps").pk)
     stack = Stack(require_redis, tmp_path, cache_url=require_redis)
-    stack.env.update(
-        {
-            "DJANGO_DEBUG": "false",
-            "DJANGO_SECRET_KEY": "pools-test-" + "k" * 50,
-            "DJANGO_ALLOWED_HOSTS": f"{HOST},127.0.0.1,localhost",
-            "CARDRANK_TRUSTED_PROXY_COUNT": "1",
-        }
-    )
+    stack.behind_the_proxy(HOST)
     nginx = None
     try:
         stack.start_web(workers=1, extra=ACCESS_LOG)

@@ -154,14 +154,7 @@ def proxied(transactional_db, require_postgres, require_redis, tmp_path):
     redis.Redis.from_url(TEST_REDIS_URL).flushdb()
     reference_data_ensure()
     stack = Stack(require_redis, tmp_path, cache_url=require_redis)
-    stack.env.update(
-        {
-            "DJANGO_DEBUG": "false",
-            "DJANGO_SECRET_KEY": "proxy-test-" + "k" * 50,
-            "DJANGO_ALLOWED_HOSTS": f"{HOST},127.0.0.1,localhost",
-            "CARDRANK_TRUSTED_PROXY_COUNT": "1",
-        }
-    )
+    stack.behind_the_proxy(HOST)
     nginx = Nginx(gunicorn_port=stack.port)
     try:
         stack.start_web(workers=1, threads=1)
