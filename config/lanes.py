@@ -18,8 +18,9 @@ Vocabulary:
   elsewhere). Nothing a heavy read does writes, so a refused one changed nothing.
 - *a turn*: on PostgreSQL, a session-level advisory lock on the request's own database connection
   (``pg_advisory_lock``): waiters queue in PostgreSQL's lock manager, first come first served, without
-  polling, and a process that dies mid-answer gives its turn back with its connection. Elsewhere
-  (SQLite, ``make run``) a semaphore of the process.
+  polling, and a process that dies mid-answer gives its turn back with its connection; a session that
+  holds a turn enters again at once. Elsewhere (SQLite, ``make run``) a semaphore of the process, which a
+  thread holding a turn likewise enters again.
 - A turn lasts while the answer is made: a streamed answer (``history.csv``, a filtered ``results.csv``)
   keeps it until its last byte is made; a prepared file sent from disk (``FileResponse``, the public
   ``results.csv``) gives it back before sending, as reading a file is not the work the lane guards.
@@ -66,9 +67,12 @@ def _uses_postgresql() -> bool:
     return connection.vendor == "postgresql"
 
 
-# The process's semaphore when the database is not PostgreSQL (rebuilt if the setting changes).
+# The process's semaphore when the database is not PostgreSQL (rebuilt if the setting changes), and the turns
+# each thread holds of it: a thread that holds one enters again at once, as a PostgreSQL session re-enters
+# an advisory lock it holds (a thread is one database connection).
 _local_lock = threading.Lock()
 _local: dict[int, threading.BoundedSemaphore] = {}
+_held = threading.local()
 
 
 def _semaphore(size: int) -> threading.BoundedSemaphore:
@@ -113,10 +117,7 @@ def lane_enter(wait: float | None = None) -> Callable[[], None]:
         return lambda: None
     wait = settings.CARDRANK_HEAVY_READS_WAIT_SECONDS if wait is None else wait
     if not _uses_postgresql():
-        semaphore = _semaphore(size)
-        if not semaphore.acquire(timeout=wait):
-            raise LaneBusy
-        return semaphore.release
+        return _local_enter(_semaphore(size), wait)
     turns = list(range(size))
     random.shuffle(turns)
     for turn in turns:
@@ -126,6 +127,21 @@ def lane_enter(wait: float | None = None) -> Callable[[], None]:
     if not _pg_wait(turn, wait):
         raise LaneBusy
     return functools.partial(_pg_release, turn)
+
+
+def _local_enter(semaphore: threading.BoundedSemaphore, wait: float) -> Callable[[], None]:
+    held: dict[threading.BoundedSemaphore, int] = getattr(_held, "turns", {})
+    if held.get(semaphore, 0) == 0 and not semaphore.acquire(timeout=wait):
+        raise LaneBusy
+    held[semaphore] = held.get(semaphore, 0) + 1
+    _held.turns = held
+
+    def release() -> None:
+        held[semaphore] -= 1
+        if held[semaphore] == 0:
+            semaphore.release()
+
+    return release
 
 
 def lane_busy_response(request) -> HttpResponse:

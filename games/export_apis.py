@@ -7,6 +7,8 @@ staff (``config.permissions.user_sees_club_data``); the JSON dump, a whole
 game with its players' numbers, is the staff's alone.
 """
 
+import contextlib
+
 from django.core.exceptions import ValidationError
 from django.core.files.storage import default_storage
 from django.http import FileResponse, Http404
@@ -104,9 +106,9 @@ def _prepared_file(game: Game):
     value = kept.value or {}
     opened = None
     if not kept.computing:
-        try:
-            opened = default_storage.open(value.get("file") or "missing", "rb")
-        except FileNotFoundError:
+        with contextlib.suppress(FileNotFoundError):  # deleted since the kept figure was read
+            opened = default_storage.open(value["file"], "rb") if value.get("file") else None
+        if opened is None:
             figures_request(game_id=game.pk)  # the kept file went missing (an erasure): prepared again
     if opened is None:
         answer = Response(

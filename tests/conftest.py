@@ -160,7 +160,8 @@ def _heavy_read_turns_given_back(django_db_blocker):
     yield
     from config import lanes
 
-    lanes._local.clear()  # the semaphores of a process without PostgreSQL
+    lanes._local.clear()  # the semaphores of a process without PostgreSQL, and this thread's turns of them
+    lanes._held.__dict__.clear()
     if connection.vendor != "postgresql" or connection.connection is None:
         return
     with django_db_blocker.unblock(), connection.cursor() as cursor:

@@ -83,14 +83,30 @@ def _lane_locks() -> int:
 
 @contextmanager
 def lane_held_elsewhere(turns=(0,)):
-    """The lane's ``turns`` taken by someone else for the duration (all of it at size 1, the default)."""
+    """The lane's ``turns`` taken by someone else for the duration (all of it at size 1, the default): another
+    database session on PostgreSQL; elsewhere, other threads (a thread holding a turn re-enters it)."""
     if connection.vendor != "postgresql":
-        releases = [lanes.lane_enter() for _ in turns]
+        leave = threading.Event()
+        holders = []
+        for _ in turns:
+            entered = threading.Event()
+
+            def hold(entered=entered):
+                release = lanes.lane_enter(wait=10)
+                entered.set()
+                leave.wait(60)
+                release()
+
+            holder = threading.Thread(target=hold, daemon=True)
+            holder.start()
+            assert entered.wait(10), "the lane's turn was not free to hold"
+            holders.append(holder)
         try:
             yield
         finally:
-            for release in releases:
-                release()
+            leave.set()
+            for holder in holders:
+                holder.join(10)
         return
     import psycopg
 
@@ -244,18 +260,23 @@ def _enter_in_thread(wait: float) -> dict:
 
 def test_turns_are_counted_by_the_setting(settings):
     settings.CARDRANK_HEAVY_READS_AT_ONCE = 2
-    if connection.vendor == "postgresql":
-        with lane_held_elsewhere(turns=(0,)):
-            assert _enter_in_thread(0.3) == {"entered": True}  # the second turn is free
-        with lane_held_elsewhere(turns=(0, 1)):
-            assert _enter_in_thread(0.3) == {"entered": False}
-    else:
-        first = lanes.lane_enter(wait=0.2)
-        assert _enter_in_thread(0.3) == {"entered": True}
-        second = lanes.lane_enter(wait=0.2)
+    with lane_held_elsewhere(turns=(0,)):
+        assert _enter_in_thread(0.3) == {"entered": True}  # the second turn is free
+    with lane_held_elsewhere(turns=(0, 1)):
         assert _enter_in_thread(0.3) == {"entered": False}
-        first()
-        second()
+    assert _enter_in_thread(0.2) == {"entered": True}
+
+
+def test_who_holds_a_turn_enters_again_at_once(settings):
+    """A session (PostgreSQL) or a thread (elsewhere) holding a turn is not kept waiting by itself: as a
+    PostgreSQL session re-enters an advisory lock it holds."""
+    settings.CARDRANK_HEAVY_READS_AT_ONCE = 1
+    first = lanes.lane_enter(wait=0.2)
+    again = lanes.lane_enter(wait=0.2)
+    assert _enter_in_thread(0.2) == {"entered": False}  # others still wait
+    again()
+    assert _enter_in_thread(0.2) == {"entered": False}  # held once more
+    first()
     assert _enter_in_thread(0.2) == {"entered": True}
 
 
