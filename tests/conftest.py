@@ -175,6 +175,13 @@ def _heavy_read_turns_given_back(django_db_blocker):
                 break
 
 
+@pytest.fixture
+def heavy_reads_unlimited(settings):
+    """No turns for the heavy reads (``CARDRANK_HEAVY_READS_AT_ONCE=0``), for tests that count a view's queries:
+    on PostgreSQL a turn is two queries of its own (taken and given back), counted by tests/test_lanes.py."""
+    settings.CARDRANK_HEAVY_READS_AT_ONCE = 0
+
+
 # --- what a test needs, said with a marker -----------------------------------------------------------------
 
 

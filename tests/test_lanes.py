@@ -72,10 +72,12 @@ def test_entry_lists_and_leaderboards_are_not(name, kwargs):
 
 
 def _lane_locks() -> int:
-    """Turns held now (PostgreSQL's advisory locks of the lane, any session)."""
+    """Turns held now in this test's database (PostgreSQL's advisory locks of the lane, any session; other
+    test processes' databases have lanes of their own)."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = %s AND granted",
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = %s AND granted"
+            " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
             [lanes.LANE_KEY],
         )
         return cursor.fetchone()[0]

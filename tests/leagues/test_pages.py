@@ -80,6 +80,7 @@ def test_leaderboard_query_count_does_not_grow_with_the_league(client, slaps, dj
         client.get("/leagues/slaps-amateur/?sort=peak")
 
 
+@pytest.mark.usefixtures("heavy_reads_unlimited")  # the view's queries, not its turn's
 def test_profile_shows_rating_rank_provisional_and_explanations(client, slaps, django_assert_max_num_queries):
     ann, bob = PlayerFactory(name="Ann"), PlayerFactory(name="Bob")
     slaps_match(winner=ann, loser=bob, played_at=T0)
@@ -98,6 +99,7 @@ def test_profile_shows_rating_rank_provisional_and_explanations(client, slaps, d
     assert 'id="rating-series-slaps"' in html
 
 
+@pytest.mark.usefixtures("heavy_reads_unlimited")  # the view's queries, not its turn's
 def test_profile_query_count_does_not_grow_with_history(client, slaps, django_assert_num_queries):
     players = PlayerFactory.create_batch(4)
     history(slaps, players, 20)

@@ -177,6 +177,7 @@ def test_the_pages_link_their_downloads(client, league_history):
 
 
 @pytest.mark.parametrize("matches", [4, 40])
+@pytest.mark.usefixtures("heavy_reads_unlimited")  # the view's queries, not its turn's
 def test_a_download_costs_the_same_queries_however_long(
     anon_client, referee, django_capture_on_commit_callbacks, django_assert_max_num_queries, matches
 ):

@@ -60,6 +60,7 @@ def test_a_slaps_record_per_opponent_counts_rated_results_and_their_rating_chang
     assert table == [("Bob", 3, 2, 1, Decimal(12), T0 + 2 * DAY), ("Cid", 1, 1, 0, Decimal(15), T0 + 3 * DAY)]
 
 
+@pytest.mark.usefixtures("heavy_reads_unlimited")  # the view's queries, not its turn's
 def test_the_head_to_head_api_answers_a_page_of_rows(anon_client, slaps_history, django_assert_max_num_queries):
     ann, bob, _cid = slaps_history
     with django_assert_max_num_queries(4):  # the player, the game, the rows (one aggregate query)

@@ -71,6 +71,7 @@ def test_pages_of_a_size_asked_for_keep_the_filter_in_their_links(anon_client, l
     assert last["next"] is None
 
 
+@pytest.mark.usefixtures("heavy_reads_unlimited")  # the view's queries, not its turn's
 def test_a_page_costs_the_same_few_queries_however_long_the_history(
     anon_client, long_history, django_assert_max_num_queries
 ):

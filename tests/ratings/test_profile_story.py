@@ -227,6 +227,7 @@ def rows(html: str) -> list[str]:
     return [cell.split("</a>")[0].split(">")[-1][:10] for cell in body.split('<td data-label="Played">')[1:]]
 
 
+@pytest.mark.usefixtures("heavy_reads_unlimited")  # the view's queries, not its turn's
 def test_the_history_pages_25_matches_at_a_time_newest_first(client, season, django_assert_num_queries):
     # the player, the games and leagues for the filters, the count, the page, its seats and ledger rows
     with django_assert_num_queries(7):
@@ -244,6 +245,7 @@ def test_the_history_pages_25_matches_at_a_time_newest_first(client, season, dja
     assert client.get("/players/999999/history/").status_code == 404
 
 
+@pytest.mark.usefixtures("heavy_reads_unlimited")  # the view's queries, not its turn's
 def test_the_history_query_count_does_not_grow_with_the_history(client, season, slaps, django_assert_num_queries):
     with django_assert_num_queries(8) as small:  # + the game of the filter
         client.get(f"/players/{season.pk}/history/?game=slaps&page=2")
@@ -330,6 +332,7 @@ def test_the_profile_links_to_the_history_not_to_the_json(client, season):
 BOARD_1_SCORES = [420, 450, 480, 510, 400, 430, 460, 490, 400, 420, 400]
 
 
+@pytest.mark.usefixtures("heavy_reads_unlimited")  # the view's queries, not its turn's
 def test_a_bridge_players_profile_costs_the_same_queries_whatever_the_sessions(
     client, referee_client, reference_data, django_capture_on_commit_callbacks, django_assert_num_queries
 ):

@@ -169,6 +169,7 @@ def test_leaderboard_queries_do_not_grow_with_the_league(
         client.get(url)
 
 
+@pytest.mark.usefixtures("heavy_reads_unlimited")  # the view's queries, not its turn's
 def test_profile_queries_do_not_grow_with_the_history(client, slaps, django_assert_num_queries):
     ann, bob = PlayerFactory(name="Ann"), PlayerFactory(name="Bob")
     for index in range(10):
