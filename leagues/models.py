@@ -37,14 +37,20 @@ from ratings.engines import REGISTRY, EngineInputError, get_rating_system, param
 # The longest inactivity setting a league takes (ten years): beyond it a date would leave the calendar's range.
 INACTIVE_AFTER_DAYS_MAX = 3660
 
-# The engines' registry names the rating systems a game can use, and their labels.
-RATING_SYSTEM_CHOICES = [(system.slug, system.label) for system in REGISTRY.values()]
+
+def rating_system_choices() -> list[tuple[str, str]]:
+    """The rating systems a game can use, and their labels: the engines' registry as it is when asked.
+
+    A callable, not a list made at import: a club's own game's engine (``CARDRANK_EXTRA_GAME_KINDS``) is
+    registered at start-up, after this module is imported, and admin refused it as "not one of the available
+    choices" (issue 26)."""
+    return [(system.slug, system.label) for system in REGISTRY.values()]
 
 
 class Game(models.Model):
     slug = models.SlugField(unique=True)
     name = models.CharField(max_length=100)
-    rating_system = models.CharField(max_length=20, choices=RATING_SYSTEM_CHOICES)
+    rating_system = models.CharField(max_length=20, choices=rating_system_choices)
     parameters = models.JSONField(
         default=dict,
         blank=True,

@@ -363,3 +363,26 @@ def test_the_fourth_game_imports_its_own_file_format_in_admin_and_by_the_command
     with capture(execute=True):
         call_command("import_results", str(sheet), game="rummy-twin", referee=admin_user.username, stdout=io.StringIO())
     assert ratings_shown(staff, "rummy-twin-amateur") == expected
+
+
+def test_admin_creates_a_game_of_a_clubs_own_kind(rummy_kind, rf, admin_user):
+    """Issue 26: with its kind registered at start-up, a club's own game is created in admin, as
+    docs/architecture.md says; the rating system's choices were frozen when leagues.models was imported."""
+    from django.contrib import admin
+
+    game_admin = admin.site._registry[Game]
+    request = rf.get("/admin/leagues/game/add/")
+    request.user = admin_user
+    form = game_admin.get_form(request)(
+        data={"name": "Rummy club", "slug": "rummy-club", "rating_system": rummy_kind.slug, "start_rating": "1500",
+              "parameters": "{}"}
+    )  # fmt: skip
+    assert (rummy_kind.slug, rummy_kind.engine.label) in form.fields["rating_system"].choices
+    assert form.is_valid(), form.errors
+    game = form.save()
+    assert game.kind.slug == rummy_kind.slug
+    from django.core.exceptions import ValidationError
+
+    with pytest.raises(ValidationError) as refused:  # a system nobody registered is still refused
+        Game(slug="unknown-kind", name="Unknown", rating_system="no-such-system").full_clean()
+    assert "rating_system" in refused.value.message_dict
