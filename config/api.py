@@ -29,7 +29,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from config.bodies import body_too_large_response
+from config.bodies import API_PREFIX, body_too_large_response
 from config.clientip import client_ip
 from config.jsonbody import JSON_MAX_DEPTH, JSONBodyParser
 from config.permissions import user_can_submit, user_can_void, user_sees_club_data
@@ -248,7 +248,6 @@ class RatingNumberField(serializers.Field):
         return value
 
 
-API_PREFIX = "/api/"
 SLUG = re.compile(r"[-a-zA-Z0-9_]{1,100}")
 
 

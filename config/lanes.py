@@ -46,25 +46,19 @@ from django.conf import settings
 from django.db import DatabaseError, OperationalError, connection, transaction
 from django.http import FileResponse, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.template import loader
+from django.template.response import SimpleTemplateResponse
 from django.utils.translation import gettext
+
+from config.bodies import API_PREFIX
 
 #: The advisory locks' first key (``pg_advisory_lock(LANE_KEY, turn)``): "CRKL" read as a number.
 LANE_KEY = 0x43524B4C
 #: How long a refused client is told to wait before asking again.
 RETRY_AFTER_SECONDS = 5
-API_PREFIX = "/api/"
 
 
 class LaneBusy(Exception):
     """No turn came within the wait."""
-
-
-def lane_size() -> int:
-    return settings.CARDRANK_HEAVY_READS_AT_ONCE
-
-
-def _uses_postgresql() -> bool:
-    return connection.vendor == "postgresql"
 
 
 # The process's semaphore when the database is not PostgreSQL (rebuilt if the setting changes), and the turns
@@ -112,11 +106,11 @@ def lane_enter(wait: float | None = None) -> Callable[[], None]:
     """Take a turn in the lane, waiting at most ``wait`` seconds (the setting's by default).
 
     Returns the function that gives the turn back (call it once); raises ``LaneBusy`` if no turn came."""
-    size = lane_size()
+    size = settings.CARDRANK_HEAVY_READS_AT_ONCE
     if size <= 0:
         return lambda: None
     wait = settings.CARDRANK_HEAVY_READS_WAIT_SECONDS if wait is None else wait
-    if not _uses_postgresql():
+    if connection.vendor != "postgresql":
         return _local_enter(_semaphore(size), wait)
     turns = list(range(size))
     random.shuffle(turns)
@@ -173,7 +167,7 @@ def heavy_read(view):
             return lane_busy_response(request)
         try:
             response = view(request, *args, **kwargs)
-            if hasattr(response, "render") and callable(response.render) and not response.is_rendered:
+            if isinstance(response, SimpleTemplateResponse) and not response.is_rendered:
                 response = response.render()  # DRF's and Django's template answers are made here, in the lane
         except BaseException:
             release()
