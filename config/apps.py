@@ -2,13 +2,10 @@ from django.apps import AppConfig
 
 
 class ConfigConfig(AppConfig):
-    """The project's own configuration as an app, so that its system checks and signal receivers are registered."""
+    """The project's own configuration as an app, so that its system checks are registered."""
 
     name = "config"
     verbose_name = "Cardrank configuration"
 
     def ready(self):
         from config import checks  # noqa: F401 - registers the deployment checks
-        from config.auth import connect_receivers
-
-        connect_receivers()  # a change of anyone's permissions renews the kept permissions' stamp

@@ -43,9 +43,10 @@ def test_a_signed_in_page_reads_its_session_from_the_cache(production, reference
     with CaptureQueriesContext(connection) as queries:
         page = browser.get("/results/slaps/", secure=True)
     assert page.status_code == 200
-    # No query at all: the session, the user's row and permissions (config/auth.py;
-    # tests/test_permission_cache.py) and the games (games/setup.py) are all kept in the cache.
-    assert _tables(queries.captured_queries) == []
+    # No session query: it is kept in the cache, and so are the games (games/setup.py). The user's row and
+    # permissions are read on every request, so a revoked referee is refused at once (config/auth.py;
+    # tests/test_revocation.py).
+    assert _tables(queries.captured_queries) == ["auth_user", "auth_permission"]
 
 
 def test_signing_out_ends_the_session_though_it_was_cached(production, reference_data):

@@ -166,8 +166,7 @@ def test_search_is_for_referees(client, reference_data):
 
 
 def test_the_number_of_queries_does_not_grow_with_the_players(browser, slaps, django_assert_num_queries):
-    """Session, user and permissions (this per-process cache keeps none of them: config/auth.py keeps the
-    user and permissions only in a shared cache, ``tests/test_permission_cache.py``), then on PostgreSQL one
+    """Session, user and permissions (read on every request: config/auth.py), then on PostgreSQL one
     statement for the exact number and the names beginning with the text, each with their rating in the
     game (elsewhere the ORM's three: the number, the names, the ratings); and names containing the text
     only when fewer than 15 begin with it."""

@@ -9,7 +9,6 @@ import redis
 from django.test import Client
 from rest_framework.test import APIClient
 
-from config.auth import PERMISSIONS_STAMP_KEY
 from matches.versions import RESULTS_STAMP_KEY
 from ratings.league_apis import LeaderboardPagination
 from ratings.pages import LEADERBOARD_PAGE_SIZE
@@ -23,9 +22,9 @@ API = "/api/leagues/slaps-amateur/leaderboard/"
 SITE_SIZES = {LEADERBOARD_PAGE_SIZE, LeaderboardPagination.page_size, LeaderboardPagination.max_page_size}
 
 
-# The site's stamps, one key each whatever is asked: renewed when permissions or results change, so the
-# fixtures' own writes (a group's permissions, a result) may have stored them before the test asks anything.
-SITE_STAMPS = {PERMISSIONS_STAMP_KEY, RESULTS_STAMP_KEY}
+# The site's stamps, one key each whatever is asked: renewed when results change, so the fixtures' own
+# writes (a result) may have stored one before the test asks anything.
+SITE_STAMPS = {RESULTS_STAMP_KEY}
 
 
 @pytest.fixture

@@ -44,7 +44,7 @@ def test_without_queueing_the_rating_the_rest_of_the_write_is_the_same(
     reference_data, django_capture_on_commit_callbacks
 ):
     a, b = PlayerFactory(), PlayerFactory()
-    referee = UserFactory()  # saving a user queues its own callback (the auth stamp's renewal: config/auth.py)
+    referee = UserFactory()
     with django_capture_on_commit_callbacks() as queued:
         match = match_record(referee=referee, data=body(a, b), queue_rating=False)
 
