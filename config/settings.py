@@ -167,10 +167,11 @@ CACHES = {
     )
 }
 # A signed-in page reads its session from the shared cache, not PostgreSQL (one query fewer on every
-# referee's page; docs/performance.md), and every session is still written to the database, which stays
-# the truth: a miss (Redis down, evicted) reads it from there. Only with CACHE_URL: a per-process
-# memory cache would keep a signed-out session alive in the other web processes.
-SESSION_ENGINE = "django.contrib.sessions.backends." + ("cached_db" if CACHE_URL else "db")
+# referee's page; docs/performance.md), under a digest of its key, never the key (config/sessions.py), and
+# every session is still written to the database, which stays the truth: a miss (Redis down, evicted)
+# reads it from there. Only with CACHE_URL: a per-process memory cache would keep a signed-out session
+# alive in the other web processes.
+SESSION_ENGINE = "config.sessions" if CACHE_URL else "django.contrib.sessions.backends.db"
 # django-ratelimit wants a shared cache (E003): the embedded default is one process's memory.
 # W001 only says our Redis backend is not on its list; Django's atomic add/incr is all it needs.
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"] + ([] if CACHE_URL else ["django_ratelimit.E003"])

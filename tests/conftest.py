@@ -371,7 +371,7 @@ def production(settings, require_redis):
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5, "RETRY_SECONDS": 5},
         }
     }
-    settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"  # as config.settings with CACHE_URL
+    settings.SESSION_ENGINE = "config.sessions"  # as config.settings with CACHE_URL
     cache.clear()
     yield settings
     cache.clear()

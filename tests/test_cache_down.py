@@ -45,7 +45,7 @@ def cache_down(settings, reference_data):
         }
     }
     # Sessions as production keeps them with CACHE_URL: read from the cache, else from the database.
-    settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    settings.SESSION_ENGINE = "config.sessions"
     _limit_everything_to_one_a_minute(settings)
 
 

@@ -7,12 +7,16 @@ Each test signs a referee in, through the page (a session) and the API (a token)
 settings (DEBUG off, the Redis cache), asks once, takes the role away, and asks again."""
 
 import pytest
+import redis
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
 
+from config.tokens import api_token_create
 from tests.conftest import api_for
 from tests.factories import AdminFactory, RefereeFactory
 
@@ -140,3 +144,37 @@ def test_permissions_are_read_once_per_request_in_one_query(production, referenc
             assert _page_allowed(browser)
         reads = [query["sql"] for query in queries.captured_queries if ' FROM "auth_permission"' in query["sql"]]
         assert len(reads) == 1
+
+
+def test_no_password_hash_or_credential_reaches_the_cache(production, reference_data, require_redis):
+    """After pages and API calls signed in both ways, nothing the cache's Redis holds, keys or values,
+    contains a password's hash, a session key (sessions are kept under its digest: config/sessions.py) or
+    an API token (its secret or its digest)."""
+    referee = RefereeFactory()
+    browser = Client()
+    assert (
+        browser.post(
+            "/accounts/login/", {"username": referee.username, "password": "correct horse battery"}, secure=True
+        ).status_code
+        == 302
+    )
+    issued = api_token_create(user=referee)
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {issued.secret}")
+    for _ in range(2):
+        assert _page_allowed(browser)
+        assert _api_allowed(api)
+    referee.refresh_from_db()
+    session_key = browser.cookies[settings.SESSION_COOKIE_NAME].value
+    secrets = {
+        "password hash": referee.password.encode(),
+        "the hash's digest part": referee.password.rsplit("$", 1)[-1].encode(),
+        "session key": session_key.encode(),
+        "API token": issued.secret.encode(),
+        "API token's digest": issued.token.digest.encode(),
+    }
+    held = redis.Redis.from_url(require_redis)
+    stored = [(key, held.get(key) or b"") for key in held.scan_iter() if held.type(key) == b"string"]
+    assert stored  # the session, the stamps, the menu's count: the cache was used
+    for name, secret in secrets.items():
+        assert not [key for key, value in stored if secret in key or secret in value], name

@@ -9,6 +9,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from config.sessions import _cache_key as session_cache_key
 from tests.factories import RefereeFactory
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +33,7 @@ def _signed_in() -> tuple[Client, str]:
 def test_the_embedded_default_keeps_sessions_in_the_database_only():
     """Without CACHE_URL each process has its own memory cache: a session cached there would outlive a
     sign-out in another process, so ``make run``'s settings read sessions from the database."""
-    assert django_settings.CACHE_URL == "" or "cached_db" in django_settings.SESSION_ENGINE
+    assert django_settings.CACHE_URL == "" or django_settings.SESSION_ENGINE == "config.sessions"
     if not django_settings.CACHE_URL:
         assert django_settings.SESSION_ENGINE == "django.contrib.sessions.backends.db"
 
@@ -47,6 +48,16 @@ def test_a_signed_in_page_reads_its_session_from_the_cache(production, reference
     # permissions are read on every request, so a revoked referee is refused at once (config/auth.py;
     # tests/test_revocation.py).
     assert _tables(queries.captured_queries) == ["auth_user", "auth_permission"]
+
+
+def test_the_cache_keeps_a_session_under_a_digest_of_its_key_never_the_key(production, reference_data):
+    """The session key is the cookie's value, a credential: whoever lists the cache must not find it
+    (config/sessions.py; every key and value is searched in ``tests/test_revocation.py``)."""
+    browser, _ = _signed_in()
+    assert browser.get("/results/slaps/", secure=True).status_code == 200
+    key = browser.cookies[django_settings.SESSION_COOKIE_NAME].value
+    assert cache.get(session_cache_key(key))["_auth_user_id"]
+    assert cache.get("django.contrib.sessions.cached_db" + key) is None
 
 
 def test_signing_out_ends_the_session_though_it_was_cached(production, reference_data):
