@@ -9,7 +9,7 @@ Sections, one per layer that calls them:
 
 - results (``matches``): clean a body, store its parts, read it back as a body;
 - rating input (``ratings``): load the engine's input for a chunk of matches;
-- API (``ratings.match_apis``): the game's fields of a match answer and of a body;
+- API (``ratings.match_apis``): the game's fields of a match answer and of a body (its own schema);
 - pages: the entry page and the template partials a match shows;
 - import/export (``games.importing``, ``games.exporting``): the game's file formats.
 """
@@ -102,14 +102,23 @@ class BaseKind(GameKind):
 
     # --- API -------------------------------------------------------------------------------
 
-    #: The fields the game adds to a match answer, by name (``ratings.match_apis.MatchOutputSerializer``
-    #: answers every registered kind's, empty for a match of another game); none for seats only.
+    #: The fields the game adds to a match answer, by name: a match of the game answers them, a match of
+    #: another game does not (``ratings.match_apis.match_answer_serializer``); none for seats only.
     answer_fields: ClassVar[dict[str, AnswerField]] = {}
-    #: The fields the game adds to a result body, by name: the schema's ``MatchSubmit`` (``clean`` checks them).
+    #: The fields of the game's result body beside the shared ``game``, ``played_at``, ``rated`` and ``league``,
+    #: by name, with their own limits: the schema's ``<api_name>Result``, one member of ``MatchSubmit``'s
+    #: ``oneOf`` (``clean`` checks them). A field ``clean`` requires is declared required.
     body_fields: ClassVar[dict[str, serializers.Field]] = {}
     #: An example result body for the schema (POST /api/matches/), and its title; none by default.
     body_example_name: ClassVar[str] = ""
     body_example: ClassVar[dict[str, Any]] = {}
+
+    @property
+    def api_name(self) -> str:
+        """The game's name in the schema's components, letters and digits: ``<api_name>Result`` (its body),
+        ``<api_name>MatchOut`` (its answer), ``<api_name>Game`` (its games' slugs). By default the kind's class
+        name without "Kind" (``SlapsKind``: ``Slaps``); a kind may set its own."""
+        return type(self).__name__.removesuffix("Kind")
 
     # --- pages -----------------------------------------------------------------------------
 

@@ -16,17 +16,28 @@ by username for staff). Its vocabulary:
 The input serializers only document the bodies (for the schema and its
 clients): validation lives in ``matches.services``, the one path every entry
 route shares, so the API cannot disagree with the pages or admin.
+
+Each game has its own body and its own answer, from its kind (``body_fields``,
+``answer_fields``): a Slaps match answers ``winner`` and no ``deals``. The
+schema publishes ``MatchSubmit`` and ``MatchOut`` as a ``oneOf`` of one
+member per registered kind, chosen by ``game`` (``KindsOneOf``), so a name two
+games use (``players``) keeps each game's own limits and words.
 """
 
 import copy
-from collections.abc import Iterable
+import re
+import weakref
 from contextlib import contextmanager
 from datetime import UTC
+from typing import Any, ClassVar
 
 from django.core.exceptions import ValidationError
+from django.db import DatabaseError, transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
+from drf_spectacular.extensions import OpenApiSerializerExtension
+from drf_spectacular.plumbing import ResolvedComponent
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -53,6 +64,7 @@ from config.api import (
     error_responses,
 )
 from leagues.kinds import KINDS
+from leagues.models import Game
 from matches.confirmation import DISPUTE_NOTE_MAX, match_confirm, match_dispute
 from matches.models import Match
 from matches.services import (
@@ -134,20 +146,6 @@ def _answer_for(match: Match, request) -> Match:
     return match
 
 
-def _kinds_fields(declared: Iterable[dict]) -> dict:
-    """The kinds' declared fields (``answer_fields`` or ``body_fields`` of each), in registration order.
-
-    Read when a serializer first builds its fields, after the kinds are
-    registered (``games.apps``). A name two kinds declare is shown once, as
-    the first declared it.
-    """
-    fields: dict = {}
-    for kind_fields in declared:
-        for name, field in kind_fields.items():
-            fields.setdefault(name, field)
-    return fields
-
-
 def _fields_with(fields: dict, more: dict, *, before: str) -> dict:
     """``fields`` with ``more`` inserted before the field named ``before`` (the published order)."""
     at = list(fields).index(before)
@@ -156,23 +154,38 @@ def _fields_with(fields: dict, more: dict, *, before: str) -> dict:
 
 
 class KindAnswerField(serializers.Field):
-    """A game's field of a match answer (``games.fields.AnswerField``): what the match's own kind reads
-    for it, and empty (``[]`` for a list, ``null`` otherwise) for a match of a game without it.
+    """A game's own field of a match answer (``games.fields.AnswerField``): what its kind reads from the match,
+    documented as the kind declares it."""
 
-    The schema shows the declaring kind's field, so the published ``MatchOut``
-    is what every game answers.
-    """
-
-    def __init__(self, *, declared: serializers.Field, **kwargs):
-        super().__init__(source="*", read_only=True, help_text=declared.help_text, **kwargs)
-        self.empty_list = isinstance(declared, serializers.ListField | serializers.ListSerializer)
-        extend_schema_field(declared)(self)
+    def __init__(self, *, own, **kwargs):
+        super().__init__(source="*", read_only=True, help_text=own.field.help_text, **kwargs)
+        self.read = own.read
+        extend_schema_field(own.field)(self)
 
     def to_representation(self, match: Match):
-        own = match.game.kind.answer_fields.get(self.field_name)
-        if own is not None:
-            return own.read(match)
-        return [] if self.empty_list else None
+        return self.read(match)
+
+
+class KindFieldsMixin:
+    """A serializer of one kind's matches (a class per kind): the fields every game has, with the kind's own
+    inserted before ``kind_fields_before``.
+
+    ``kind`` is None on the shared base (no game's fields). ``game_schema``, set on the schema's classes
+    only (``KindsOneOf``), is what the ``game`` property says: the slugs of the kind's games.
+    """
+
+    kind: Any = None
+    kind_fields_before: ClassVar[str] = ""
+    game_schema: ClassVar[dict | None] = None
+
+    def kind_fields(self) -> dict:
+        raise NotImplementedError
+
+    def get_fields(self):
+        fields = super().get_fields()
+        if self.game_schema is not None:
+            extend_schema_field(self.game_schema)(fields["game"])  # a copy of the declared field, this class's own
+        return _fields_with(fields, self.kind_fields() if self.kind else {}, before=self.kind_fields_before)
 
 
 # Component names as first published (MatchOut, MatchSubmit, RatingChangeOut): generated clients keep their types.
@@ -190,9 +203,12 @@ PLAYER_RESULTS = PlayerResultOutputSerializer(many=True)
 RATING_CHANGES = RatingChangeOutputSerializer(many=True)
 
 
-@extend_schema_serializer(component_name="MatchOut")
-class MatchOutputSerializer(AnswerSerializer):
-    """A match as every match API answers it (API.md's fields, and what the game adds)."""
+class MatchAnswerSerializer(KindFieldsMixin, AnswerSerializer):
+    """A match answer of one game's kind: API.md's fields, which every game has, and the kind's own
+    (``GameKind.answer_fields``: Slaps's winner, Preferans's deals, bridge's boards) before ``rating_changes``.
+    Made once per kind (``match_answer_serializer``); ``MatchOutputSerializer`` picks the match's."""
+
+    kind_fields_before = "rating_changes"
 
     id = serializers.IntegerField()
     game = serializers.CharField(source="game.slug", help_text="The game's slug.")
@@ -210,8 +226,7 @@ class MatchOutputSerializer(AnswerSerializer):
     )
     seats = SeatOutputSerializer(many=True, help_text="Every seat, in seat order.")
     players = serializers.SerializerMethodField(help_text="The seats held by players (not bots), in seat order.")
-    # Here, each registered kind's fields (``GameKind.answer_fields``: Slaps's winner, Preferans's deals,
-    # bridge's boards), in registration order: see ``get_fields``.
+    # Here, the kind's own fields: see ``KindFieldsMixin.get_fields``.
     rating_changes = serializers.SerializerMethodField(
         help_text="One row per player with the match's total change; empty until rated."
     )
@@ -231,10 +246,8 @@ class MatchOutputSerializer(AnswerSerializer):
         help_text="The referee who disputed the waiting result (it waits for an admin), as referee is given, or null."
     )
 
-    def get_fields(self):
-        declared = _kinds_fields(kind.answer_fields for kind in KINDS.values())
-        kinds = {name: KindAnswerField(declared=own.field) for name, own in declared.items()}
-        return _fields_with(super().get_fields(), kinds, before="rating_changes")
+    def kind_fields(self) -> dict:
+        return {name: KindAnswerField(own=own) for name, own in self.kind.answer_fields.items()}
 
     @extend_schema_field(PLAYER_RESULTS)
     def get_players(self, match: Match) -> list:
@@ -265,14 +278,52 @@ class MatchOutputSerializer(AnswerSerializer):
         return RATING_CHANGES.to_representation(rows)
 
 
-@extend_schema_serializer(component_name="MatchSubmit")
-class MatchInputSerializer(serializers.Serializer):
-    """A result body (API.md "Match bodies"): the fields of its game. Checked by ``matches.services``."""
+def _kind_serializer(base: type, kind, *, component: str, game_schema: dict | None = None, doc: str = "") -> type:
+    """A subclass of ``base`` (``KindFieldsMixin``) for ``kind``'s matches, published as ``component``."""
+    attrs = {"__module__": __name__, "__doc__": doc or base.__doc__, "kind": kind, "game_schema": game_schema}
+    return extend_schema_serializer(component_name=component)(type(f"{component}Serializer", (base,), attrs))
 
-    game = serializers.CharField(help_text="The game's slug: slaps, preferans, bridge or one an admin added.")
+
+# One answer serializer per kind, made when its first match is answered (its fields built once, as every
+# AnswerSerializer's); keyed by the kind itself, so a kind registered again (a test's) gets its own.
+_ANSWERS: "weakref.WeakKeyDictionary[Any, MatchAnswerSerializer]" = weakref.WeakKeyDictionary()
+_NO_KIND_ANSWER = MatchAnswerSerializer()  # a game whose kind is not registered: the fields every game has
+
+
+def match_answer_serializer(kind) -> MatchAnswerSerializer:
+    """The serializer of a match answer of ``kind``'s games: every game's fields and the kind's own."""
+    if kind is None:
+        return _NO_KIND_ANSWER
+    serializer = _ANSWERS.get(kind)
+    if serializer is None:  # two threads may both make it: the same serializer, either is kept
+        # Never in the schema (its classes are made when it is: ``KindsOneOf``), so any component name does.
+        answer_class = _kind_serializer(MatchAnswerSerializer, kind, component=f"{type(kind).__name__}MatchOut")
+        serializer = _ANSWERS[kind] = answer_class()
+    return serializer
+
+
+@extend_schema_serializer(component_name="MatchOut")
+class MatchOutputSerializer(serializers.Serializer):
+    """A match as every match API answers it: the fields every game has and its own game's only (a Slaps
+    match has no ``deals``), by its kind's ``MatchAnswerSerializer``. Published as a ``oneOf`` of the kinds'
+    answers, chosen by ``game`` (``MatchAnswersOneOf``)."""
+
+    def to_representation(self, match: Match):
+        return match_answer_serializer(match.game.kind).to_representation(match)
+
+
+class MatchBodySerializer(KindFieldsMixin, serializers.Serializer):
+    """A result body of one game's kind (API.md "Match bodies"): the fields every game has, and the kind's own
+    (``GameKind.body_fields``) before ``league``. For the schema only: ``matches.services`` checks bodies."""
+
+    kind_fields_before = "league"
+
+    game = serializers.CharField(
+        help_text="The game's slug (slaps, preferans, bridge or one an admin added): the body has that game's fields."
+    )
     played_at = serializers.DateTimeField(help_text="ISO 8601; at most 10 minutes in the future.")
     rated = serializers.BooleanField(default=True, help_text="False makes a friendly.")
-    # Here, each registered kind's fields (``GameKind.body_fields``): see ``get_fields``.
+    # Here, the kind's own fields: see ``KindFieldsMixin.get_fields``.
     league = serializers.CharField(
         required=False,
         help_text="The slug of a league of the game to file the result under (default: its amateur league); "
@@ -282,10 +333,124 @@ class MatchInputSerializer(serializers.Serializer):
         "for a second referee when this league or any league one of its players is in requires it.",
     )
 
-    def get_fields(self):
-        declared = _kinds_fields(kind.body_fields for kind in KINDS.values())
-        kinds = {name: copy.deepcopy(field) for name, field in declared.items()}  # a field is bound to one serializer
-        return _fields_with(super().get_fields(), kinds, before="league")
+    def kind_fields(self) -> dict:
+        # A declared field is bound to one serializer: each body class gets its own copies.
+        return {name: copy.deepcopy(field) for name, field in self.kind.body_fields.items()}
+
+
+@extend_schema_serializer(component_name="MatchSubmit")
+class MatchInputSerializer(serializers.Serializer):
+    """A result body (API.md "Match bodies"): published as a ``oneOf`` of the kinds' bodies, chosen by ``game``
+    (``MatchBodiesOneOf``). Documents the body only: ``matches.services`` checks it."""
+
+
+def kind_schema_names() -> dict[str, str]:
+    """Each registered kind's name in the schema's components (``SlapsResult``, ``SlapsMatchOut``), by its slug:
+    its ``api_name`` (by default its class's name without "Kind"), made unique in registration order."""
+    names: dict[str, str] = {}
+    for slug, kind in KINDS.items():
+        name = re.sub(r"[^0-9A-Za-z]", "", getattr(kind, "api_name", "") or slug.title()) or "Game"
+        if name in names.values():  # two clubs' kinds both called DurakKind: the second is told by its slug
+            name += re.sub(r"[^0-9A-Za-z]", "", slug.title())
+        names[slug] = name
+    return names
+
+
+def _game_slugs_by_system() -> dict[str, list[str]]:
+    """The games' slugs by rating system (the kinds' slugs), read when the schema is made: games are rows, a
+    kind is code, and any number of games (each named by its club) may share a kind."""
+    slugs: dict[str, list[str]] = {}
+    try:
+        with transaction.atomic():  # a savepoint: a failed read leaves an outer transaction usable
+            rows = list(Game.objects.order_by("slug").values_list("slug", "rating_system"))
+    except DatabaseError:
+        # No database (``manage.py spectacular --file`` offline): the oneOf without a mapping still holds.
+        return slugs
+    for slug, system in rows:
+        slugs.setdefault(system, []).append(slug)
+    return slugs
+
+
+class KindsOneOf(OpenApiSerializerExtension):
+    """A union of the games' bodies or answers as the schema publishes it: a ``oneOf`` of one component per
+    registered kind (``<Name>Result``, ``<Name>MatchOut``), with a ``discriminator`` on ``game``.
+
+    ``game`` is a slug, data an admin chooses; the kind is the code behind it. So each member's ``game`` is
+    the ``<Name>Game`` enum of the slugs of that kind's games when the schema is made (each request to
+    /api/schema/ makes it anew), and the discriminator's ``mapping`` takes each slug to its kind's member. A
+    validator that ignores discriminators (JSON Schema) still finds exactly one member: the enums do not
+    overlap. A kind with no game yet is a member whose ``game`` is any text, in no mapping (no body of it can
+    be stored until an admin adds its game); with no game at all there is no discriminator, as OpenAPI would
+    then read ``game`` as a member's name.
+    """
+
+    component: ClassVar[str] = ""
+    base: ClassVar[type] = serializers.Serializer
+    suffix: ClassVar[str] = ""
+    #: A member's description, given the kind's name, its rating system and its games' slugs.
+    doc: ClassVar[str] = ""
+
+    def get_name(self, auto_schema, direction):
+        return self.component
+
+    def map_serializer(self, auto_schema, direction):
+        slugs = _game_slugs_by_system()
+        members: list[dict] = []
+        mapping: dict[str, str] = {}
+        for slug, name in kind_schema_names().items():
+            games = slugs.get(slug, [])
+            game = _game_enum(auto_schema, name=f"{name}Game", system=slug, games=games)
+            doc = self.doc.format(name=name, system=slug, games=", ".join(games) or "none yet")
+            member_class = _kind_serializer(
+                self.base, KINDS[slug], component=f"{name}{self.suffix}", game_schema=game, doc=doc
+            )
+            member = auto_schema.resolve_serializer(member_class, direction).ref
+            members.append(member)
+            mapping.update(dict.fromkeys(games, member["$ref"]))
+        if not mapping:  # no game at all: a discriminator would say the game is a component's name
+            return {"oneOf": members}
+        return {"oneOf": members, "discriminator": {"propertyName": "game", "mapping": mapping}}
+
+
+def _game_enum(auto_schema, *, name: str, system: str, games: list[str]) -> dict:
+    """The schema of a kind's ``game`` property: a reference to the ``name`` component, the enum of its games'
+    slugs (shared by its body and its answer); a plain string while the kind has no game."""
+    if not games:
+        return {"type": "string"}
+    component = ResolvedComponent(
+        name=name,
+        type=ResolvedComponent.SCHEMA,
+        object=name,
+        schema={
+            "type": "string",
+            "enum": games,
+            "description": f"The slug of a game rated by {system!r}: the games of this kind when the schema was made.",
+        },
+    )
+    auto_schema.registry.register_on_missing(component)
+    return component.ref
+
+
+class MatchBodiesOneOf(KindsOneOf):
+    target_class = MatchInputSerializer
+    component = "MatchSubmit"
+    base = MatchBodySerializer
+    suffix = "Result"
+    doc = (
+        "A result body of a {name} game (rating system {system!r}; its games: {games}): the fields every body "
+        "has and the game's own, with its limits."
+    )
+
+
+class MatchAnswersOneOf(KindsOneOf):
+    target_class = MatchOutputSerializer
+    component = "MatchOut"
+    base = MatchAnswerSerializer
+    suffix = "MatchOut"
+    doc = (
+        "A match of a {name} game (rating system {system!r}; its games: {games}) as every match API answers it: "
+        "the fields every game has and this game's own, no other's."
+    )
 
 
 IDEMPOTENCY_REUSED_SCHEMA = {

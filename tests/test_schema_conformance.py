@@ -30,6 +30,7 @@ with a bounded number of examples per operation, role and mode.
 
 import contextlib
 import copy
+import json
 from datetime import timedelta
 
 import jsonschema
@@ -37,7 +38,7 @@ import pytest
 import schemathesis
 from django.core import signals
 from django.core.management import call_command
-from django.db import close_old_connections
+from django.db import close_old_connections, transaction
 from django.utils import timezone
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
@@ -47,6 +48,7 @@ from schemathesis.generation.modes import GenerationMode
 from schemathesis.specs.openapi import checks as openapi_checks
 
 from config.wsgi import application
+from leagues.kinds import KINDS
 from leagues.models import League
 from matches.services import match_submit
 from ratings.models import PlayerRating
@@ -54,6 +56,7 @@ from tests import factories
 from tests.conftest import FIGURES
 from tests.factories import api_token_for
 from tests.matches.rows import rows_snapshot
+from tests.schema_members import component_validator, documented_bodies, members_fitting
 
 pytestmark = pytest.mark.django_db
 
@@ -166,12 +169,22 @@ def answers_closed(published: dict) -> dict:
     return closed
 
 
+def served_schema(django_db_blocker) -> dict:
+    """The schema ``/api/schema/`` serves with the three games in the database (a transactional test elsewhere
+    may have flushed them): each game's slug is in its kind's member, and the discriminator maps it there."""
+    with django_db_blocker.unblock(), requests_in_the_test_transaction(), transaction.atomic():
+        factories.reference_data_ensure()
+        served = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application).raw_schema
+        transaction.set_rollback(True)
+    return served
+
+
 @pytest.fixture(scope="module")
-def schema(django_db_blocker):
-    """The schema as ``/api/schema/`` serves it, answers closed, bound to the app's WSGI handler."""
-    with django_db_blocker.unblock(), requests_in_the_test_transaction():
-        served = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
-    closed = schemathesis.openapi.from_dict(answers_closed(served.raw_schema))
+def schema(django_db_setup, django_db_blocker):
+    """The schema as ``/api/schema/`` serves it, answers closed, bound to the app's WSGI handler (made once the
+    test database is: it reads the games)."""
+    served = served_schema(django_db_blocker)
+    closed = schemathesis.openapi.from_dict(answers_closed(served))
     closed.app = application
     return closed
 
@@ -478,23 +491,26 @@ def test_every_error_answer_is_json_and_documented(answers, world, settings, cli
     assert [row["name"] for pk, row in players.items() if pk not in before["leagues.Player"]] == ["Bea"]
 
 
-def test_the_schema_validates_and_describes_the_match_answer(tmp_path):
-    """drf-spectacular's own validation (OpenAPI 3.0 meta-schema), failing on any warning; and the match
-    answer lists the five fields the first schema lacked, with their types."""
+def test_the_schema_validates_and_describes_the_match_answer(tmp_path, reference_data):
+    """drf-spectacular's own validation (OpenAPI 3.0 meta-schema), failing on any warning; and each game's
+    match answer lists the five fields the first schema lacked, with their types."""
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yaml"))
     from django.test import Client
 
     published = Client().get("/api/schema/?format=json").json()
-    match = published["components"]["schemas"]["MatchOut"]
-    assert {"boards", "league", "awaiting_confirmation", "confirmed_by", "disputed_by", "rated_after"} <= set(
-        match["required"]
-    )
-    properties = match["properties"]
-    assert properties["boards"]["items"] == {"$ref": "#/components/schemas/BoardOutput"}
-    assert (properties["league"]["type"], properties["league"]["nullable"]) == ("string", True)
-    assert properties["awaiting_confirmation"]["type"] == "boolean"
-    assert (properties["confirmed_by"]["type"], properties["confirmed_by"]["nullable"]) == ("string", True)
-    assert (properties["rated_after"]["format"], properties["rated_after"]["nullable"]) == ("date-time", True)
+    schemas = published["components"]["schemas"]
+    assert schemas["BridgeMatchOut"]["properties"]["boards"]["items"] == {"$ref": "#/components/schemas/BoardOutput"}
+    assert "boards" in schemas["BridgeMatchOut"]["required"]
+    for name in ("SlapsMatchOut", "PreferansMatchOut", "BridgeMatchOut"):
+        match = schemas[name]
+        assert {"league", "awaiting_confirmation", "confirmed_by", "disputed_by", "rated_after"} <= set(
+            match["required"]
+        )
+        properties = match["properties"]
+        assert (properties["league"]["type"], properties["league"]["nullable"]) == ("string", True)
+        assert properties["awaiting_confirmation"]["type"] == "boolean"
+        assert (properties["confirmed_by"]["type"], properties["confirmed_by"]["nullable"]) == ("string", True)
+        assert (properties["rated_after"]["format"], properties["rated_after"]["nullable"]) == ("date-time", True)
     reused = published["paths"]["/api/matches/"]["post"]["responses"]["422"]["content"]["application/json"]
     assert reused["schema"]["required"] == ["Idempotency-Key"]
     for path in ["/api/matches/{id}/", "/api/matches/{id}/void/", "/api/matches/{id}/correct/"]:
@@ -502,6 +518,102 @@ def test_the_schema_validates_and_describes_the_match_answer(tmp_path):
         assert operation["responses"]["200"]["content"]["application/json"]["schema"] == {
             "$ref": "#/components/schemas/MatchOut"
         }
+
+
+# ---- A schema per game (issue 26): each body and each answer is its own game's, chosen by "game" ----
+
+GAME_MEMBERS = {
+    "MatchSubmit": {"slaps": "SlapsResult", "preferans": "PreferansResult", "bridge": "BridgeResult"},
+    "MatchOut": {"slaps": "SlapsMatchOut", "preferans": "PreferansMatchOut", "bridge": "BridgeMatchOut"},
+}
+
+
+def _ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def test_a_body_and_an_answer_are_a_oneof_of_the_games_chosen_by_game(schema):
+    """MatchSubmit and MatchOut are a oneOf with a member per game's kind, the discriminator's mapping taking
+    each game's slug to it; a member's game is the enum of its kind's games. The batch refers to the same
+    unions. Each member has its own limits and words: only Slaps's players are two, and no description of a
+    member names another game."""
+    schemas = schema.raw_schema["components"]["schemas"]
+    for union, members in GAME_MEMBERS.items():
+        assert schemas[union]["oneOf"] == [_ref(name) for name in members.values()]
+        assert schemas[union]["discriminator"] == {
+            "propertyName": "game",
+            "mapping": {slug: f"#/components/schemas/{name}" for slug, name in members.items()},
+        }
+        for slug, name in members.items():
+            assert schemas[name]["properties"]["game"]["allOf"] == [_ref(f"{slug.title()}Game")]
+            assert "game" in schemas[name]["required"]
+    assert schemas["SlapsGame"]["enum"] == ["slaps"]
+    batch = schemas["MatchBatchSubmit"]["properties"]["matches"]
+    assert batch["items"] == _ref("MatchSubmit")
+    assert schemas["MatchBatchOut"]["properties"]["matches"]["items"] == _ref("MatchOut")
+
+    slaps = schemas["SlapsResult"]["properties"]
+    assert (slaps["players"]["minItems"], slaps["players"]["maxItems"]) == (2, 2)
+    assert {"players", "winner"} <= set(schemas["SlapsResult"]["required"])
+    assert {"seats", "deals"} <= set(schemas["PreferansResult"]["required"])
+    assert "boards" in schemas["BridgeResult"]["required"]
+    assert not {"seats", "deals", "boards"} & set(slaps)
+    assert not {"players", "winner", "boards"} & set(schemas["PreferansResult"]["properties"])
+    assert not {"winner", "boards", "scoring", "standings"} & set(schemas["PreferansMatchOut"]["properties"])
+    assert not {"deals", "boards", "scoring", "standings"} & set(schemas["SlapsMatchOut"]["properties"])
+    other_games = ("Slaps:", "Preferans:", "Bridge:", "else empty", "for other games")
+    for name in [*GAME_MEMBERS["MatchSubmit"].values(), *GAME_MEMBERS["MatchOut"].values()]:
+        words = json.dumps(schemas[name]["properties"])
+        assert not [word for word in other_games if word in words], name
+
+
+def _documented_examples(published: dict) -> list[dict]:
+    """Every example body: docs/api.md's, the kinds' own, and those the schema shows on POST /api/matches/."""
+    examples = published["paths"]["/api/matches/"]["post"]["requestBody"]["content"]["application/json"]["examples"]
+    kinds = [kind.body_example for kind in KINDS.values() if getattr(kind, "body_example", None)]
+    return [*documented_bodies(), *kinds, *(example["value"] for example in examples.values())]
+
+
+def test_every_documented_body_validates_as_its_own_game_only(schema):
+    published = schema.raw_schema
+    examples = _documented_examples(published)
+    assert {body["game"] for body in examples} == {"slaps", "preferans", "bridge"}
+    assert len(examples) >= 9  # three in docs/api.md, three kinds', three in the schema
+    submit = component_validator(published, "MatchSubmit")
+    for body in examples:
+        submit.validate(body)
+        assert members_fitting(published, "MatchSubmit", body) == [GAME_MEMBERS["MatchSubmit"][body["game"]]], body
+
+
+def test_every_body_the_tests_send_validates_and_a_wrong_one_does_not(schema, world):
+    published = schema.raw_schema
+    submit = component_validator(published, "MatchSubmit")
+    for body in world["bodies"]:
+        assert members_fitting(published, "MatchSubmit", body) == [GAME_MEMBERS["MatchSubmit"][body["game"]]], body
+    slaps = world["bodies"][0]
+    three = {**slaps, "players": world["players"][:3]}
+    assert members_fitting(published, "MatchSubmit", three) == []  # not as Slaps, nor as another game
+    assert not submit.is_valid(three)
+    assert not submit.is_valid({key: value for key, value in slaps.items() if key != "winner"})
+    assert not submit.is_valid({**slaps, "game": "preferans"})  # a Slaps body named a Preferans game
+    batch = component_validator(published, "MatchBatchSubmit")
+    batch.validate({"matches": world["bodies"]})
+    assert not batch.is_valid({"matches": [world["bodies"][0], three]})
+
+
+def test_each_games_answer_has_its_own_fields_only(answers, world, schema):
+    """A Slaps match answers winner and none of the other games' fields (no "deals": [], no "boards": []), and
+    so on for each game: its keys are exactly its member's properties, and it fits that member only."""
+    published = schema.raw_schema
+    slaps, _, preferans, bridge, _ = world["matches"]
+    for pk, game in ((slaps, "slaps"), (preferans, "preferans"), (bridge, "bridge")):
+        answer = answers("anonymous", "GET", "/api/matches/{id}/", status=200, path_parameters={"id": pk})
+        member = GAME_MEMBERS["MatchOut"][game]
+        assert set(answer) == set(published["components"]["schemas"][member]["properties"]), answer
+        assert members_fitting(published, "MatchOut", answer) == [member]
+    assert {"deals", "boards", "scoring", "standings"}.isdisjoint(
+        answers("anonymous", "GET", "/api/matches/{id}/", status=200, path_parameters={"id": slaps})
+    )
 
 
 # ---- Refusals: every operation documents each one it can answer, and answers it as documented ----

@@ -122,7 +122,7 @@ class StandingSerializer(AnswerSerializer):
 
 
 # Made once: a serializer made per answer costs more than the rows it writes (the submission's hot path).
-BOARDS = BoardOutputSerializer(many=True, read_only=True, help_text="Bridge: the boards and their tables; else empty.")
+BOARDS = BoardOutputSerializer(many=True, read_only=True, help_text="The boards and their tables.")
 
 
 def bridge_answer_boards(match: Match) -> list:
@@ -133,8 +133,8 @@ def bridge_answer_boards(match: Match) -> list:
 STANDINGS = StandingSerializer(
     many=True,
     read_only=True,
-    help_text="Bridge: the club's standings of the session by its scoring (per section and, in a Mitchell, "
-    "per direction), as its scoring program ranks them; else empty. The rating is Cardrank's, from IMP duels.",
+    help_text="The club's standings of the session by its scoring (per section and, in a Mitchell, "
+    "per direction), as its scoring program ranks them. The rating is Cardrank's, from IMP duels.",
 )
 
 
@@ -166,8 +166,7 @@ ANSWER_FIELDS = {
         serializers.CharField(
             read_only=True,
             allow_null=True,
-            help_text='Bridge: how the club scores the session: "matchpoints", "cross_imps", "butler" or "imps"; '
-            "else null.",
+            help_text='How the club scores the session: "matchpoints", "cross_imps", "butler" or "imps".',
         ),
         lambda match: session_scoring(_body(match)),
     ),
@@ -220,26 +219,32 @@ class BoardInputSerializer(serializers.Serializer):
     )
     deal = serializers.CharField(required=False, help_text="The hand record as PBN deal text.")
     byes = ByeInputSerializer(many=True, required=False, help_text="Pairs credited points without opponents.")
-    tables = BoardTableInputSerializer(many=True, help_text=f"At most {BRIDGE_MAX_TABLES} tables.")
+    tables = BoardTableInputSerializer(
+        many=True, max_length=BRIDGE_MAX_TABLES, help_text=f"At most {BRIDGE_MAX_TABLES} tables (none: byes only)."
+    )
 
 
 BODY_FIELDS = {
     "boards": BoardInputSerializer(
-        many=True, required=False, help_text=f"Bridge: the boards of the session (at most {BRIDGE_MAX_BOARDS})."
+        many=True,
+        min_length=1,
+        max_length=BRIDGE_MAX_BOARDS,
+        help_text=f"The boards of the session (at most {BRIDGE_MAX_BOARDS}).",
     ),
     "scoring": serializers.ChoiceField(
         choices=list(SCORINGS),
         required=False,
-        help_text="Bridge: how the club scores the session (its standings); the rating is always IMP duels.",
+        help_text="How the club scores the session (its standings); the rating is always IMP duels.",
     ),
     "movement": serializers.ChoiceField(
         choices=["mitchell", "howell"],
         required=False,
-        help_text="Bridge: mitchell numbers NS and EW pairs apart (standings per direction); howell one list.",
+        help_text="How pairs are numbered: mitchell numbers NS and EW apart (standings per direction), "
+        "howell in one list.",
     ),
-    "event": serializers.CharField(required=False, help_text="Bridge: the event's name (at most 200 characters)."),
+    "event": serializers.CharField(required=False, help_text="The event's name (at most 200 characters)."),
     "scoring_options": serializers.DictField(
-        required=False, help_text="Bridge: the scoring program's conventions (docs/api.md)."
+        required=False, help_text="The scoring program's conventions (docs/api.md)."
     ),
 }
 

@@ -20,7 +20,7 @@ ANSWER_FIELDS = {
         serializers.ListField(
             child=serializers.ListField(child=serializers.FloatField()),
             read_only=True,
-            help_text="Preferans: each deal's whists in seat order; else empty.",
+            help_text="Each deal's whists in seat order.",
         ),
         preferans_answer_deals,
     ),
@@ -49,8 +49,10 @@ class SeatsInputField(serializers.ListField):
 @extend_schema_field(
     {
         "type": "array",
-        "description": f"Preferans: each deal's whists in seat order, summing to zero (at most two decimals, each "
+        "description": f"Each deal's whists in seat order, summing to zero (at most two decimals, each "
         f"within ±10,000); at most {PREFERANS_MAX_DEALS} deals.",
+        "minItems": 1,
+        "maxItems": PREFERANS_MAX_DEALS,
         "items": {
             "type": "array",
             "minItems": PREFERANS_SEATS[0],
@@ -64,8 +66,8 @@ class DealsInputField(serializers.ListField):
 
 
 BODY_FIELDS = {
-    "seats": SeatsInputField(required=False, help_text="Preferans: the seats in order."),
-    "deals": DealsInputField(required=False),
+    "seats": SeatsInputField(help_text="The seats in order."),
+    "deals": DealsInputField(),
 }
 
 # The schema's example body for this game (POST /api/matches/).

@@ -16,18 +16,14 @@ def slaps_answer_winner(match: Match) -> int | None:
 
 ANSWER_FIELDS = {
     "winner": AnswerField(
-        serializers.IntegerField(
-            read_only=True, allow_null=True, help_text="Slaps: the winner's player id; null for other games."
-        ),
+        serializers.IntegerField(read_only=True, allow_null=True, help_text="The winner's player id."),
         slaps_answer_winner,
     ),
 }
 
 BODY_FIELDS = {
-    "players": PairInputField(required=False, help_text="Slaps: the two players' ids."),
-    "winner": serializers.IntegerField(
-        required=False, min_value=1, max_value=MAX_ID, help_text="Slaps: the winner's id (one of players)."
-    ),
+    "players": PairInputField(help_text="The two players' ids."),
+    "winner": serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text="The winner's id (one of players)."),
 }
 
 # The schema's example body for this game (POST /api/matches/).
