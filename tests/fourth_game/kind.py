@@ -60,10 +60,17 @@ class RummyKind(BaseKind):
     engine = SYSTEM
     result_noun = "hand"
     templates = {**BaseKind.templates, "entry": PAGE}
+    # The schema's RummyResult (issue 26): its own players, 2 to 6, beside Slaps's two.
     body_fields = {
+        "players": serializers.ListField(
+            child=serializers.IntegerField(min_value=1),
+            min_length=SEATS[0],
+            max_length=SEATS[1],
+            help_text=f"The {SEATS[0]} to {SEATS[1]} players' ids.",
+        ),
         "scores": serializers.ListField(
-            child=serializers.FloatField(), required=False, help_text="Rummy points (test): each player's points."
-        )
+            child=serializers.FloatField(), help_text="Rummy points (test): each player's points, in their order."
+        ),
     }
 
     # --- results (matches) -----------------------------------------------------------------

@@ -386,3 +386,53 @@ def test_admin_creates_a_game_of_a_clubs_own_kind(rummy_kind, rf, admin_user):
     with pytest.raises(ValidationError) as refused:  # a system nobody registered is still refused
         Game(slug="unknown-kind", name="Unknown", rating_system="no-such-system").full_clean()
     assert "rating_system" in refused.value.message_dict
+
+
+@pytest.mark.django_db
+def test_the_fourth_game_has_its_own_body_and_answer_in_the_schema(
+    rummy_kind, tmp_path, django_capture_on_commit_callbacks
+):
+    """Issue 26: once its kind is registered, the fourth game is a member of the published unions, named from
+    the kind alone (``RummyResult``, ``RummyMatchOut``): its players are 2 to 6 while Slaps's stay two, a body
+    of three players fits Rummy's member only and a Slaps body of three fits none, and its answer has its
+    own fields only. The schema is valid (no warning) before its game exists, too: a kind no game uses yet
+    takes any slug and is in no mapping."""
+    from django.core.management import call_command
+
+    from tests.factories import reference_data_ensure
+    from tests.schema_members import members_fitting
+
+    reference_data_ensure()
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "before.yaml"))
+    before = Client().get("/api/schema/?format=json").json()["components"]["schemas"]
+    assert {"$ref": "#/components/schemas/RummyResult"} in before["MatchSubmit"]["oneOf"]
+    assert before["RummyResult"]["properties"]["game"]["type"] == "string"
+    assert "rummy" not in before["MatchSubmit"]["discriminator"]["mapping"]
+
+    rummy_game()
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "after.yaml"))
+    published = Client().get("/api/schema/?format=json").json()
+    schemas = published["components"]["schemas"]
+    assert schemas["MatchSubmit"]["discriminator"]["mapping"]["rummy"] == "#/components/schemas/RummyResult"
+    assert schemas["MatchOut"]["discriminator"]["mapping"]["rummy"] == "#/components/schemas/RummyMatchOut"
+    assert schemas["RummyGame"]["enum"] == ["rummy"]
+    rummy_players = schemas["RummyResult"]["properties"]["players"]
+    slaps_players = schemas["SlapsResult"]["properties"]["players"]
+    assert (rummy_players["minItems"], rummy_players["maxItems"]) == (2, 6)
+    assert (slaps_players["minItems"], slaps_players["maxItems"]) == (2, 2)
+
+    ann, bob, cy = (PlayerFactory(name=name) for name in ("Ann Rummy", "Bob Rummy", "Cy Rummy"))
+    played = (timezone.now() - timedelta(hours=1)).isoformat()
+    body = {"game": "rummy", "played_at": played, "players": [ann.pk, bob.pk, cy.pk], "scores": [30, 10, 20]}
+    assert members_fitting(published, "MatchSubmit", body) == ["RummyResult"]
+    slaps_of_three = {"game": "slaps", "played_at": played, "players": [ann.pk, bob.pk, cy.pk], "winner": ann.pk}
+    assert members_fitting(published, "MatchSubmit", slaps_of_three) == []
+
+    api = Client(HTTP_AUTHORIZATION=f"Token {api_token_for(RefereeFactory())}")
+    with django_capture_on_commit_callbacks(execute=True):
+        created = api.post("/api/matches/", json.dumps(body), content_type="application/json")
+    assert created.status_code == 201, created.content
+    answer = created.json()
+    assert set(answer) == set(schemas["RummyMatchOut"]["properties"])
+    assert not {"winner", "deals", "boards", "scoring", "standings"} & set(answer)
+    assert members_fitting(published, "MatchOut", answer) == ["RummyMatchOut"]
