@@ -3,8 +3,9 @@
 A kind declares the fields its game adds to a match answer (``answer_fields``:
 name -> ``AnswerField``) and to a result body (``body_fields``: name -> DRF
 field, for the schema only: ``matches.services`` checks bodies).
-``ratings.match_apis`` builds the published ``MatchOut`` and ``MatchSubmit`` from
-every registered kind's declarations.
+``ratings.match_apis`` builds each kind's answer and body from them: a match answers its
+own game's fields only, and the published ``MatchOut`` and ``MatchSubmit`` are a ``oneOf``
+of one member per registered kind, chosen by ``game`` (docs/api.md, "One schema per game").
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ class AnswerField(NamedTuple):
 
     ``read`` gets a match of the kind's game as ``match_detail`` loads it (its
     parts prefetched) and returns the field's JSON value. A match of another
-    game answers the field empty: ``[]`` for a list, ``null`` otherwise.
+    game does not have the field.
     """
 
     field: serializers.Field
