@@ -1,23 +1,28 @@
 """Stamps: what is kept in the shared cache is used only while the stamp it was read under is current.
 
 A **stamp** is a random string under one cache key. Whatever is kept under
-it (a user's row and permissions, the games, a game's bots, the menu's
-count) is stored beside the stamp that was current *before* the database was
-read, and used only while the stamp is still that one. Every write that can
-change what is kept renews the stamp (signal receivers, connected in the
-apps' ``ready``), at once and again when its transaction commits: a request
-that read the old rows in between stores them under a stamp that is already
-old, never under the new one.
+it is stored beside the stamp that was current *before* the database was
+read, and used only while the stamp is still that one. There are two:
+
+    the setup stamp    (``games.setup``) the games, a game's leagues and bots;
+                       ``changed`` by every save or delete of a game, a league
+                       or a bot (signal receivers connected in ``games.apps``)
+    the results stamp  (``matches.versions``) each referee's count of results
+                       to confirm; ``renew``ed by every results write, once,
+                       before it commits
+
+``changed`` renews the stamp at once and again when the transaction commits:
+a request that read the old rows in between stores them under a stamp the
+commit makes old, never under the new one (``tests/test_stamps.py``).
 
 The stamp and the kept value are read in one round trip (``Stamp.read``).
 With the cache down nothing is kept and every read goes to the database.
 A stamp made ``shared_only`` keeps nothing in a per-process cache (``make
 run``'s memory cache, without ``CACHE_URL``): a change made in one process
 renews only that process's stamp, and another process would go on using
-what it kept (the signed-in user's row and permissions: ``config.auth``).
-A change made around Django's signals (``QuerySet.update``, raw SQL, a
-restored backup) is seen when the kept value expires, or at once after the
-stamp is renewed by hand (``renew``).
+what it kept. A change made around the signals (``QuerySet.update``, raw
+SQL, a restored backup) is seen when the kept value expires, or at once
+after the stamp is renewed by hand (``renew``).
 """
 
 from __future__ import annotations

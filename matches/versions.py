@@ -7,8 +7,10 @@ from django.db import connection
 from config.stamps import Stamp
 from matches.models import ResultsVersion
 
-#: The cache key of a stamp that every results write renews: what is cached under it (the menu's count of
-#: results to confirm, ``matches.selectors.matches_to_confirm_count``) is never older than the last write.
+#: The cache key of a stamp that every results write renews, once, before it commits (not again at the commit,
+#: unlike ``Stamp.changed``: see ``results_version_bump``): what is kept under it (the menu's count of results
+#: to confirm, ``matches.selectors.matches_to_confirm_count``) is at most ``TO_CONFIRM_COUNT_SECONDS`` older
+#: than the last write, and older only if it was read in the instant before that write committed.
 RESULTS_STAMP_KEY = "matches:results-stamp"
 RESULTS_STAMP = Stamp(RESULTS_STAMP_KEY)
 
