@@ -50,10 +50,74 @@ def test_the_same_values_are_rendered_once():
     assert SHOWN == ["ann", "bob", "ann"]
 
 
+# What a page's context holds beside the memo's values (context processors: the request, the user, perms, the
+# CSRF token).
+OUTER = {
+    "n": 3,
+    "secret": "s3cret",
+    "request": {"path": "/x/"},
+    "user": "ann",
+    "perms": {"matches": {}},
+    "csrf_token": "t",
+}
+
+
 def test_the_body_sees_only_its_values():
-    template = _template("{% memo n=n %}[{{ n }}|{{ secret }}|{{ request.path }}|{{ user }}]{% endmemo %}")
-    outer = {"n": 3, "secret": "s3cret", "request": {"path": "/x/"}, "user": "ann"}
-    assert template.render(Context(outer)) == "[3|||]"
+    template = _template("{% memo n=n %}[{{ n }}]{% endmemo %}")
+    assert template.render(Context(OUTER)) == "[3]"
+
+
+@pytest.mark.parametrize(
+    ("body", "name"),
+    [
+        ("{{ user }}", "user"),
+        ("{{ request.path }}", "request"),
+        ("{% if perms %}referee{% endif %}", "perms"),
+        ("{% if perms.matches.submit_result %}referee{% endif %}", "perms"),
+        ("{% if n and perms.matches %}referee{% endif %}", "perms"),  # Django's {% if %} swallows this error
+        ("{% if not user %}anonymous{% endif %}", "user"),
+        ("{{ csrf_token }}", "csrf_token"),
+        ('{{ secret|default:"none" }}', "secret"),
+        ("{% for letter in secret %}{{ letter }}{% endfor %}", "secret"),
+        ("{% blocktranslate %}Hello {{ user }}{% endblocktranslate %}", "user"),
+        ("{% include 'memo_inner.html' %}", "user"),
+    ],
+)
+def test_a_name_it_was_not_given_is_refused_loudly_and_named(body, name):
+    """What the page has and the body cannot see was rendered empty before issue 26, silently; now it is an
+    error naming it."""
+    engine = Engine(
+        libraries={"once": "leagues.templatetags.once", "i18n": "django.templatetags.i18n"},
+        loaders=[("django.template.loaders.locmem.Loader", {"memo_inner.html": "[{{ n }} {{ user }}]"})],
+    )
+    template = engine.from_string("{% load once i18n %}{% memo n=n %}" + body + "{% endmemo %}")
+    with pytest.raises(TemplateSyntaxError, match=rf"the page's {name} is not one of them \(given: n\)"):
+        template.render(Context(OUTER))
+
+
+def test_a_name_the_page_has_is_refused_though_the_text_was_kept_without_it():
+    """An include's optional argument no one gives renders empty, as without the memo; the kept text is
+    refused on a later page that has that name, which the body could not have shown."""
+    template = _template("{% memo n=n %}[{{ n }}{{ hint }}]{% endmemo %}")
+    assert template.render(Context({"n": 1})) == "[1]"
+    assert template.render(Context({"n": 1})) == "[1]"  # kept
+    with pytest.raises(TemplateSyntaxError, match="the page's hint is not one of them"):
+        template.render(Context({"n": 1, "hint": "shown outside the memo only"}))
+
+
+@pytest.mark.parametrize(
+    ("body", "shown"),
+    [
+        ("{% for item in items %}{{ forloop.counter }}{{ item }}{% endfor %}", "1a2b"),
+        ("{% for item in items %}{% for x in items %}{{ forloop.parentloop.counter }}{% endfor %}{% endfor %}", "1122"),
+        ("{% with first=items.0 %}{{ first }}{% endwith %}", "a"),
+        ("{{ items.9|default:'-' }} {{ none|default:'-' }}", "- -"),  # a given value's missing part, a given None
+        ("{% if none or items %}yes{% endif %}", "yes"),
+    ],
+)
+def test_names_it_was_given_or_binds_itself_are_seen(body, shown):
+    template = _template("{% memo items=items none=none %}" + body + "{% endmemo %}")
+    assert template.render(Context({"items": ["a", "b"], "none": None})) == shown
 
 
 def test_text_and_safe_text_are_not_confused():

@@ -14,7 +14,9 @@ literal strings, with no filter and no ``as`` variable: anything else (a variabl
 ``{% memo name=value ... %}…{% endmemo %}``: a part of a page that depends only on the values it is
 given, rendered once for each set of values and kept as text (the entry pages' fields: their pickers,
 bot lists and deal rows are the same for every referee until something is typed). The body is rendered
-with those values alone, so it cannot depend on anything else; see ``memo``.
+with those values alone, so it cannot depend on anything else, and a name the page has but the body was
+not given (``{{ user }}``, ``{{ request.path }}``, ``{% if perms.… %}``) is a ``TemplateSyntaxError``
+naming it, never an empty text; see ``memo``.
 """
 
 from collections import OrderedDict
@@ -90,13 +92,36 @@ def once(parser, token):
 MEMO_SIZE = 64
 
 
+class MemoContext(Context):
+    """The context a ``{% memo %}`` body is rendered in: its values only. Every name the body asks for and
+    does not find is noted in ``unseen`` (shared with the contexts an ``{% include %}`` makes from it), even
+    where Django swallows the miss (``{% if a and b %}`` is False on any error)."""
+
+    def __init__(self, values, **kwargs):
+        super().__init__(values, **kwargs)
+        self.unseen: set[str] = set()
+
+    def __getitem__(self, key):
+        try:
+            return super().__getitem__(key)
+        except KeyError:
+            self.unseen.add(key)
+            raise
+
+    def __contains__(self, key):
+        found = super().__contains__(key)
+        if not found and key != "forloop":  # ``{% for %}`` asks whether it is inside another loop
+            self.unseen.add(key)
+        return found
+
+
 class MemoNode(template.Node):
     """``{% memo name=value ... %}``: see ``memo``."""
 
     def __init__(self, inputs: dict, nodelist):
         self.inputs = inputs
         self.nodelist = nodelist
-        self.kept: OrderedDict = OrderedDict()
+        self.kept: OrderedDict = OrderedDict()  # key -> (text, the names its rendering asked for and missed)
         self.lock = Lock()
 
     def render(self, context):
@@ -110,18 +135,30 @@ class MemoNode(template.Node):
             tuple((name, _frozen(value)) for name, value in values.items()),
         )
         with self.lock:
-            text = self.kept.get(key)
-            if text is not None:
+            kept = self.kept.get(key)
+            if kept is not None:
                 self.kept.move_to_end(key)
-                return text
-        # Only its inputs: nothing of the request, the user or the context processors can reach the text.
-        inner = Context(values, autoescape=context.autoescape, use_l10n=context.use_l10n, use_tz=context.use_tz)
-        with inner.bind_template(context.template):
-            text = self.nodelist.render(inner)
-        with self.lock:
-            self.kept[key] = text
-            while len(self.kept) > MEMO_SIZE:
-                self.kept.popitem(last=False)
+        if kept is None:
+            # Only its inputs: nothing of the request, the user or the context processors can reach the text.
+            inner = MemoContext(values, autoescape=context.autoescape, use_l10n=context.use_l10n, use_tz=context.use_tz)
+            with inner.bind_template(context.template):
+                text = self.nodelist.render(inner)
+            kept = text, frozenset(inner.unseen)
+            with self.lock:
+                self.kept[key] = kept
+                while len(self.kept) > MEMO_SIZE:
+                    self.kept.popitem(last=False)
+        text, unseen = kept
+        # A name no one gave renders empty, as Django renders it (an include's optional argument); one the page
+        # has and the body could not see (the user, the request, perms) would render differently: refused.
+        hidden = sorted(name for name in unseen if name in context)
+        if hidden:
+            raise template.TemplateSyntaxError(
+                f"'memo' renders its body with the values it is given alone, and the page's {', '.join(hidden)} "
+                f"is not one of them (given: {', '.join(values)}). Pass it as name=value, or move what shows it "
+                f"out of the memo: the request, the user, perms and the CSRF token differ by request and are "
+                f"never kept."
+            )
         return text
 
 
@@ -153,9 +190,13 @@ def memo(parser, token):
     """``{% memo name=value ... %}…{% endmemo %}``: the body rendered once for each set of values, kept.
 
     The body sees only the values it is given (no request, no user, no context processor, no CSRF token),
-    so what it renders is a function of them: the same values give the same text, which is kept per
-    process (the last ``MEMO_SIZE``) and never stale. The values must be plain data (``_frozen``): a model
-    instance, whose text could change under the same key, is refused.
+    and asking for a name the page has but did not give it is a ``TemplateSyntaxError`` naming it
+    (``MemoContext``; checked on every render, kept text or not), never an empty text. A name the page
+    does not have either renders empty, as without the memo (an include's optional argument). So what it
+    renders is a function of the values, and what it shows is what the page would show without the memo:
+    the same values give the same text, which is kept per process (the last ``MEMO_SIZE``) and never
+    stale. The values must be plain data (``_frozen``): a model instance, whose text could change under
+    the same key, is refused.
     """
     bits = token.split_contents()[1:]
     inputs = template.base.token_kwargs(bits, parser, support_legacy=False)
