@@ -77,14 +77,14 @@ MUTATION_RUN = $(MUTMUT) run $(if $(MUTATION_JOBS),--max-children $(MUTATION_JOB
 # so a new service test there cannot break it; a new subfolder of tests/ratings/ must be added here.
 MUTATION_ENGINES_PYTEST := -p no:django --confcutdir=tests/ratings/engines --ignore-glob=tests/ratings/test_*.py
 MUTATION_SERVICES_PYTEST := --ignore=tests/ratings/test_selectors.py
-MUTATION_SERVICES := 'ratings.history.x__at_or_after*' 'ratings.history.x__before*' \
-	'ratings.history.x__match_chunks*' 'ratings.history.xǁ_MatchRowǁ*' \
+MUTATION_SERVICES := 'ratings.history.x_key_at_or_after*' 'ratings.history.x_key_before*' \
+	'ratings.history.x_match_chunks*' 'ratings.history.xǁMatchRowǁ*' \
 	'ratings.loaders.x_seat_rows*' 'ratings.loaders.x_seats_inputs*' 'ratings.loaders.xǁReplayContextǁ*' \
 	'games.slaps.loading.x_*' 'games.preferans.loading.x_*' 'games.bridge.loading.x_*' \
-	'ratings.ledger.x_rating_replay_mark*' 'ratings.ledger.x__ledger_*' \
-	'ratings.ledger.x__pool_*' 'ratings.ledger.x__standings_update*' 'ratings.ledger.xǁ_LedgerWriterǁ*' \
-	'ratings.periods.x__period_aligned*' 'ratings.periods.xǁ_PeriodSnapshotsǁ*' \
-	'ratings.replay.x__ledger_*' 'ratings.replay.x__league_rules*' 'ratings.replay.xǁ_MatchApplierǁ*' \
+	'ratings.ledger.x_rating_replay_mark*' 'ratings.ledger.x_ledger_*' \
+	'ratings.ledger.x_pool_*' 'ratings.ledger.x__standings_update*' 'ratings.ledger.xǁLedgerWriterǁ*' \
+	'ratings.periods.x_period_aligned*' 'ratings.periods.xǁPeriodSnapshotsǁ*' \
+	'ratings.replay.x_ledger_*' 'ratings.replay.x_league_rules*' 'ratings.replay.xǁMatchApplierǁ*' \
 	'ratings.services.x__pending_start*' 'ratings.services.x_ratings_process_*' \
 	'ratings.services.x_ratings_replay_all*' 'ratings.services.x_ratings_request_full_replay*'
 # The modules those globs name (what ratings/services.py held before it was split by concern, and the

@@ -322,7 +322,7 @@ def _production(stack: Stack, cache_url: str) -> None:
     )
 
 
-def _vacuum() -> None:
+def vacuum() -> None:
     """Planner statistics, as autovacuum leaves a live database: right after a bulk load there are none."""
     with connection.cursor() as cursor:
         for model in (Player, Match, Seat, RatingChange):
@@ -493,7 +493,7 @@ def after_result(
         ratings_replay_all(game_id=game.pk)
         out["replay_s"] = round(time.perf_counter() - started, 1)
         out["ledger_rows"] = RatingChange.objects.filter(game=game).count()
-        _vacuum()
+        vacuum()
         heavy = (
             RatingChange.objects.filter(game=game)
             .values("player")

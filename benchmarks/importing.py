@@ -31,12 +31,12 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.test.utils import override_settings
 
-from benchmarks.replay import _vacuum, cleanup
+from benchmarks.replay import vacuum, cleanup
 from games.bridge.analysis import hand_records_analyse
+from games.bridge.models import Board
 from games.bridge.scoring import plausible_result, usual_contract
 from games.importing import import_apply, import_plan_read
 from leagues.models import Game, League
-from matches.models import Board
 from ratings.models import FigureState, RatingChange
 from ratings.services import ratings_replay_all
 
@@ -234,5 +234,5 @@ def import_speed(*, results: int, players: int, boards: int = 30, tables: int = 
     out["slaps_csv"].update(players=players, junk=junk)
     out["bridge_pbn"].update(boards=boards, tables=tables)
     if not keep:
-        _vacuum()
+        vacuum()
     return out

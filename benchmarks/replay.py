@@ -25,8 +25,10 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from benchmarks.engine import preferans_engine, timed
+from games.bridge.models import Board, BoardTable
+from games.preferans.models import Deal
 from leagues.models import Game, League, Player
-from matches.models import AuditEntry, Board, BoardTable, Deal, Match, Seat
+from matches.models import AuditEntry, Match, Seat
 from matches.versions import results_version_bump
 from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
 from ratings.services import ratings_replay_all
@@ -191,10 +193,10 @@ def full_replay(*, deals: int, players: int, keep: bool = False) -> dict:
     finally:
         if not keep:
             cleanup(game)
-            _vacuum()
+            vacuum()
 
 
-def _vacuum() -> None:
+def vacuum() -> None:
     """Reclaim what the cleanup deleted now, so autovacuum does not compete with the next measures."""
     if connection.vendor != "postgresql":
         return

@@ -89,7 +89,13 @@ INSTALLED_APPS = [
     "leagues",
     "ratings",
     "matches",
-    "games",  # the game kinds, above every other app (leagues.kinds)
+    "games",  # what the games share above the other apps: entry, imports, exports, the kinds' base
+    # The games, each an app of its own (games/plugin.py): its kind, its parts' models, templates, static files.
+    "games.slaps",
+    "games.preferans",
+    "games.bridge",
+    # A club's own games, apps too: CARDRANK_EXTRA_GAME_APPS, comma-separated (docs/architecture.md).
+    *[app.strip() for app in os.environ.get("CARDRANK_EXTRA_GAME_APPS", "").split(",") if app.strip()],
 ]
 
 MIDDLEWARE = [
@@ -199,11 +205,9 @@ CARDRANK_HEAVY_READS_AT_ONCE = env_int("CARDRANK_HEAVY_READS_AT_ONCE", 1)
 CARDRANK_HEAVY_READS_WAIT_SECONDS = env_int("CARDRANK_HEAVY_READS_WAIT_SECONDS", 15, minimum=1)
 
 # The game kinds registered at start-up (games/, leagues/kinds.py): one class per rating system.
-# Extra kinds (a club's own game) are added by CARDRANK_EXTRA_GAME_KINDS, comma-separated import paths.
+# A club's own game is best an app in INSTALLED_APPS (games/plugin.py); a kind without models of its own may
+# instead be named here, by CARDRANK_EXTRA_GAME_KINDS (comma-separated import paths).
 CARDRANK_GAME_KINDS = [
-    "games.slaps.kind.SlapsKind",
-    "games.preferans.kind.PreferansKind",
-    "games.bridge.kind.BridgeKind",
     *[path.strip() for path in os.environ.get("CARDRANK_EXTRA_GAME_KINDS", "").split(",") if path.strip()],
 ]
 

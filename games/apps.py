@@ -1,10 +1,9 @@
 from django.apps import AppConfig
 from django.conf import settings
-from django.utils.module_loading import import_string
 
 
 class GamesConfig(AppConfig):
-    """The game kinds: one package per game (``games/slaps``, ``games/preferans``, ``games/bridge``)."""
+    """What the games share: entry, imports, exports and the kinds' base; each game is an app of its own."""
 
     name = "games"
     verbose_name = "Games"
@@ -16,9 +15,8 @@ class GamesConfig(AppConfig):
         )
         from games.export_files import RESULTS_CSV, results_file_prepare
         from games.import_runs import connect_erasure
+        from games.plugin import kind_install
         from games.setup import connect_receivers
-        from leagues.kinds import kind_register
-        from ratings.engines import REGISTRY
         from ratings.figures import figure_provide
 
         figure_provide(RESULTS_CSV, results_file_prepare)  # the public results.csv, prepared with the figures
@@ -29,9 +27,7 @@ class GamesConfig(AppConfig):
         connect_receivers()  # saving a game, a league or a bot renews the kept setup's stamp
         connect_erasure()  # erasing a person reaches the import runs' previews and kept files
 
-        # A club can add a game without editing Cardrank: a kind class on the path, named in the setting,
-        # with the engine it brings (the three built-in games' engines are in the registry already).
+        # The games are apps of their own (games/plugin.py), registering their kinds when ready; a kind with
+        # no models may instead be named in the setting (a club's game added without editing Cardrank).
         for path in settings.CARDRANK_GAME_KINDS:
-            kind = kind_register(import_string(path)())
-            if kind.engine is not None:
-                REGISTRY.setdefault(kind.slug, kind.engine)
+            kind_install(path)

@@ -87,7 +87,7 @@ class BaseKind(GameKind):
         return None
 
     def load(self, chunk: list, context: ReplayContext) -> EngineInputs:
-        """The engine's input for a chunk of matches (``ratings.history._MatchRow``), in the chunk's order.
+        """The engine's input for a chunk of matches (``ratings.history.MatchRow``), in the chunk's order.
 
         One (rated players in seat order, engine input) pair per match, read
         with a fixed number of queries per chunk (tests count them). This

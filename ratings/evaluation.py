@@ -5,7 +5,7 @@ kind (``kind.load``, in chunks, as ``ratings.replay`` does), into a
 ``History``: the engine inputs in ledger order with the league rules and
 rating periods they were rated under. ``history_replay`` rates it from empty
 standings under a set of parameters with replay's own applier
-(``ratings.replay._MatchApplier``: floors, promotions, rating periods, bots,
+(``ratings.replay.MatchApplier``: floors, promotions, rating periods, bots,
 the kind's partnership history) writing into an in-memory sink instead of
 the ledger, and reads each unit's forecasts (``system.forecasts``) from the
 states the engine is about to rate it from.
@@ -42,12 +42,12 @@ from ratings.cents import CENT, decimal_cents
 from ratings.drift import game_active_days
 from ratings.engines import EngineInputError, get_rating_system, parameter_ranges, parameters_from_mapping
 from ratings.engines.quality import QualityReport, fit_scale, forecast_report
-from ratings.history import LedgerKey, _match_chunks, _MatchRow
-from ratings.ledger import _Standing
+from ratings.history import LedgerKey, match_chunks, MatchRow
+from ratings.ledger import Standing
 from ratings.loaders import ReplayContext
 from ratings.parameters import rating_parameters
-from ratings.periods import _PeriodSnapshots
-from ratings.replay import REPLAY_CHUNK, _league_rules, _LeagueRules, _MatchApplier, game_setup
+from ratings.periods import PeriodSnapshots
+from ratings.replay import REPLAY_CHUNK, league_rules, LeagueRules, MatchApplier, game_setup
 
 #: A player is active at a moment when they had a rated result within this many days before it.
 ACTIVE_DAYS = 90
@@ -63,7 +63,7 @@ GRID_FACTORS = (0.75, 1.5)
 class Unit(NamedTuple):
     """One stored result as a replay rates it."""
 
-    match: _MatchRow
+    match: MatchRow
     players: tuple
     engine_input: Any
     window: tuple[datetime, datetime] | None
@@ -75,7 +75,7 @@ class History:
 
     system: Any
     units: list[Unit]
-    rules: dict[int, _LeagueRules]
+    rules: dict[int, LeagueRules]
     entry_league_id: int
     start_rating: int  # cents
     windows: set = field(default_factory=set)
@@ -86,7 +86,7 @@ _NO_LEAGUE = 0
 
 def history_of(system, units: list[Unit], *, start_rating: float = 1500) -> History:
     """A history of plain engine inputs: one league without floor, promotion or rating period (pure engine data)."""
-    rules = {_NO_LEAGUE: _LeagueRules(pk=_NO_LEAGUE, floor=None, promote_at=None, promote_to=None, promoted_floor=None)}
+    rules = {_NO_LEAGUE: LeagueRules(pk=_NO_LEAGUE, floor=None, promote_at=None, promote_to=None, promoted_floor=None)}
     return History(
         system=system, units=units, rules=rules, entry_league_id=_NO_LEAGUE, start_rating=round(start_rating * 100)
     )
@@ -94,7 +94,7 @@ def history_of(system, units: list[Unit], *, start_rating: float = 1500) -> Hist
 
 def plain_unit(match_id: int, played_at: datetime, players: tuple, engine_input) -> Unit:
     """A unit of pure engine data (no league, rated)."""
-    return Unit(_MatchRow(match_id, played_at, Match.Status.RATED, None, None, True), players, engine_input, None)
+    return Unit(MatchRow(match_id, played_at, Match.Status.RATED, None, None, True), players, engine_input, None)
 
 
 def history_load(*, game: Game, now: datetime | None = None) -> History:
@@ -107,7 +107,7 @@ def history_load(*, game: Game, now: datetime | None = None) -> History:
     windows = set()
     if first is not None:
         context = ReplayContext(game=game, start=LedgerKey(first, 0), state=kind.replay_state())
-        for page in _match_chunks(matches, REPLAY_CHUNK, now=now):
+        for page in match_chunks(matches, REPLAY_CHUNK, now=now):
             chunk = [match for match in page if match.rateable()]
             if not chunk:
                 continue
@@ -121,7 +121,7 @@ def history_load(*, game: Game, now: datetime | None = None) -> History:
     return History(
         system=system,
         units=units,
-        rules=_league_rules(leagues, by_tier.get(League.Tier.PRO)),
+        rules=league_rules(leagues, by_tier.get(League.Tier.PRO)),
         entry_league_id=entry_league.pk,
         start_rating=decimal_cents(Decimal(game.start_rating).quantize(CENT)),
         windows=windows,
@@ -142,31 +142,31 @@ class _Sink:
         pass
 
 
-def _applier(history: History, parameters, observe=None) -> _MatchApplier:
-    return _MatchApplier(
+def _applier(history: History, parameters, observe=None) -> MatchApplier:
+    return MatchApplier(
         system=history.system,
         parameters=parameters,
         rules=history.rules,
         writer=_Sink(),
-        snapshots=_PeriodSnapshots(history.windows),
+        snapshots=PeriodSnapshots(history.windows),
         observe=observe,
     )
 
 
-def _run(history: History, apply: _MatchApplier) -> _MatchApplier:
+def _run(history: History, apply: MatchApplier) -> MatchApplier:
     pool, start, entry = apply.pool, history.start_rating, history.entry_league_id
     promotions, rated = apply.writer.promotions, apply.writer.rated_match_ids
     for match, players, engine_input, window in history.units:
         for player in players:
             if player not in pool:
-                pool[player] = _Standing(None, start, start, 0, entry)
+                pool[player] = Standing(None, start, start, 0, entry)
         apply(match, players, engine_input, window)
         promotions.clear()
         rated.clear()
     return apply
 
 
-def history_replay(history: History, parameters, *, observe=None) -> _MatchApplier:
+def history_replay(history: History, parameters, *, observe=None) -> MatchApplier:
     """Rate the whole history from empty standings under ``parameters``; returns the applier (its ``pool``)."""
     return _run(history, _applier(history, parameters, observe))
 

@@ -2,8 +2,8 @@
 
 Ratings are a pure function of the rated results of a game in
 ``(played_at, match id)`` order; ``LedgerKey`` is a position in that order.
-A replay reads matches as plain ``_MatchRow`` values, a chunk at a time
-(``_match_chunks``). The bottom of the rating services: it imports no other
+A replay reads matches as plain ``MatchRow`` values, a chunk at a time
+(``match_chunks``). The bottom of the rating services: it imports no other
 rating module but the models.
 """
 
@@ -27,17 +27,17 @@ class LedgerKey:
     match_id: int
 
 
-def _at_or_after(key: LedgerKey, *, played_at_field: str = "played_at", id_field: str = "match_id") -> Q:
+def key_at_or_after(key: LedgerKey, *, played_at_field: str = "played_at", id_field: str = "match_id") -> Q:
     return Q(**{f"{played_at_field}__gt": key.played_at}) | Q(
         **{played_at_field: key.played_at, f"{id_field}__gte": key.match_id}
     )
 
 
-def _before(key: LedgerKey, *, played_at_field: str = "played_at", id_field: str = "match_id") -> Q:
-    return ~_at_or_after(key, played_at_field=played_at_field, id_field=id_field)
+def key_before(key: LedgerKey, *, played_at_field: str = "played_at", id_field: str = "match_id") -> Q:
+    return ~key_at_or_after(key, played_at_field=played_at_field, id_field=id_field)
 
 
-class _MatchRow(NamedTuple):
+class MatchRow(NamedTuple):
     """What a replay reads of a match itself (plain values, no model instance)."""
 
     id: int
@@ -54,10 +54,10 @@ class _MatchRow(NamedTuple):
         return self.due
 
 
-MATCH_ROW_FIELDS = _MatchRow._fields
+MATCH_ROW_FIELDS = MatchRow._fields
 
 
-def _match_chunks(queryset, size: int, *, now: datetime) -> Iterable[list[_MatchRow]]:
+def match_chunks(queryset, size: int, *, now: datetime) -> Iterable[list[MatchRow]]:
     """The matches of ``queryset`` in ledger order, as plain rows, ``size`` at a time; ``due`` as of ``now``.
 
     Each chunk is one query that seeks past the previous chunk's last match
@@ -67,12 +67,12 @@ def _match_chunks(queryset, size: int, *, now: datetime) -> Iterable[list[_Match
     # Whether a row is due is selected with it, not filtered on: in the WHERE clause the rule's
     # ORs would tempt the planner off the (game, played_at, id) index the chunks seek on.
     queryset = queryset.annotate(due=ExpressionWrapper(due_condition(now), output_field=BooleanField()))
-    last: _MatchRow | None = None
+    last: MatchRow | None = None
     while True:
         page = queryset.order_by("played_at", "id")
         if last is not None:
             page = page.filter(Q(played_at__gt=last.played_at) | Q(played_at=last.played_at, id__gt=last.id))
-        chunk = [_MatchRow._make(values) for values in page.values_list(*MATCH_ROW_FIELDS)[:size]]
+        chunk = [MatchRow._make(values) for values in page.values_list(*MATCH_ROW_FIELDS)[:size]]
         if chunk:
             yield chunk
         if len(chunk) < size:

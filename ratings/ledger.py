@@ -3,8 +3,8 @@
 Every write to ``RatingChange``, ``Promotion`` and ``PlayerRating`` made by
 rating happens here, inside the transaction that holds the game's
 ``RatingState`` row lock (``rating_state_lock``). Standings are kept in cents
-while a replay runs (``_Standing``) and written in bulk: ledger rows by COPY on
-PostgreSQL (``_LedgerWriter``), ratings with one UPDATE joined to arrays.
+while a replay runs (``Standing``) and written in bulk: ledger rows by COPY on
+PostgreSQL (``LedgerWriter``), ratings with one UPDATE joined to arrays.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from django.utils import timezone
 from leagues.models import Game, League
 from matches.models import Match
 from ratings.cents import cents_decimal, decimal_cents
-from ratings.history import LedgerKey, _at_or_after, _before, _MatchRow
+from ratings.history import LedgerKey, key_at_or_after, key_before, MatchRow
 from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
 
 # Ledger rows written per INSERT (or per COPY).
@@ -48,12 +48,12 @@ def rating_replay_mark(*, state: RatingState, played_at: datetime, match_id: int
     state.save(update_fields=["replay_from_played_at", "replay_from_match_id", "updated_at"])
 
 
-def _replays_asked():
+def replays_asked():
     """The rating states with a replay asked for (``rating_replay_mark``) and not yet run."""
     return RatingState.objects.filter(replay_from_played_at__isnull=False)
 
 
-def _ledger_end(game_id: int) -> LedgerKey | None:
+def ledger_end(game_id: int) -> LedgerKey | None:
     last = (
         RatingChange.objects.filter(game_id=game_id)
         .order_by("-played_at", "-match_id")
@@ -66,7 +66,7 @@ def _ledger_end(game_id: int) -> LedgerKey | None:
 # --- rollback and writing ---------------------------------------------------------------------
 
 
-def _ledger_rollback(*, game: Game, start: LedgerKey) -> None:
+def ledger_rollback(*, game: Game, start: LedgerKey) -> None:
     """Delete the ledger from ``start`` on and restore every affected player from their last row before it.
 
     Those rows are found before the delete, each with one seek down the
@@ -74,13 +74,13 @@ def _ledger_rollback(*, game: Game, start: LedgerKey) -> None:
     wade through the rows the delete left dead in this transaction (a full
     replay stalled there: docs/performance.md).
     """
-    later = RatingChange.objects.filter(game=game).filter(_at_or_after(start))
+    later = RatingChange.objects.filter(game=game).filter(key_at_or_after(start))
     player_ids = set(later.order_by().values_list("player_id", flat=True).distinct())
     restore: dict[int, tuple] = {}
     if player_ids:
         last_before = (
             RatingChange.objects.filter(game=game, player_id=OuterRef("player_id"))
-            .filter(_before(start))
+            .filter(key_before(start))
             .order_by("-played_at", "-match_id", "-unit")
             .values("pk")[:1]
         )
@@ -97,10 +97,10 @@ def _ledger_rollback(*, game: Game, start: LedgerKey) -> None:
             )
         }
         restore = {rating_pk: by_pk.get(last_pk) for rating_pk, last_pk in last_pks.items()}
-    Promotion.objects.filter(game=game).filter(_at_or_after(start)).delete()
+    Promotion.objects.filter(game=game).filter(key_at_or_after(start)).delete()
     later.delete()
     restored = [
-        _Standing(rating_pk, decimal_cents(row[0]), decimal_cents(row[1]), row[2], row[3], row[4])
+        Standing(rating_pk, decimal_cents(row[0]), decimal_cents(row[1]), row[2], row[3], row[4])
         for rating_pk, row in restore.items()
         if row is not None
     ]
@@ -126,7 +126,7 @@ LEDGER_COLUMNS = (
 
 
 @dataclass(slots=True)
-class _Standing:
+class Standing:
     """A player's rating state in the replay's pool, in cents; ``pk`` is None until their first rating is saved."""
 
     pk: int | None
@@ -138,7 +138,7 @@ class _Standing:
     last_played_at: datetime | None = None
 
 
-class _LedgerWriter:
+class LedgerWriter:
     """Buffers ledger rows, promotions and status flips, and writes them in batches.
 
     On PostgreSQL ledger rows are streamed with COPY as ready-made text lines
@@ -159,11 +159,11 @@ class _LedgerWriter:
 
     def add_change(
         self,
-        match: _MatchRow,
+        match: MatchRow,
         played_at_text: str,
         player_id: int,
         unit: int,
-        standing: _Standing,
+        standing: Standing,
         before: int,
         details: dict,
     ) -> None:
@@ -222,19 +222,19 @@ class _LedgerWriter:
             self.rated_match_ids = []
 
 
-def _pool_load(*, game: Game, pool: dict[int, _Standing], needed: set[int], entry_league: League, start: int) -> None:
+def pool_load(*, game: Game, pool: dict[int, Standing], needed: set[int], entry_league: League, start: int) -> None:
     rows = PlayerRating.objects.filter(game=game, player_id__in=needed).values_list(
         "pk", "player_id", "rating", "peak_rating", "rated_matches", "league_id", "last_played_at"
     )
     for pk, player_id, rating, peak, rated_matches, league_id, last_played_at in rows:
-        pool[player_id] = _Standing(
+        pool[player_id] = Standing(
             pk, decimal_cents(rating), decimal_cents(peak), rated_matches, league_id, last_played_at
         )
     for player_id in needed - pool.keys():
-        pool[player_id] = _Standing(None, start, start, 0, entry_league.pk)
+        pool[player_id] = Standing(None, start, start, 0, entry_league.pk)
 
 
-def _pool_save(*, game: Game, pool: dict[int, _Standing]) -> None:
+def pool_save(*, game: Game, pool: dict[int, Standing]) -> None:
     """Write the pool's final state to ``PlayerRating``: new players inserted, the others updated in place."""
     new = [
         PlayerRating(
@@ -253,7 +253,7 @@ def _pool_save(*, game: Game, pool: dict[int, _Standing]) -> None:
     _standings_update([standing for standing in pool.values() if standing.pk is not None])
 
 
-def _standings_update(standings: list[_Standing]) -> None:
+def _standings_update(standings: list[Standing]) -> None:
     """Write these players' ratings over their existing ``PlayerRating`` rows."""
     if not standings:
         return

@@ -19,7 +19,7 @@ from django.db.models import Q
 
 from leagues.models import Game
 from matches.models import Seat
-from ratings.history import LedgerKey, _before, _MatchRow
+from ratings.history import LedgerKey, key_before, MatchRow
 
 # (rated players in seat order, engine input), one pair per match of a chunk, in the chunk's order.
 EngineInputs = list[tuple[tuple[int, ...], object]]
@@ -36,7 +36,7 @@ class ReplayContext:
 
     def before_start(self, *, played_at_field: str, id_field: str) -> Q:
         """Rows of results played before the replay's start: a kind reading history the replay does not go through."""
-        return _before(self.start, played_at_field=played_at_field, id_field=id_field)
+        return key_before(self.start, played_at_field=played_at_field, id_field=id_field)
 
 
 class SeatRow(NamedTuple):
@@ -60,7 +60,7 @@ def seat_rows(*, match_ids: list[int]) -> dict[int, list[SeatRow]]:
     return seats
 
 
-def seats_inputs(chunk: list[_MatchRow], *, engine_input: Callable[[list[SeatRow]], object]) -> EngineInputs:
+def seats_inputs(chunk: list[MatchRow], *, engine_input: Callable[[list[SeatRow]], object]) -> EngineInputs:
     """A game of seats only: each match's players in seat order, and the input its kind builds from the seats."""
     seats = seat_rows(match_ids=[row.id for row in chunk])
     inputs = []

@@ -3,8 +3,8 @@
 Which results wait for their period is decided where a match is stored
 (``matches.services.match_due_at`` sets ``due_at``) and read through the one
 due rule, ``matches.models.due_condition``. Here: a replay that touches a
-period starts at the period's start (``_period_aligned``), and a result in a
-period is computed from the ratings at that start (``_PeriodSnapshots``).
+period starts at the period's start (``period_aligned``), and a result in a
+period is computed from the ratings at that start (``PeriodSnapshots``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from matches.models import Match
 from ratings.history import LedgerKey
 
 
-def _period_aligned(game_id: int, start: LedgerKey) -> LedgerKey:
+def period_aligned(game_id: int, start: LedgerKey) -> LedgerKey:
     """Move ``start`` back to the start of any rating period it falls inside.
 
     A period's results are all computed from the ratings at the period's
@@ -42,12 +42,12 @@ def _period_aligned(game_id: int, start: LedgerKey) -> LedgerKey:
     return start
 
 
-class _PeriodSnapshots:
+class PeriodSnapshots:
     """Players' ratings (in cents) at the start of each rating period a replay passes through.
 
     A result filed under a league with a rating period is computed from the
     ratings at its period's start (seed 003's rating periods). The replay
-    begins at or before that start (``_period_aligned``), so a player's rating
+    begins at or before that start (``period_aligned``), so a player's rating
     there is the one they had before their first change at or after it, or,
     if they have not changed since, their current one.
     """

@@ -1,8 +1,8 @@
 """Apply: rating a game's matches from a start on, on top of the ledger as it stands there.
 
-``_ledger_apply`` streams the matches in ledger order, asks the game's kind
+``ledger_apply`` streams the matches in ledger order, asks the game's kind
 (``leagues.kinds.kind_of``) to load the engine's input, rates each match on
-an in-memory pool of standings (``_MatchApplier``: floors, promotions,
+an in-memory pool of standings (``MatchApplier``: floors, promotions,
 rating periods) and hands the rows to the ledger's writer. The caller holds the state lock and has rolled the
 ledger back to ``start`` (``ratings.services.ratings_process_game``).
 """
@@ -22,20 +22,20 @@ from leagues.models import Game, League
 from matches.models import Match, due_condition
 from ratings.cents import CENT, cents_decimal, decimal_cents, to_cents
 from ratings.engines import PlayerState, get_rating_system
-from ratings.engines.base import _tuple_new, stop_at_floor
-from ratings.history import LedgerKey, _at_or_after, _match_chunks, _MatchRow
-from ratings.ledger import _LedgerWriter, _pool_load, _pool_save, _Standing
+from ratings.engines.base import tuple_new, stop_at_floor
+from ratings.history import LedgerKey, key_at_or_after, match_chunks, MatchRow
+from ratings.ledger import LedgerWriter, pool_load, pool_save, Standing
 from ratings.loaders import ReplayContext
 from ratings.models import Promotion
 from ratings.parameters import rating_parameters
-from ratings.periods import _PeriodSnapshots
+from ratings.periods import PeriodSnapshots
 
 # Matches read per query while replaying.
 REPLAY_CHUNK = 1000
 
 
 @dataclass(frozen=True, slots=True)
-class _LeagueRules:
+class LeagueRules:
     """A league's rules in the replay's units: cents, and the league to promote to."""
 
     pk: int
@@ -49,13 +49,13 @@ def _floor_cents(league: League) -> int | None:
     return decimal_cents(league.rating_floor) if league.rating_floor is not None else None
 
 
-def _league_rules(leagues: dict[int, League], pro_league: League | None) -> dict[int, _LeagueRules]:
+def league_rules(leagues: dict[int, League], pro_league: League | None) -> dict[int, LeagueRules]:
     rules = {}
     for league in leagues.values():
         promotes = (
             pro_league is not None and league.tier == League.Tier.AMATEUR and league.promotion_threshold is not None
         )
-        rules[league.pk] = _LeagueRules(
+        rules[league.pk] = LeagueRules(
             pk=league.pk,
             floor=_floor_cents(league),
             promote_at=decimal_cents(league.promotion_threshold) if promotes else None,
@@ -92,7 +92,7 @@ def game_setup(game: Game) -> GameSetup:
     return GameSetup(system, kind, leagues, by_tier, entry_league)
 
 
-def _ledger_apply(*, game: Game, start: LedgerKey, now: datetime) -> tuple[int, LedgerKey | None]:
+def ledger_apply(*, game: Game, start: LedgerKey, now: datetime) -> tuple[int, LedgerKey | None]:
     """Apply every rated match of the game from ``start`` on, in ledger order; returns (count, last applied).
 
     Results still waiting for their rating period to close are skipped; they
@@ -102,40 +102,40 @@ def _ledger_apply(*, game: Game, start: LedgerKey, now: datetime) -> tuple[int, 
     """
     system, kind, leagues, by_tier, entry_league = game_setup(game)
     parameters = rating_parameters(game=game)
-    rules = _league_rules(leagues, by_tier.get(League.Tier.PRO))
+    rules = league_rules(leagues, by_tier.get(League.Tier.PRO))
     start_rating = decimal_cents(Decimal(game.start_rating).quantize(CENT))
 
     # Results stored after this run began wait for the next run (each queued its own task):
     # the rating periods below are read once, at the start.
     newest = Match.objects.filter(game=game).aggregate(newest=Max("id"))["newest"] or 0
-    # Which results are due is read with each row (``_MatchRow.rateable``), not filtered on:
+    # Which results are due is read with each row (``MatchRow.rateable``), not filtered on:
     # in SQL's WHERE its ORs tempt the planner off the (game, played_at, id) index the chunks seek on.
     in_range = Match.objects.filter(
         game=game, status__in=[Match.Status.SUBMITTED, Match.Status.RATED], id__lte=newest
-    ).filter(_at_or_after(start, id_field="id"))
+    ).filter(key_at_or_after(start, id_field="id"))
     windows = {
         leagues[league_id].period_bounds(played_at)
         for league_id, played_at in in_range.filter(due_at__isnull=False, league__isnull=False)
         .filter(Q(status=Match.Status.RATED) | due_condition(now))
         .values_list("league_id", "played_at")
     } - {None}
-    apply = _MatchApplier(
+    apply = MatchApplier(
         system=system,
         parameters=parameters,
         rules=rules,
-        writer=_LedgerWriter(game_id=game.pk),
-        snapshots=_PeriodSnapshots(windows),
+        writer=LedgerWriter(game_id=game.pk),
+        snapshots=PeriodSnapshots(windows),
     )
     context = ReplayContext(game=game, start=start, state=kind.replay_state())
     applied, last = 0, None
-    for page in _match_chunks(in_range, REPLAY_CHUNK, now=now):
+    for page in match_chunks(in_range, REPLAY_CHUNK, now=now):
         chunk = [match for match in page if match.rateable()]
         if not chunk:
             continue
         inputs = kind.load(chunk, context)
         needed = {player_id for players, _ in inputs for player_id in players} - apply.pool.keys()
         if needed:
-            _pool_load(game=game, pool=apply.pool, needed=needed, entry_league=entry_league, start=start_rating)
+            pool_load(game=game, pool=apply.pool, needed=needed, entry_league=entry_league, start=start_rating)
         for match, (players, engine_input) in zip(chunk, inputs, strict=True):
             window = (
                 leagues[match.league_id].period_bounds(match.played_at) if match.due_at and match.league_id else None
@@ -145,27 +145,27 @@ def _ledger_apply(*, game: Game, start: LedgerKey, now: datetime) -> tuple[int, 
             last = LedgerKey(match.played_at, match.id)
         apply.writer.flush()
     apply.writer.flush(force=True)
-    _pool_save(game=game, pool=apply.pool)
+    pool_save(game=game, pool=apply.pool)
     return applied, last
 
 
-class _MatchApplier:
+class MatchApplier:
     """Rates one match at a time on top of the in-memory pool and hands its ledger rows to ``writer``.
 
-    The writer is the ledger's (``_LedgerWriter``) in a replay, or an in-memory
+    The writer is the ledger's (``LedgerWriter``) in a replay, or an in-memory
     sink when a history is replayed under other parameters without writing it
     (``ratings.evaluation``); ``observe``, when given, is called with each match,
     its engine input and the states the engine is about to rate it from.
     """
 
-    def __init__(self, *, system, parameters, rules: dict[int, _LeagueRules], writer, snapshots, observe=None):
+    def __init__(self, *, system, parameters, rules: dict[int, LeagueRules], writer, snapshots, observe=None):
         self.system = system
         self.parameters = parameters
         self.rules = rules
         self.writer = writer
         self.snapshots = snapshots
         self.observe = observe
-        self.pool: dict[int, _Standing] = {}
+        self.pool: dict[int, Standing] = {}
         # Each league's floor and promotion as a player's state ends (PlayerState's last three fields),
         # worked out once: a state is built per player per match.
         self.tails = {
@@ -179,7 +179,7 @@ class _MatchApplier:
         self.texts = getattr(writer, "wants_text", True)
 
     def __call__(
-        self, match: _MatchRow, players: tuple[int, ...], engine_input, window: tuple[datetime, datetime] | None
+        self, match: MatchRow, players: tuple[int, ...], engine_input, window: tuple[datetime, datetime] | None
     ) -> None:
         """Rate one match and buffer its ledger rows and promotions.
 
@@ -198,7 +198,7 @@ class _MatchApplier:
                 basis = self.snapshots.rating_at_start(window, player_id, standing.rating)
                 states[player_id] = PlayerState(rating=basis / 100, rated_matches=standing.rated_matches)
                 continue
-            states[player_id] = _tuple_new(
+            states[player_id] = tuple_new(
                 PlayerState, (standing.rating / 100, standing.rated_matches, *tails[standing.league_id])
             )
         if window and hasattr(engine_input, "frozen"):

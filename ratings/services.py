@@ -45,10 +45,10 @@ from leagues.models import Game
 from matches.models import Match, due_condition
 from ratings.figures import figures_request
 from ratings.history import LedgerKey
-from ratings.ledger import _ledger_end, _ledger_rollback, _replays_asked, rating_replay_mark, rating_state_lock
+from ratings.ledger import ledger_end, ledger_rollback, replays_asked, rating_replay_mark, rating_state_lock
 from ratings.models import RatingChange, RatingState
-from ratings.periods import _period_aligned
-from ratings.replay import _ledger_apply
+from ratings.periods import period_aligned
+from ratings.replay import ledger_apply
 
 logger = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ def _pending_start(state: RatingState, now: datetime) -> LedgerKey | None:
         candidates.append(LedgerKey(state.replay_from_played_at, state.replay_from_match_id))
     if not candidates:
         return None
-    return _period_aligned(state.game_id, min(candidates))
+    return period_aligned(state.game_id, min(candidates))
 
 
 # --- processing ------------------------------------------------------------------------------
@@ -108,10 +108,10 @@ def ratings_process_game(*, game_id: int) -> int:
             else None
         )
         if applied_until is not None and start <= applied_until:
-            _ledger_rollback(game=game, start=start)
-        applied, last = _ledger_apply(game=game, start=start, now=now)
+            ledger_rollback(game=game, start=start)
+        applied, last = ledger_apply(game=game, start=start, now=now)
         # The ledger now ends at the last match applied, or, if none was, where the rollback left it.
-        end = last or _ledger_end(game_id)
+        end = last or ledger_end(game_id)
         state.applied_until_played_at = end.played_at if end else None
         state.applied_until_match_id = end.match_id if end else None
         state.replay_from_played_at = state.replay_from_match_id = None
@@ -132,7 +132,7 @@ def ratings_process_match(*, match_id: int) -> int:
     if row is None:
         return 0
     game_id, status = row
-    if status == Match.Status.RATED and not _replays_asked().filter(game_id=game_id).exists():
+    if status == Match.Status.RATED and not replays_asked().filter(game_id=game_id).exists():
         return 0
     return ratings_process_game(game_id=game_id)
 
@@ -226,7 +226,7 @@ def ratings_pending_games(*, stored_before: datetime | None = None) -> set[int]:
     if stored_before is not None:
         submitted = submitted.filter(created_at__lte=stored_before)
     game_ids = set(submitted.order_by().values_list("game_id", flat=True).distinct())
-    game_ids |= set(_replays_asked().values_list("game_id", flat=True))
+    game_ids |= set(replays_asked().values_list("game_id", flat=True))
     return game_ids
 
 

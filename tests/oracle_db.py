@@ -22,8 +22,10 @@ from fractions import Fraction
 from django.conf import settings
 from django.utils import timezone
 
+from games.bridge.models import BoardTable
+from games.preferans.models import Deal
 from leagues.models import Game, League
-from matches.models import BoardTable, Deal, Match, Seat
+from matches.models import Match, Seat
 from ratings.models import PlayerRating, Promotion, RatingChange
 from tests.oracle import GameSpec, LeagueSpec, Outcome, ResultSpec, oracle_replay
 

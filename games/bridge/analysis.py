@@ -16,7 +16,7 @@ from celery import current_app
 from django.db import transaction
 
 from games.bridge.deals import DealError, analyse
-from matches.models import Board
+from games.bridge.models import Board
 
 logger = logging.getLogger(__name__)
 

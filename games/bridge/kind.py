@@ -9,6 +9,7 @@ from games.base import BaseKind
 from games.bridge import api, pages, views
 from games.bridge.importing import parse_pbn, parse_usebio
 from games.bridge.loading import bridge_inputs
+from games.bridge.models import Board
 from games.bridge.records import (
     bridge_board_opponents,
     bridge_change_notes,
@@ -26,7 +27,6 @@ from games.bridge.results import (
     bridge_tables_player_move,
 )
 from games.bridge.session import session_page_context, session_title
-from matches.models import Board
 from ratings.engines import bridge as bridge_engine
 from ratings.parameters import rating_parameters
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from django.db.models import Count
 
-from matches.models import BoardTable, Match
+from games.bridge.models import BoardTable
+from matches.models import Match
 from ratings.engines.bridge import BridgeBoard, BridgeSession, BridgeTable
-from ratings.history import _MatchRow
+from ratings.history import MatchRow
 from ratings.loaders import EngineInputs, ReplayContext
 
 
@@ -87,7 +88,7 @@ def _bridge_pair_history(matches: list[Match], context: ReplayContext) -> None:
     pair_deals.update(counts)
 
 
-def bridge_inputs(chunk: list[_MatchRow], context: ReplayContext) -> EngineInputs:
+def bridge_inputs(chunk: list[MatchRow], context: ReplayContext) -> EngineInputs:
     """Each session's players in seat order and its boards, with the pairs' deals together so far."""
     # Bridge sessions are few and rich (boards of tables): model instances with prefetching are clearest.
     by_id = Match.objects.prefetch_related("seats", "boards__tables").in_bulk([row.id for row in chunk])

@@ -12,8 +12,9 @@ from decimal import Decimal
 
 from django.db.models import Count, F, Q
 
+from games.bridge.models import BoardTable
 from leagues.models import Player
-from matches.models import BoardTable, Match
+from matches.models import Match
 from ratings.headtohead import HeadToHeadRow, Opponent
 from ratings.models import RatingChange
 

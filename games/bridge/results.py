@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 
 from games.bridge.analysis import hand_records_queue
 from games.bridge.deals import deal_parse
+from games.bridge.models import Board, BoardTable
 from games.bridge.scoring import (
     board_dealer,
     board_vulnerability_name,
@@ -41,7 +42,7 @@ from games.bridge.scoring import (
 from games.bridge.standings import SCORINGS
 from leagues.models import Player
 from matches.inputs import Errors, GameInput, MatchInput, SeatInput, parse_cents, parse_id, players_by_id
-from matches.models import Board, BoardTable, Match
+from matches.models import Match
 from matches.parts import hold
 
 BRIDGE_MAX_BOARDS = 100
@@ -88,7 +89,7 @@ class BoardInput:
 BRIDGE_SCORE_TEXT = re.compile(r"-?[0-9]{1,7}")
 
 
-def _bridge_score(value: Any) -> int | None:
+def bridge_score(value: Any) -> int | None:
     """A table's NS score as a number, or None: a whole multiple of 10 within +-10,000, given as a
     JSON integer or as text ("420", " -50 "). The one reading of a score, for the API, the entry
     page and its preview alike."""
@@ -265,7 +266,7 @@ def _clean_bridge_table(raw: Any, where: str, number: int, vulnerability: str, e
         )
         return None
     if "ns_score" in given:
-        score = _bridge_score(raw["ns_score"])
+        score = bridge_score(raw["ns_score"])
         if score is None:
             errors.add(
                 "boards",

@@ -37,7 +37,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.bridge.movements import MOVEMENTS, traveller_prefill
-from games.bridge.results import BRIDGE_IMPS_LIMIT, BRIDGE_SCORE_LIMIT, _bridge_score, session_scoring
+from games.bridge.results import BRIDGE_IMPS_LIMIT, BRIDGE_SCORE_LIMIT, bridge_score, session_scoring
 from games.bridge.scoring import (
     board_dealer,
     board_vulnerability,
@@ -359,7 +359,7 @@ def _row_result(form: BridgeForm, board: int, t: int, row: dict[str, str]) -> Ro
                 fields={"contract": str(contract), "declarer": row["by"].strip().upper(), "tricks": tricks},
                 score=score,
             )
-    score = _bridge_score(text)
+    score = bridge_score(text)
     if score is not None:
         return RowResult(fields={"ns_score": text}, score=score)
     if adjusted_looks(text):

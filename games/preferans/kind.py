@@ -9,6 +9,7 @@ from games.base import BaseKind
 from games.preferans import api, calculator, views
 from games.preferans.csv import PREFERANS_COLUMNS, preferans_body_players, preferans_csv_cells, preferans_csv_read
 from games.preferans.loading import preferans_inputs
+from games.preferans.models import Deal
 from games.preferans.profile import preferans_change_notes
 from games.preferans.results import (
     preferans_clean,
@@ -17,7 +18,6 @@ from games.preferans.results import (
     preferans_input_body,
     preferans_stored_body,
 )
-from matches.models import Deal
 from ratings.engines import preferans as preferans_engine
 from ratings.quality import pair_scale
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from matches.models import Deal, Seat
+from games.preferans.models import Deal
+from matches.models import Seat
 from ratings.engines.preferans import BotSeat, PreferansGame
-from ratings.history import _MatchRow
+from ratings.history import MatchRow
 from ratings.loaders import EngineInputs, ReplayContext
 
 
@@ -34,7 +35,7 @@ def preferans_seat_rows(*, match_ids: list[int]) -> dict[int, list[tuple[int | N
     return seats
 
 
-def preferans_inputs(chunk: list[_MatchRow], context: ReplayContext) -> EngineInputs:
+def preferans_inputs(chunk: list[MatchRow], context: ReplayContext) -> EngineInputs:
     """Each game's players (bots are not rated) and its seats and deals, in seat and deal order."""
     ids = [row.id for row in chunk]
     seats = preferans_seat_rows(match_ids=ids)

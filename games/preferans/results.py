@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from games.preferans.models import Deal
 from leagues.models import Bot, Game
 from matches.inputs import Errors, GameInput, MatchInput, SeatInput, is_slug, parse_cents, parse_id, players_by_id
-from matches.models import Deal, Match
+from matches.models import Match
 from matches.parts import ROWS_A_QUERY, hold
 
 PREFERANS_SEATS = (2, 4)

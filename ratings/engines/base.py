@@ -65,8 +65,8 @@ class PlayerState(NamedTuple):
         """
         promote_at = self.promote_at
         if promote_at is not None and rating >= promote_at:
-            return _tuple_new(PlayerState, (rating, self.rated_matches + 1, self.promoted_floor, None, None))
-        return _tuple_new(PlayerState, (rating, self.rated_matches + 1, self.floor, promote_at, self.promoted_floor))
+            return tuple_new(PlayerState, (rating, self.rated_matches + 1, self.promoted_floor, None, None))
+        return tuple_new(PlayerState, (rating, self.rated_matches + 1, self.floor, promote_at, self.promoted_floor))
 
 
 class Change(NamedTuple):
@@ -83,10 +83,8 @@ class Change(NamedTuple):
         return self.rating_after - self.rating_before
 
 
-_tuple_new = tuple.__new__
-new_change: Callable[[tuple[int, Hashable, float, float, Mapping[str, Any], bool]], Change] = partial(
-    _tuple_new, Change
-)
+tuple_new = tuple.__new__
+new_change: Callable[[tuple[int, Hashable, float, float, Mapping[str, Any], bool]], Change] = partial(tuple_new, Change)
 """``new_change((unit, player, before, after, details, promoted))`` is ``Change(unit, player, before, after,
 details, promoted)`` without a Python call: engines use it in their per-unit loops (all six fields, always)."""
 

@@ -28,7 +28,7 @@ from .base import (
     EngineInputError,
     Param,
     PlayerState,
-    _tuple_new,
+    tuple_new,
     new_change,
     round_half_away_from_zero,
     stop_at_floor,
@@ -179,7 +179,7 @@ class EloSystem:
         if first == second or (winner != first and winner != second):
             raise EngineInputError("an Elo match needs two distinct players and a winner among them")
         # Built with tuple.__new__, as changes are (base.new_change): one per match of every replay a tuning runs.
-        return [_tuple_new(Forecast, (states[first].rating - states[second].rating, 1.0 if winner == first else 0.0))]
+        return [tuple_new(Forecast, (states[first].rating - states[second].rating, 1.0 if winner == first else 0.0))]
 
     def forecast_scale(self, parameters: EloParameters) -> float:
         return parameters.scale

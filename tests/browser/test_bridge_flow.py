@@ -10,8 +10,9 @@ engine's. The keystrokes and clicks are counted (docs/bridge-entry.md).
 
 import pytest
 
+from games.bridge.models import BoardTable
 from leagues.models import Game
-from matches.models import BoardTable, Match
+from matches.models import Match
 from ratings.models import RatingChange
 from tests.factories import PlayerFactory, RefereeFactory, reference_data_ensure
 from tests.oracle_db import assert_ledger_is_the_oracles

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from matches.models import Board
+from games.bridge.models import Board
 from tests.conftest import api_for
 from tests.factories import PlayerFactory, RefereeFactory, reference_data_ensure
 

@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 import pytest
 from django.core.management import call_command
 
+from games.bridge.models import BoardTable
 from leagues.models import League, Player
-from matches.models import BoardTable, Match, Seat
+from matches.models import Match, Seat
 from ratings.models import TuningRun
 from ratings.tuning_runs import tuning_run_execute
 from tests.factories import RefereeFactory, reference_data_ensure

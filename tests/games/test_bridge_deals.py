@@ -23,9 +23,9 @@ import pytest
 from defusedxml.ElementTree import parse as xml_parse
 
 from games.bridge.deals import DealError, analyse, deal_from_hands, deal_parse, double_dummy, par
+from games.bridge.models import Board
 from games.importing import import_apply, import_plan_read
 from leagues.models import Game
-from matches.models import Board
 from tests.shared_data import shared_data
 
 DATA = shared_data("bridge-results")

@@ -10,10 +10,11 @@ from types import SimpleNamespace
 import pytest
 from django.test import Client
 
+from games.bridge.models import BoardTable
 from games.bridge.results import bridge_stored_body
 from games.bridge.standings import session_standings
 from games.bridge.views import BridgeForm, evening_body
-from matches.models import BoardTable, Match
+from matches.models import Match
 from tests.factories import PlayerFactory
 from tests.matches.rows import rows_changed, rows_snapshot
 

@@ -27,11 +27,12 @@ import pytest
 from django.test import Client
 
 from games.bridge.importing import parse_pbn, parse_usebio
+from games.bridge.models import Board
 from games.bridge.session import adjusted_text, points_text, result_text
 from games.bridge.standings import decimal_round, session_board_points, session_standings, standing_pair_key
 from games.importing import import_apply, import_plan_read
 from leagues.models import Game, League
-from matches.models import Board, Match
+from matches.models import Match
 from ratings.models import RatingChange
 from tests.factories import PlayerFactory, slaps_match
 from tests.shared_data import shared_data

@@ -10,8 +10,9 @@ from django.test import Client
 
 from games.bridge.views import BridgeForm, evening_body
 from games.entry import entry_decimal
+from games.preferans.models import Deal
 from leagues.models import Game, League, Player
-from matches.models import Deal, Match
+from matches.models import Match
 from ratings.models import PlayerRating
 from tests.factories import PlayerFactory
 from tests.matches.rows import rows_changed, rows_snapshot

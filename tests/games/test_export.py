@@ -35,9 +35,9 @@ pytestmark = pytest.mark.django_db
 START = datetime(2026, 3, 1, 17, 0, tzinfo=UTC)
 WIPED = (
     "matches_auditentry",  # append-only for rows (a trigger refuses DELETE); a fresh database has none
-    "matches_boardtable",
-    "matches_board",
-    "matches_deal",
+    "bridge_boardtable",
+    "bridge_board",
+    "preferans_deal",
     "matches_seat",
     "ratings_ratingchange",
     "ratings_promotion",

@@ -377,7 +377,7 @@ def test_bridge_has_no_csv_yet(referee):
 @pytest.mark.parametrize("game", ["slaps", "preferans"])
 def test_the_downloadable_templates_import(referee, game):
     """The templates docs/import.md offers are files the import takes as they are."""
-    template = REPO / "static" / "import" / f"{game}.csv"
+    template = REPO / "games" / game / "static" / "import" / f"{game}.csv"
     out = run_import(template, "--game", game, "--dry-run", "--referee", referee.username)
     assert "results would be imported; nothing was stored." in out
     assert "problem" not in out

@@ -7,8 +7,9 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
+from games.bridge.models import Board, BoardTable
 from leagues.models import Game
-from matches.models import Board, BoardTable, Match
+from matches.models import Match
 from ratings.models import RatingChange
 from tests.factories import PlayerFactory, bridge_evening_form
 from tests.oracle_db import assert_ledger_is_the_oracles

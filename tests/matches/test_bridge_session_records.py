@@ -6,7 +6,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from matches.models import Board, BoardTable, Match
+from games.bridge.models import Board, BoardTable
+from matches.models import Match
 from ratings.models import RatingChange
 from tests.factories import PlayerFactory
 

@@ -7,8 +7,9 @@ from fractions import Fraction
 import pytest
 from django.utils import timezone
 
+from games.preferans.models import Deal
 from leagues.models import Bot, Game
-from matches.models import Deal, Match, Seat
+from matches.models import Match, Seat
 from ratings.models import PlayerRating, RatingChange
 from tests.factories import PlayerFactory
 from tests.oracle import rules

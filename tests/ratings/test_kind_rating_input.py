@@ -14,7 +14,7 @@ from games.base import BaseKind
 from leagues.kinds import kind_of
 from matches.models import Match
 from ratings.engines.elo import EloMatch
-from ratings.history import LedgerKey, _match_chunks
+from ratings.history import LedgerKey, match_chunks
 from ratings.loaders import ReplayContext, SeatRow
 from ratings.replay import REPLAY_CHUNK
 from tests.factories import PlayerFactory, slaps_match
@@ -33,7 +33,7 @@ class SeatsKind(BaseKind):
 
 def _chunk(game):
     start = LedgerKey(timezone.now() - timedelta(days=365), 0)
-    [chunk] = _match_chunks(Match.objects.filter(game=game), REPLAY_CHUNK, now=timezone.now())
+    [chunk] = match_chunks(Match.objects.filter(game=game), REPLAY_CHUNK, now=timezone.now())
     return chunk, ReplayContext(game=game, start=start)
 
 

@@ -20,8 +20,9 @@ from django.contrib.auth.models import Permission
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.test import Client
 
+from games.bridge.models import BoardTable
 from leagues.models import Bot, Game, League, Player
-from matches.models import AuditEntry, BoardTable, Seat
+from matches.models import AuditEntry, Seat
 from matches.services import match_record
 from ratings.models import PlayerRating, RatingChange
 from ratings.people import player_erase, players_merge

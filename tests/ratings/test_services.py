@@ -345,16 +345,16 @@ def test_ratings_become_whole_cents_rounded_half_away_from_zero(value, cents):
 
 def test_the_ledger_writer_keeps_details_that_need_escaping(slaps):
     """Details go to PostgreSQL as COPY text: backslashes, tabs, quotes and newlines must survive."""
-    from ratings.history import _MatchRow
-    from ratings.ledger import _LedgerWriter, _Standing
+    from ratings.history import MatchRow
+    from ratings.ledger import LedgerWriter, Standing
 
     ann, bob = PlayerFactory(), PlayerFactory()
     match = slaps_match(winner=ann, loser=bob, rated=False)
     league = League.objects.get(game=slaps, tier=League.Tier.AMATEUR)
     details = {"note": 'tab\there "quoted" back\\slash\nnew line é', "expected": 0.5, "nothing": None}
-    writer = _LedgerWriter(game_id=slaps.pk)
-    row = _MatchRow(match.pk, match.played_at, match.status, None, None, False)
-    standing = _Standing(None, 101_234, 101_234, 1, league.pk)
+    writer = LedgerWriter(game_id=slaps.pk)
+    row = MatchRow(match.pk, match.played_at, match.status, None, None, False)
+    standing = Standing(None, 101_234, 101_234, 1, league.pk)
     writer.add_change(row, match.played_at.isoformat(), ann.pk, 0, standing, 100_000, details)
     writer.flush(force=True)
     change = RatingChange.objects.get(match=match, player=ann)

@@ -185,7 +185,7 @@ def slaps_body(players, winner, hours) -> dict:
 
 
 def test_a_rollback_restores_each_player_from_their_last_row_before_the_start(slaps, referee):
-    """``_ledger_rollback`` and ``_pool_load``: a late result deletes the ledger from its place on and
+    """``ledger_rollback`` and ``pool_load``: a late result deletes the ledger from its place on and
     every affected player continues from their last row before it: rating, peak, rated matches
     and league, in this game only.
 
@@ -383,8 +383,8 @@ def test_the_rating_task_for_a_rated_result_leaves_other_games_replays_alone(sla
 def test_a_period_is_rated_from_its_start_with_the_floor_and_promotion_applied_by_the_service(
     bridge, referee, admin_user, days
 ):
-    """``_PeriodSnapshots``, the window filter of ``_ledger_apply``, ``_period_aligned`` and the
-    period branch of ``_MatchApplier``. Bridge (partnership scale 2), amateur league with rating
+    """``PeriodSnapshots``, the window filter of ``ledger_apply``, ``period_aligned`` and the
+    period branch of ``MatchApplier``. Bridge (partnership scale 2), amateur league with rating
     periods of ``days`` days, promotion at 1012; the pro league has no period and a floor of 1005.
     Period W starts at s. One table in IMPs, everyone at 1000, strangers unless said.
 
@@ -458,7 +458,7 @@ def test_a_period_is_rated_from_its_start_with_the_floor_and_promotion_applied_b
 
 def test_a_rating_period_on_a_slaps_league_does_not_hold_slaps_results(slaps, referee):
     """Rating periods are bridge's (``match_due_at``): a Slaps league with a period still rates each
-    result at once, from the current ratings (``_ledger_apply`` computes a window only for a result
+    result at once, from the current ratings (``ledger_apply`` computes a window only for a result
     that has a ``due_at``). Ann beats Bob twice in one week: 1016 / 984, then
     E = 1/(1 + 10^((984 - 1016)/400)) = 0.545922, Ann 1016 + 32 * 0.454078 = 1030.53 -> 1031,
     Bob 984 - 14.53 = 969.47 -> 969 (from the period's start both would move by 16 again)."""
@@ -476,7 +476,7 @@ def test_a_rating_period_on_a_slaps_league_does_not_hold_slaps_results(slaps, re
 
 
 def test_a_chunk_with_no_result_to_rate_does_not_end_the_run(slaps, referee, monkeypatch):
-    """``_ledger_apply`` reads matches ``REPLAY_CHUNK`` at a time; a chunk holding only results
+    """``ledger_apply`` reads matches ``REPLAY_CHUNK`` at a time; a chunk holding only results
     that cannot be rated yet (here: awaiting a second referee) is skipped, and the run goes on.
     With one match a chunk: m1 (Ann beats Bob: 1016 / 984), m2 waiting, m3 (Cid beats Ann:
     E_Cid = 1/(1 + 10^(16/400)) = 0.476989, Cid 1000 + 32 * 0.523011 = 1016.74 -> 1017,
@@ -502,7 +502,7 @@ def _elo_match(game: Game, winner, loser, hours) -> Match:
 
 
 def test_players_enter_a_game_without_an_amateur_league_in_its_only_league(reference_data):
-    """``_ledger_apply``'s entry league: the amateur league, or else the game's first league; a
+    """``ledger_apply``'s entry league: the amateur league, or else the game's first league; a
     game with no league cannot place anyone and says so. A game with a pro league only: Ann beats
     Bob, 1016 / 984 (E = 0.5, K = 32), both placed in the pro league."""
     solo = Game.objects.create(slug="solo", name="Solo", rating_system="elo")
@@ -522,7 +522,7 @@ def test_players_enter_a_game_without_an_amateur_league_in_its_only_league(refer
 
 
 def test_a_replay_is_aligned_to_the_periods_of_every_league_in_turn(bridge, referee):
-    """``_period_aligned`` with two leagues with periods: the pro league's of 7 days from P0 (a
+    """``period_aligned`` with two leagues with periods: the pro league's of 7 days from P0 (a
     local midnight), the amateur league's of 2 days from P0 - 1 day. A late result filed under
     the pro league at P0 + 1 day, the first instant of an amateur period without results, must
     still be moved back to P0 (the pro period it falls in has results), and from there to
@@ -563,7 +563,7 @@ def test_a_longer_period_keeps_rated_results_rated_and_rates_them_from_the_new_p
     """The rule (ratings.md, "Rating periods"): changing a league's period takes no rating back. A result
     already rated whose new period is still open stays rated; the replay the change starts rates it from
     the new period's start, as it will again when that period closes. (The window filter of
-    ``_ledger_apply``: a rated result that is not due any more still needs its period's snapshot.)
+    ``ledger_apply``: a rated result that is not due any more still needs its period's snapshot.)
 
     Amateur league, periods of 1 day; the pro league has none. One table in IMPs, strangers (no
     partnership bonus), K = 24 at a 2 IMP margin. P three days ago, filed under the pro league (rated at
