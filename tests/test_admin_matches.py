@@ -12,8 +12,9 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from games.preferans.models import Deal
 from leagues.models import Bot, League, Player
-from matches.models import AuditEntry, Deal, Match
+from matches.models import AuditEntry, Match
 from matches.services import match_submit, match_void
 from ratings.models import PlayerRating
 from tests.factories import AdminFactory, PlayerFactory, RefereeFactory

@@ -18,7 +18,8 @@ import json
 from django.test import Client
 from django.urls import reverse
 from leagues.models import Game, League, Player
-from matches.models import BoardTable, Match
+from matches.models import Match
+from games.bridge.models import BoardTable
 
 answers = {}
 

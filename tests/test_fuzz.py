@@ -14,8 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
+from games.bridge.models import Board
+from games.preferans.models import Deal
 from leagues.models import Player
-from matches.models import AuditEntry, Board, Deal, Match, Seat
+from matches.models import AuditEntry, Match, Seat
 from tests import factories
 from tests.conftest import FIGURES
 from tests.factories import api_token_for
