@@ -7,7 +7,7 @@ permissions at most once per request (Django's ``_perm_cache`` on the user
 object, which lives as long as the request). So a referee who loses the role
 (admin's forms, a shell, a ``QuerySet.update``, raw SQL, a restored backup)
 is refused on the next request, and no password hash or credential is ever
-written to the cache (issue 26; ``tests/test_permission_cache.py``).
+written to the cache (issue 26; ``tests/test_revocation.py``).
 """
 
 from __future__ import annotations

@@ -18,6 +18,8 @@ from django.db.models.signals import post_delete, post_save
 from config.stamps import Stamp
 from leagues.models import Bot, Game, League
 
+#: Keeps the games, each game's leagues and active bots in the shared cache; renewed by every save or delete of
+#: a game, a league or a bot, at once and at commit (``connect_receivers``), else after ``SETUP_SECONDS``.
 SETUP_STAMP = Stamp("games:setup-stamp", shared_only=True)
 #: How long a kept list lives at most: the bound on a change made around the signals.
 SETUP_SECONDS = 300

@@ -60,6 +60,9 @@ def _constant(node) -> bool:
 
 
 class OnceNode(template.Node):
+    """Keeps its text per process, renewed by nothing but a restart: it is literal text, URLs and static files'
+    names, which change only with a deploy."""
+
     def __init__(self, nodelist):
         self.nodelist = nodelist
         self.text = None
@@ -116,7 +119,8 @@ class MemoContext(Context):
 
 
 class MemoNode(template.Node):
-    """``{% memo name=value ... %}``: see ``memo``."""
+    """``{% memo name=value ... %}``: see ``memo``. Keeps the last ``MEMO_SIZE`` texts per process, keyed by the
+    values themselves (and the language, time zone and escaping): nothing renews it, new values are a new key."""
 
     def __init__(self, inputs: dict, nodelist):
         self.inputs = inputs
