@@ -31,7 +31,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.test.utils import override_settings
 
-from benchmarks.replay import vacuum, cleanup
+from benchmarks.replay import cleanup, vacuum
 from games.bridge.analysis import hand_records_analyse
 from games.bridge.models import Board
 from games.bridge.scoring import plausible_result, usual_contract

@@ -27,7 +27,6 @@ from django.http import HttpResponse
 from django.utils.dateparse import parse_datetime
 from rest_framework import serializers
 
-from games.csvio import csv_text
 from games.fields import AnswerField
 from games.imports import ImportPlan, file_bytes
 from leagues.kinds import GameKind
@@ -178,10 +177,6 @@ class BaseKind(GameKind):
         """A CSV file of results as an ``ImportPlan`` (times without a zone read in ``zone``, or refused),
         read as a stream, a line at a time (``games.csvio.csv_rows``)."""
         raise NotImplementedError(f"{self!r} has no CSV.")
-
-    def csv_write(self, bodies: Iterable[dict[str, Any]]) -> str:
-        """The CSV ``csv_read`` reads, of result bodies whose players are ``PlayerRef``s (``csv_cells``)."""
-        return csv_text(self.csv_columns, self.csv_cells(bodies))
 
     def import_readers(self) -> dict[str, Callable[..., ImportPlan]]:
         """The game's own file formats, by name: ``reader(data, *, game, zone) -> ImportPlan``

@@ -14,12 +14,12 @@ from __future__ import annotations
 import codecs
 import csv
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import BinaryIO
 
-from config.csvout import csv_lines, csv_uncell
+from config.csvout import csv_uncell
 from games.imports import PlayerRef, Problem, ProblemList
 
 # A text cell starting with one of config.csvout.FORMULA_STARTS is run as a formula by spreadsheets (CSV
@@ -137,11 +137,6 @@ def csv_rows(
             )
             continue
         yield Row(reader.line_num, {name: csv_uncell(cell.strip()) for name, cell in zip(names, cells, strict=True)})
-
-
-def csv_text(columns: tuple[str, ...], rows: Iterable[dict[str, object]]) -> str:
-    """The CSV of these rows under ``columns`` (text cells escaped from formulas, ``config.csvout``)."""
-    return "".join(csv_lines(columns, rows))
 
 
 def cell_time(value: str, zone: tzinfo | None) -> str:

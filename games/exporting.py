@@ -170,10 +170,6 @@ def export_csv_pieces(game: Game, which: ExportFilter = ExportFilter(), *, with_
     return csv_lines(game.kind.csv_columns, game.kind.csv_cells(_named(game, bodies, with_ids=with_ids)))
 
 
-def export_csv(game: Game, which: ExportFilter = ExportFilter(), *, with_ids: bool = True) -> str:
-    return "".join(export_csv_pieces(game, which, with_ids=with_ids))
-
-
 def export_json_pieces(game: Game, which: ExportFilter = ExportFilter()) -> Iterator[str]:
     """The JSON dump, piece by piece: the game and its leagues, the results (a line each), then the players
     they name (collected on the way: only their ids are held)."""
@@ -222,10 +218,6 @@ def export_json_pieces(game: Game, which: ExportFilter = ExportFilter()) -> Iter
             separator = ",\n  "
         yield "".join(lines)
     yield "\n ]\n}\n"
-
-
-def export_json(game: Game, which: ExportFilter = ExportFilter()) -> str:
-    return "".join(export_json_pieces(game, which))
 
 
 def _text(value) -> str | None:

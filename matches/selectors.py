@@ -31,13 +31,6 @@ def _parts_prefetches(kinds) -> list[Prefetch | str]:
     return list(prefetches.values())
 
 
-def match_detail_parts(match: Match) -> tuple[str, ...]:
-    """The parts (deals, boards) a match of its game can have (its kind's ``parts``); a system without a
-    registered kind may have any registered kind's."""
-    kind = kind_of(match.game)
-    return kind.parts if kind is not None else tuple(dict.fromkeys(p for each in KINDS.values() for p in each.parts))
-
-
 def match_detail_queryset() -> QuerySet[Match]:
     """Matches of any game, with everything any game's match shows but its ledger rows
     (``ratings.selectors.match_detail_rated_queryset`` adds them)."""

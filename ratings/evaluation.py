@@ -42,12 +42,12 @@ from ratings.cents import CENT, decimal_cents
 from ratings.drift import game_active_days
 from ratings.engines import EngineInputError, get_rating_system, parameter_ranges, parameters_from_mapping
 from ratings.engines.quality import QualityReport, fit_scale, forecast_report
-from ratings.history import LedgerKey, match_chunks, MatchRow
+from ratings.history import LedgerKey, MatchRow, match_chunks
 from ratings.ledger import Standing
 from ratings.loaders import ReplayContext
 from ratings.parameters import rating_parameters
 from ratings.periods import PeriodSnapshots
-from ratings.replay import REPLAY_CHUNK, league_rules, LeagueRules, MatchApplier, game_setup
+from ratings.replay import REPLAY_CHUNK, LeagueRules, MatchApplier, game_setup, league_rules
 
 #: A player is active at a moment when they had a rated result within this many days before it.
 ACTIVE_DAYS = 90

@@ -20,7 +20,7 @@ from django.utils import timezone
 from leagues.models import Game, League
 from matches.models import Match
 from ratings.cents import cents_decimal, decimal_cents
-from ratings.history import LedgerKey, key_at_or_after, key_before, MatchRow
+from ratings.history import LedgerKey, MatchRow, key_at_or_after, key_before
 from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
 
 # Ledger rows written per INSERT (or per COPY).

@@ -19,7 +19,7 @@ from django.db.models import Q
 
 from leagues.models import Game
 from matches.models import Seat
-from ratings.history import LedgerKey, key_before, MatchRow
+from ratings.history import LedgerKey, MatchRow, key_before
 
 # (rated players in seat order, engine input), one pair per match of a chunk, in the chunk's order.
 EngineInputs = list[tuple[tuple[int, ...], object]]

@@ -22,9 +22,9 @@ from leagues.models import Game, League
 from matches.models import Match, due_condition
 from ratings.cents import CENT, cents_decimal, decimal_cents, to_cents
 from ratings.engines import PlayerState, get_rating_system
-from ratings.engines.base import tuple_new, stop_at_floor
-from ratings.history import LedgerKey, key_at_or_after, match_chunks, MatchRow
-from ratings.ledger import LedgerWriter, pool_load, pool_save, Standing
+from ratings.engines.base import stop_at_floor, tuple_new
+from ratings.history import LedgerKey, MatchRow, key_at_or_after, match_chunks
+from ratings.ledger import LedgerWriter, Standing, pool_load, pool_save
 from ratings.loaders import ReplayContext
 from ratings.models import Promotion
 from ratings.parameters import rating_parameters

@@ -45,7 +45,7 @@ from leagues.models import Game
 from matches.models import Match, due_condition
 from ratings.figures import figures_request
 from ratings.history import LedgerKey
-from ratings.ledger import ledger_end, ledger_rollback, replays_asked, rating_replay_mark, rating_state_lock
+from ratings.ledger import ledger_end, ledger_rollback, rating_replay_mark, rating_state_lock, replays_asked
 from ratings.models import RatingChange, RatingState
 from ratings.periods import period_aligned
 from ratings.replay import ledger_apply

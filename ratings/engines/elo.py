@@ -28,10 +28,10 @@ from .base import (
     EngineInputError,
     Param,
     PlayerState,
-    tuple_new,
     new_change,
     round_half_away_from_zero,
     stop_at_floor,
+    tuple_new,
 )
 from .quality import Forecast
 

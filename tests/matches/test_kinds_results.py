@@ -19,7 +19,7 @@ from leagues.models import Game
 from matches.bodies import match_input_as_body
 from matches.cleaning import match_clean
 from matches.inputs import GameInput, SeatInput, parse_cents, parse_id, players_by_id
-from matches.selectors import match_as_body, match_detail, match_detail_parts
+from matches.selectors import match_as_body, match_detail
 from matches.services import match_correct, match_due_at, match_submit, match_void
 from tests.factories import AdminFactory, PlayerFactory, RefereeFactory
 
@@ -70,7 +70,6 @@ def test_a_game_of_its_own_kind_goes_through_the_write_path(scores_game):
     match = match_submit(referee=RefereeFactory(), data=body(ids, [3, 1.5, -2]))
     stored = match_detail(match_id=match.pk)
     assert [seat.result for seat in stored.seats.all()] == [Decimal(3), Decimal("1.5"), Decimal(-2)]
-    assert match_detail_parts(stored) == ()
     assert match_as_body(stored) == match_input_as_body(match_clean(data=body(ids, [3, 1.5, -2])))
     assert match_due_at(game=scores_game, league=None, played_at=AGO) is None  # no rating periods
 
