@@ -49,7 +49,7 @@ from leagues.services import PlayerRefused, players_create
 from matches.bodies import match_input_as_body
 from matches.cleaning import ResultBatch, match_clean
 from matches.models import Match
-from matches.selectors import match_as_body, match_detail_queryset
+from matches.selectors import match_as_body, match_detail_queryset, matches_parts_read
 from matches.services import BatchItemRefused, match_correct_record, match_record_many
 from matches.versions import results_version_bump
 from ratings.services import ratings_process_game
@@ -577,7 +577,9 @@ def _stored_alike(
     for start in range(0, len(moments), QUERY_CHUNK):
         chunk = moments[start : start + QUERY_CHUNK]
         queryset = match_detail_queryset().filter(game=game, played_at__in=chunk).exclude(status=Match.Status.VOID)
-        for match in queryset.order_by("id"):
+        found = list(queryset.order_by("id"))
+        matches_parts_read(found)
+        for match in found:
             stored.setdefault(match.played_at.astimezone(UTC), []).append(match)
     kind = game.kind
     duplicates: dict[int, int] = {}

@@ -4,11 +4,14 @@ A match's game-specific rows are its kind's ``parts`` and its body fields its ki
 (``kind_of(game)``); its ledger rows are read by ``ratings.selectors`` (``match_detail_rated``).
 """
 
+from collections.abc import Iterable
+from typing import Any
+
 from django.core.paginator import Page, Paginator
 from django.db.models import F, IntegerField, OuterRef, Prefetch, QuerySet, Subquery, prefetch_related_objects
 from django.db.models.functions import Coalesce
 
-from leagues.kinds import KINDS, kind_of
+from leagues.kinds import kind_of
 from matches.models import AuditEntry, Match, ResultsVersion, Seat
 from matches.versions import RESULTS_STAMP
 
@@ -23,19 +26,24 @@ def _seats_prefetch() -> Prefetch:
     return Prefetch("seats", queryset=Seat.objects.select_related("player", "bot").order_by("position"))
 
 
-def _parts_prefetches(kinds) -> list[Prefetch | str]:
-    """How these kinds read their parts (``part_prefetches``), each relation once."""
-    prefetches: dict[str, Prefetch | str] = {}
-    for kind in kinds:
-        prefetches.update(kind.part_prefetches())
-    return list(prefetches.values())
+def matches_parts_read(matches: Iterable[Match]) -> None:
+    """Read the parts of these matches, each as its own game's kind reads them (``part_prefetches``): a query
+    per part of each kind among them, none for the kinds not among them (a page of Slaps reads no deals),
+    however many games are registered. The matches hold their game (``select_related``)."""
+    by_kind: dict[int, tuple[Any, list[Match]]] = {}
+    for match in matches:
+        kind = kind_of(match.game)
+        if kind is not None and kind.parts:
+            by_kind.setdefault(id(kind), (kind, []))[1].append(match)
+    for kind, group in by_kind.values():
+        prefetch_related_objects(group, *kind.part_prefetches().values())
 
 
 def match_detail_queryset() -> QuerySet[Match]:
-    """Matches of any game, with everything any game's match shows but its ledger rows
-    (``ratings.selectors.match_detail_rated_queryset`` adds them)."""
+    """Matches of any game with their seats, but neither their parts (``matches_parts_read`` them once read)
+    nor their ledger rows (``ratings.selectors.match_detail_rated_queryset`` adds them)."""
     return Match.objects.select_related("game", "referee", "league", "confirmed_by", "disputed_by").prefetch_related(
-        _seats_prefetch(), *_parts_prefetches(KINDS.values())
+        _seats_prefetch()
     )
 
 
@@ -44,10 +52,8 @@ def match_detail(*, match_id: int) -> Match:
 
     Its ledger rows are ratings' (``ratings.selectors.match_detail_rated``).
     """
-    match = Match.objects.select_related("game", "referee", "league", "confirmed_by", "disputed_by").get(pk=match_id)
-    kind = kind_of(match.game)
-    parts = _parts_prefetches([kind] if kind is not None else KINDS.values())
-    prefetch_related_objects([match], _seats_prefetch(), *parts)
+    match = match_detail_queryset().get(pk=match_id)
+    matches_parts_read([match])
     return match
 
 
@@ -55,7 +61,9 @@ def matches_recent(*, game=None, limit: int = 20) -> list[Match]:
     queryset = match_detail_queryset().order_by("-played_at", "-id")
     if game is not None:
         queryset = queryset.filter(game=game)
-    return list(queryset[:limit])
+    matches = list(queryset[:limit])
+    matches_parts_read(matches)
+    return matches
 
 
 def matches_list_page(*, game=None, number=None, page_size: int = 25) -> Page:
@@ -67,6 +75,7 @@ def matches_list_page(*, game=None, number=None, page_size: int = 25) -> Page:
         queryset = queryset.filter(game=game)
     page = Paginator(queryset, page_size).get_page(number)
     page.object_list = list(page.object_list)
+    matches_parts_read(page.object_list)
     return page
 
 
@@ -143,12 +152,14 @@ def matches_awaiting_confirmation(*, limit: int = 100) -> list[Match]:
         .order_by("-id")
         .values("actor__username")[:1]
     )
-    return list(
+    matches = list(
         match_detail_queryset()
         .filter(awaiting_confirmation=True, status="submitted")
         .annotate(author_id=_author(), corrected_by_name=corrector_name, version=_last_version())
         .order_by("played_at", "id")[:limit]
     )
+    matches_parts_read(matches)
+    return matches
 
 
 def matches_to_confirm(*, user_id: int) -> QuerySet[Match]:

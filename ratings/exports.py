@@ -28,7 +28,7 @@ from django.conf import settings
 from config.csvout import csv_lines
 from leagues.kinds import kind_of
 from leagues.models import Game, League, Player
-from matches.selectors import match_detail_queryset
+from matches.selectors import match_detail_queryset, matches_parts_read
 from ratings.models import PlayerRating
 from ratings.selectors import (
     Activity,
@@ -123,6 +123,7 @@ def history_csv_pieces(*, player: Player, game: Game | None = None) -> Iterator[
         if not chunk:
             return
         matches = match_detail_queryset().in_bulk({change.match_id for change in chunk})
+        matches_parts_read(matches.values())
         for change in chunk:
             match = matches[change.match_id]
             decimals = decimals_by_game.setdefault(change.game_id, rating_decimals(change.game))

@@ -67,6 +67,7 @@ from leagues.kinds import KINDS
 from leagues.models import Game
 from matches.confirmation import DISPUTE_NOTE_MAX, match_confirm, match_dispute
 from matches.models import Match
+from matches.selectors import matches_parts_read
 from matches.services import (
     BATCH_MAX,
     IDEMPOTENCY_KEY_MAX,
@@ -617,6 +618,7 @@ class MatchBatchApi(APIView):
         except IdempotencyKeyReused as error:
             return Response(error.message_dict, status=status.HTTP_422_UNPROCESSABLE_ENTITY)
         stored = match_detail_rated_queryset().in_bulk([match.pk for match in matches])
+        matches_parts_read(stored.values())
         answer = {"matches": [_answer_for(stored[match.pk], request) for match in matches]}
         response_status = status.HTTP_201_CREATED if created else status.HTTP_200_OK
         return Response(self.OutputSerializer(answer).data, status=response_status)

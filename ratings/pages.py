@@ -22,7 +22,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from leagues.kinds import KINDS
 from leagues.models import Game, League, Player
-from matches.selectors import matches_recent, results_version_site
+from matches.selectors import matches_parts_read, matches_recent, results_version_site
 from ratings import selectors
 from ratings.caching import cached, cached_many, rating_version_of_state, rating_version_site
 from ratings.compare import PROFILE_HEAD_TO_HEAD, player_head_to_head
@@ -257,6 +257,7 @@ def player_history(request, pk):
 
 def match_page(request, pk):
     match = get_object_or_404(match_detail_rated_queryset(), pk=pk)
+    matches_parts_read([match])
     totals = {}
     for change in match.rating_changes.all():
         first, _ = totals.get(change.player_id, (change, None))

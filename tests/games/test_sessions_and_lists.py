@@ -209,21 +209,47 @@ def test_a_game_with_no_results_says_so(slaps_results):
     assert "No matches yet." in html
 
 
+def test_a_page_of_one_games_matches_reads_no_other_games_parts(slaps, referee_client, players):
+    """Issue 26: a match list reads the parts of the games on it only, however many games are registered (the
+    test suite registers a fifth, with parts of its own): a page of Slaps matches reads no part table."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from leagues.kinds import KINDS
+
+    ann, bob = PlayerFactory(name="Ann3"), PlayerFactory(name="Bob3")
+    session(referee_client, players)
+    slaps_match(winner=ann, loser=bob, played_at=timezone.now() - timedelta(hours=1))
+    part_tables = {
+        getattr(Match, part).field.model._meta.db_table for kind in KINDS.values() for part in kind.parts
+    }  # fmt: skip
+    assert len(part_tables) >= 3  # deals, boards and the fifth game's rounds
+    part_tables.add("bridge_boardtable")  # read with the boards
+    with CaptureQueriesContext(connection) as slaps_page:
+        assert len(played(Client().get("/matches/?game=slaps").content.decode())) == 1
+    assert not [query["sql"] for query in slaps_page if any(table in query["sql"] for table in part_tables)]
+    with CaptureQueriesContext(connection) as every_game:
+        assert len(played(Client().get("/matches/").content.decode())) == 2
+    read = {table for table in part_tables for query in every_game if table in query["sql"]}
+    assert read == {"bridge_board", "bridge_boardtable"}  # the session's, and no other game's
+
+
 def test_the_matches_page_costs_the_same_queries_for_3_or_25_results(
     slaps, referee_client, players, django_assert_num_queries
 ):
-    """Games, the count, the page, and its prefetches (seats, deals, boards, their tables and four players)."""
+    """Games, the count, the page, and its prefetches: seats, and the parts of the games on the page only
+    (boards, their tables and four players; no deals: no Preferans game is on it)."""
     ann, bob = PlayerFactory(name="Ann2"), PlayerFactory(name="Bob2")
     session(referee_client, players)
     for hours in range(1, 3):
         slaps_match(winner=ann, loser=bob, played_at=timezone.now() - timedelta(hours=hours))
-    with django_assert_num_queries(11):
+    with django_assert_num_queries(10):
         assert len(played(Client().get("/matches/").content.decode())) == 3
     for hours in range(3, 40):
         slaps_match(winner=ann, loser=bob, played_at=timezone.now() - timedelta(hours=hours))
     session(referee_client, players)
-    with django_assert_num_queries(11):
+    with django_assert_num_queries(10):
         assert len(played(Client().get("/matches/?page=2").content.decode())) == 16  # 41 results
-    with django_assert_num_queries(11):
+    with django_assert_num_queries(10):
         assert len(played(Client().get("/matches/?game=bridge").content.decode())) == 2
     assert Game.objects.count() == 3

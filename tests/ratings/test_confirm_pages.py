@@ -124,9 +124,9 @@ def test_the_page_reads_a_fixed_number_of_queries(club, django_assert_num_querie
     checker = pages_for(club["checker"])
     checker.get("/results/confirm/")  # the session's first read
     # The session, the user and their permissions (read on every request: config/auth.py); the waiting
-    # matches, their seats, deals and boards; the menu's games (entry pages). Its count is the one the first
-    # read kept (matches_to_confirm_count).
-    with django_assert_num_queries(8):
+    # matches, their seats and deals (no bridge session waits: no boards are read); the menu's games (entry
+    # pages). Its count is the one the first read kept (matches_to_confirm_count).
+    with django_assert_num_queries(7):
         checker.get("/results/confirm/")
     enter(club, slaps(players[4], players[5]))
     enter(club, preferans(players[6], players[7]))
