@@ -33,12 +33,26 @@ from leagues.kinds import GameKind
 from leagues.models import Game, Player
 from matches.inputs import Errors, GameInput, MatchInput
 from matches.models import Match
-from ratings.engines import elo
+from ratings.engines import EngineInputError, elo, get_rating_system, parameters_from_mapping
 from ratings.headtohead import HeadToHeadRow, seats_crosstable, seats_head_to_head, seats_meetings
 from ratings.loaders import EngineInputs, ReplayContext, SeatRow, seats_inputs
 
 
 class BaseKind(GameKind):
+    # --- the engine it rates with (leagues.models.Game) ----------------------------------------
+
+    def system_label(self) -> str:
+        return get_rating_system(self.slug).label
+
+    def parameters_problem(self, parameters: dict) -> str | None:
+        """The engine's own ``parameters_from_mapping`` decides: unknown names, values outside a parameter's
+        range, values of the wrong type, pairs out of order."""
+        try:
+            parameters_from_mapping(get_rating_system(self.slug).parameters_class, parameters)
+        except (EngineInputError, TypeError) as error:
+            return str(error)
+        return None
+
     # --- results (matches) -----------------------------------------------------------------
 
     def clean(self, data: Mapping[str, Any], errors: Errors, game: Game) -> GameInput:

@@ -45,6 +45,15 @@ class GameKind:
     #: ``slug`` at start-up unless the engines' registry has one: for a game added without editing Cardrank.
     engine: ClassVar[Any] = None
 
+    def system_label(self) -> str:
+        """The rating system's name, as admin offers it for a game (``games.base.BaseKind``: its engine's)."""
+        return self.slug
+
+    def parameters_problem(self, parameters: dict) -> str | None:
+        """Why these rating parameters would not do for the game's engine, or None when they would
+        (``Game.parameters_validate``; ``games.base.BaseKind`` asks the engine)."""
+        return None
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.slug!r}>"
 

@@ -31,20 +31,20 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext
 
-from leagues.kinds import kind_of
-from ratings.engines import REGISTRY, EngineInputError, get_rating_system, parameters_from_mapping
+from leagues.kinds import KINDS, kind_of
 
 # The longest inactivity setting a league takes (ten years): beyond it a date would leave the calendar's range.
 INACTIVE_AFTER_DAYS_MAX = 3660
 
 
 def rating_system_choices() -> list[tuple[str, str]]:
-    """The rating systems a game can use, and their labels: the engines' registry as it is when asked.
+    """The rating systems a game can use, and their labels: the registered kinds' (``leagues.kinds``), as they
+    are when asked.
 
-    A callable, not a list made at import: a club's own game's engine (``CARDRANK_EXTRA_GAME_KINDS``) is
-    registered at start-up, after this module is imported, and admin refused it as "not one of the available
-    choices" (issue 26)."""
-    return [(system.slug, system.label) for system in REGISTRY.values()]
+    A callable, not a list made at import: a club's own game registers its kind at start-up, after this
+    module is imported, and admin refused it as "not one of the available choices" (issue 26). A rating
+    system without a kind could store a game that nothing could enter, show or rate."""
+    return [(kind.slug, kind.system_label()) for kind in KINDS.values()]
 
 
 class Game(models.Model):
@@ -77,16 +77,14 @@ class Game(models.Model):
         names, values outside a parameter's range, values of the wrong type,
         pairs out of order.
         """
-        try:
-            system = get_rating_system(self.rating_system)
-        except EngineInputError:
+        kind = kind_of(self)
+        if kind is None:
             return  # An unknown rating system is the rating_system field's error, not this one's.
         if not isinstance(self.parameters, dict):
             raise ValidationError({"parameters": [gettext("Parameters must be a JSON object.")]})
-        try:
-            parameters_from_mapping(system.parameters_class, self.parameters)
-        except (EngineInputError, TypeError) as error:
-            raise ValidationError({"parameters": [str(error)]}) from error
+        problem = kind.parameters_problem(self.parameters)
+        if problem is not None:
+            raise ValidationError({"parameters": [problem]})
 
     @property
     def kind(self):
