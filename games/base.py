@@ -33,6 +33,7 @@ from leagues.kinds import GameKind
 from leagues.models import Game, Player
 from matches.inputs import Errors, GameInput, MatchInput
 from matches.models import Match
+from matches.parts import ROWS_A_QUERY, hold, match_unsaved
 from ratings.engines import EngineInputError, elo, get_rating_system, parameters_from_mapping
 from ratings.headtohead import HeadToHeadRow, seats_crosstable, seats_head_to_head, seats_meetings
 from ratings.loaders import EngineInputs, ReplayContext, SeatRow, seats_inputs
@@ -63,25 +64,45 @@ class BaseKind(GameKind):
         """
         raise NotImplementedError(f"{self!r} cannot clean a result body.")
 
-    def input_body(self, cleaned: MatchInput) -> dict[str, Any]:
-        """The game's fields of a validated result as a body (``matches.bodies.match_input_as_body``)."""
+    def stored_body(self, match: Match) -> dict[str, Any]:
+        """The game's fields of a stored match as a body (``matches.selectors.match_as_body``), read from its
+        seats and parts as ``match_detail`` loads them. A game of seats only may keep this default: none."""
         return {}
 
-    def stored_body(self, match: Match) -> dict[str, Any]:
-        """The game's fields of a stored match as a body (``matches.selectors.match_as_body``); the same
-        fields as ``input_body`` gives for the result that stored it."""
+    def part_rows(self, match: Match, cleaned: MatchInput) -> dict[str, list]:
+        """The rows of each of the result's parts (``parts``), by relation name, unsaved and naming ``match``,
+        in the order the game shows them: ``store_parts`` stores them, ``input_body`` reads them. A game of
+        seats only has none."""
         return {}
+
+    def input_body(self, cleaned: MatchInput) -> dict[str, Any]:
+        """The game's fields of a validated result as a body (``matches.bodies.match_input_as_body``), derived:
+        ``stored_body`` of the match it would store (``matches.parts.match_unsaved``, holding its seats and
+        ``part_rows``), so the two agree by construction. A kind whose parts have parts of their own (bridge's
+        boards and their tables) writes its own."""
+        match = match_unsaved(cleaned)
+        for relation, rows in self.part_rows(match, cleaned).items():
+            hold(match, relation, rows)
+        return self.stored_body(match)
 
     def store_parts(self, match: Match, cleaned: MatchInput) -> None:
-        """Store the parts beside the seats (``parts``), holding them on ``match`` as ``match_detail``
-        loads them (``matches.parts.hold``). A game of seats only stores nothing."""
+        """Store the parts beside the seats: ``part_rows``, an INSERT a part, held on ``match`` as
+        ``match_detail`` loads them (``matches.parts.hold``)."""
+        for relation, rows in self.part_rows(match, cleaned).items():
+            if rows:
+                type(rows[0]).objects.bulk_create(rows)
+            hold(match, relation, rows)
 
     def store_parts_many(self, stored: list[tuple[Match, MatchInput]]) -> None:
-        """``store_parts`` for many new matches of one batch (``matches.parts.matches_store_results``), each
-        with its cleaned result. A kind whose parts are many small rows (Preferans's deals) writes them all
-        in a few INSERTs; by default, each match's as ``store_parts`` does."""
+        """``store_parts`` for many new matches of one batch (``matches.parts.matches_store_results``): every
+        match's ``part_rows`` of a table in an INSERT a ``ROWS_A_QUERY``, nothing held."""
+        by_model: dict[type, list] = {}
         for match, cleaned in stored:
-            self.store_parts(match, cleaned)
+            for rows in self.part_rows(match, cleaned).values():
+                for row in rows:
+                    by_model.setdefault(type(row), []).append(row)
+        for model, rows in by_model.items():
+            model.objects.bulk_create(rows, batch_size=ROWS_A_QUERY)
 
     def parts_player_move(self, match_ids: list[int], *, drop_id: int, keep_id: int) -> None:
         """Name ``keep_id`` wherever the parts of these matches name ``drop_id`` (two players merged,

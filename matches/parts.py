@@ -42,7 +42,7 @@ def match_store_result(
     stored with it then (``bots_as_played``, bot id -> (rating, maximum)), so
     a correction of a deal does not slip an edited bot into an old game.
     """
-    seats = Seat.objects.bulk_create(_seats(match, cleaned, bots_as_played or {}))
+    seats = Seat.objects.bulk_create(seats_build(match, cleaned, bots_as_played or {}))
     hold(match, "seats", sorted(seats, key=lambda seat: seat.position))
     kind_of(cleaned.game).store_parts(match, cleaned)
 
@@ -60,7 +60,7 @@ def matches_store_results(stored: list[tuple[Match, MatchInput]]) -> None:
     whole import's rows in memory.
     """
     Seat.objects.bulk_create(
-        (seat for match, cleaned in stored for seat in _seats(match, cleaned, {})), batch_size=ROWS_A_QUERY
+        (seat for match, cleaned in stored for seat in seats_build(match, cleaned, {})), batch_size=ROWS_A_QUERY
     )
     by_kind: dict[int, tuple[object, list[tuple[Match, MatchInput]]]] = {}
     for match, cleaned in stored:
@@ -70,7 +70,16 @@ def matches_store_results(stored: list[tuple[Match, MatchInput]]) -> None:
         kind.store_parts_many(pairs)
 
 
-def _seats(match: Match, cleaned: MatchInput, played: dict[int, tuple[Decimal, Decimal]]) -> list[Seat]:
+def match_unsaved(cleaned: MatchInput) -> Match:
+    """The match ``cleaned`` would store, unsaved and never to be saved, holding its seats as stored: a kind
+    reads it as it reads a stored one (``games.base.BaseKind.input_body``). Its id 0 only lets its
+    relations answer what it holds (Django refuses the relations of a match without one)."""
+    match = Match(pk=0, game=cleaned.game, played_at=cleaned.played_at, league=cleaned.league)
+    hold(match, "seats", seats_build(match, cleaned, {}))
+    return match
+
+
+def seats_build(match: Match, cleaned: MatchInput, played: dict[int, tuple[Decimal, Decimal]]) -> list[Seat]:
     """The result's seats, unsaved; a bot's as ``match_store_result`` says (``bots_as_played``)."""
     as_played = {
         seat.bot.pk: played.get(seat.bot.pk, (seat.bot.rating, seat.bot.max_rating))

@@ -13,9 +13,7 @@ from games.preferans.models import Deal
 from games.preferans.profile import preferans_change_notes
 from games.preferans.results import (
     preferans_clean,
-    preferans_deals_store,
-    preferans_deals_store_many,
-    preferans_input_body,
+    preferans_deal_rows,
     preferans_stored_body,
 )
 from ratings.engines import preferans as preferans_engine
@@ -33,17 +31,11 @@ class PreferansKind(BaseKind):
     def clean(self, data, errors, game):
         return preferans_clean(data, errors, game)
 
-    def input_body(self, cleaned):
-        return preferans_input_body(cleaned)
-
     def stored_body(self, match):
         return preferans_stored_body(match)
 
-    def store_parts(self, match, cleaned):
-        preferans_deals_store(match, cleaned)
-
-    def store_parts_many(self, stored):
-        preferans_deals_store_many(stored)
+    def part_rows(self, match, cleaned):
+        return {"deals": preferans_deal_rows(match, cleaned)}
 
     # --- rating input (ratings) ------------------------------------------------------------
 

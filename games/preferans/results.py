@@ -18,7 +18,6 @@ from games.preferans.models import Deal
 from leagues.models import Bot, Game
 from matches.inputs import Errors, GameInput, MatchInput, SeatInput, is_slug, parse_cents, parse_id, players_by_id
 from matches.models import Match
-from matches.parts import ROWS_A_QUERY, hold
 
 PREFERANS_SEATS = (2, 4)
 PREFERANS_MAX_DEALS = 500
@@ -124,15 +123,6 @@ def preferans_clean(data: Mapping[str, Any], errors: Errors, game: Game) -> Game
     )
 
 
-def preferans_input_body(cleaned: MatchInput) -> dict[str, Any]:
-    return {
-        "seats": [
-            {"player": seat.player.pk} if seat.player is not None else {"bot": seat.bot.slug} for seat in cleaned.seats
-        ],
-        "deals": [[float(whist) for whist in deal] for deal in cleaned.parts["deals"]],
-    }
-
-
 def preferans_stored_body(match: Match) -> dict[str, Any]:
     return {
         "seats": [
@@ -142,25 +132,12 @@ def preferans_stored_body(match: Match) -> dict[str, Any]:
     }
 
 
-def preferans_deals_store(match: Match, cleaned: MatchInput) -> None:
-    deals = Deal.objects.bulk_create(
+def preferans_deal_rows(match: Match, cleaned: MatchInput) -> list[Deal]:
+    """The game's deals, unsaved, in play order: each the whists of every seat, in seat order."""
+    return [
         Deal(match=match, number=number, whists=[float(whist) for whist in whists])
         for number, whists in enumerate(cleaned.parts["deals"], start=1)
-    )
-    hold(match, "deals", sorted(deals, key=lambda deal: deal.number))
-
-
-def preferans_deals_store_many(stored: list[tuple[Match, MatchInput]]) -> None:
-    """The deals of many new games of one batch (an import's), a thousand to an INSERT; nothing held on the
-    matches (``matches.parts.matches_store_results``)."""
-    Deal.objects.bulk_create(
-        (
-            Deal(match=match, number=number, whists=[float(whist) for whist in whists])
-            for match, cleaned in stored
-            for number, whists in enumerate(cleaned.parts["deals"], start=1)
-        ),
-        batch_size=ROWS_A_QUERY,
-    )
+    ]
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from games.base import BaseKind
 from games.slaps import api, calculator, views
 from games.slaps.csv import SLAPS_COLUMNS, slaps_body_players, slaps_csv_cells, slaps_csv_read
 from games.slaps.loading import slaps_engine_input
-from games.slaps.results import slaps_clean, slaps_input_body, slaps_stored_body
+from games.slaps.results import slaps_clean, slaps_stored_body
 from ratings.engines import elo
 from ratings.parameters import rating_parameters
 
@@ -20,9 +20,6 @@ class SlapsKind(BaseKind):
 
     def clean(self, data, errors, game):
         return slaps_clean(data, errors)
-
-    def input_body(self, cleaned):
-        return slaps_input_body(cleaned)
 
     def stored_body(self, match):
         return slaps_stored_body(match)

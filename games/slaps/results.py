@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
-from matches.inputs import Errors, GameInput, MatchInput, SeatInput, parse_id, players_by_id
+from matches.inputs import Errors, GameInput, SeatInput, parse_id, players_by_id
 from matches.models import Match
 
 
@@ -49,11 +49,6 @@ def slaps_clean(data: Mapping[str, Any], errors: Errors) -> GameInput:
             SeatInput(player=players[player_id], result=Decimal(1 if player_id == winner else 0)) for player_id in ids
         )
     )
-
-
-def slaps_input_body(cleaned: MatchInput) -> dict[str, Any]:
-    winners = [seat.player.pk for seat in cleaned.seats if seat.result > 0]
-    return {"players": [seat.player.pk for seat in cleaned.seats], "winner": winners[0] if winners else None}
 
 
 def slaps_stored_body(match: Match) -> dict[str, Any]:

@@ -17,7 +17,6 @@ from games.entry import entry_submit
 from games.fields import AnswerField
 from matches.entry import form_now
 from matches.inputs import GameInput, SeatInput, parse_id, players_by_id
-from matches.parts import hold
 from ratings.loaders import seat_rows
 from tests.fifth_game.engine import SYSTEM, DurakGame
 from tests.fifth_game.models import Round
@@ -72,14 +71,8 @@ class DurakKind(BaseKind):
     def stored_body(self, match):
         return {"players": [seat.player_id for seat in match.seats.all()], "losers": rounds_of(match)}
 
-    def input_body(self, cleaned):
-        return {"players": [seat.player.pk for seat in cleaned.seats], "losers": list(cleaned.parts[PART])}
-
-    def store_parts(self, match, cleaned):
-        rounds = Round.objects.bulk_create(
-            Round(match=match, number=number, loser=seat) for number, seat in enumerate(cleaned.parts[PART], start=1)
-        )
-        hold(match, PART, rounds)
+    def part_rows(self, match, cleaned):
+        return {PART: [Round(match=match, number=n, loser=seat) for n, seat in enumerate(cleaned.parts[PART], 1)]}
 
     # --- rating input (ratings) ------------------------------------------------------------
 
