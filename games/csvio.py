@@ -14,13 +14,13 @@ from __future__ import annotations
 import codecs
 import csv
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from config.csvout import csv_uncell
-from games.imports import PlayerRef, Problem, ProblemList
+from games.imports import ImportPlan, PlayerRef, Problem, ProblemList, file_stream
 
 # A text cell starting with one of config.csvout.FORMULA_STARTS is run as a formula by spreadsheets (CSV
 # injection, OWASP): written with a leading apostrophe (config.csvout, for every CSV the site writes), which a
@@ -79,6 +79,48 @@ def _lines(source: BinaryIO) -> Iterator[str]:
             yield from (piece for piece in _LONE_CR.split(line) if piece)
         else:
             yield line
+
+
+def csv_plan(
+    data: bytes | BinaryIO,
+    *,
+    columns: tuple[str, ...],
+    required: tuple[str, ...],
+    start: Callable[[Row], dict[str, Any]],
+    add: Callable[[dict[str, Any], Row, Row], None] | None = None,
+    key: Callable[[Row], Hashable] | None = None,
+) -> ImportPlan:
+    """A game's CSV file as an import's plan, read a line at a time (``csv_rows``): the loop every game's
+    ``csv_read`` shares, the game giving how a row is read.
+
+    Each row belongs to the result its ``key`` names (by default its own line: a result a row). The first
+    row of a result makes its body (``start(row)``); ``add(body, row, first)`` then reads every row of the
+    result into the body, the first included (a Preferans game's deals). A ``RowError`` is a problem of its
+    line, which is left out; a result none of whose rows was read is left out. A file that cannot be read
+    at all (``CsvUnreadable``) imports nothing. Memory: the results' bodies and the problems kept.
+    """
+    plan = ImportPlan()
+    held: dict[Hashable, tuple[Row | None, dict[str, Any], list[int]]] = {}
+    try:
+        for row in csv_rows(file_stream(data), columns=columns, required=required, problems=plan.problems):
+            try:
+                name = row.line if key is None else key(row)
+                result = held.get(name)
+                if result is None:
+                    result = held[name] = (row if add is not None else None, start(row), [])
+                if add is not None:
+                    add(result[1], row, result[0])
+            except RowError as error:
+                plan.problems.append(Problem(f"line {row.line}", str(error)))
+                continue
+            result[2].append(row.line)
+    except CsvUnreadable as unreadable:
+        return ImportPlan(problems=[unreadable.problem])
+    for _first, body, lines in held.values():
+        if lines:
+            plan.results.append(body)
+            plan.sources.append(f"line {lines[0]}" if len(lines) == 1 else f"lines {lines[0]}-{lines[-1]}")
+    return plan
 
 
 def csv_rows(

@@ -17,17 +17,16 @@ from decimal import Decimal
 from typing import Any, BinaryIO
 
 from games.csvio import (
-    CsvUnreadable,
     Row,
     RowError,
     cell_person,
     cell_rated_status,
     cell_time,
-    csv_rows,
+    csv_plan,
     person_cells,
     status_cells,
 )
-from games.imports import ImportPlan, PlayerRef, Problem, file_stream
+from games.imports import ImportPlan, PlayerRef
 from games.preferans.results import PREFERANS_SEATS, WHIST_LIMIT
 from leagues.models import Game
 from matches.inputs import parse_cents
@@ -48,35 +47,25 @@ GAME_CELLS = ("played_at", "rated", "league", "status")  # with the seats: one v
 
 
 def preferans_csv_read(data: bytes | BinaryIO, *, game: Game, zone: tzinfo | None) -> ImportPlan:
-    """The file's plan, read a line at a time (``games.csvio.csv_rows``); its problems capped as it goes."""
-    plan = ImportPlan()
-    games: dict[str, dict[str, Any]] = {}  # key -> {"first": Row, "body": ..., "lines": [...]}
-    rows = csv_rows(file_stream(data), columns=PREFERANS_COLUMNS, required=PREFERANS_REQUIRED, problems=plan.problems)
-    try:
-        for row in rows:
-            key = row.get("game")
-            try:
-                if not key:
-                    raise RowError("game is empty: rows of one game share a key in the game column.")
-                held = games.get(key)
-                if held is None:
-                    held = games[key] = {"first": row, "body": _game_body(row, game, zone), "lines": []}
-                else:
-                    _same_game(row, held["first"])
-                held["body"]["deals"].append(_deal(row, len(held["body"]["seats"])))
-            except RowError as error:
-                plan.problems.append(Problem(f"line {row.line}", str(error)))
-                continue
-            held["lines"].append(row.line)
-    except CsvUnreadable as unreadable:
-        return ImportPlan(problems=[unreadable.problem])
-    for held in games.values():
-        if not held["lines"]:
-            continue
-        plan.results.append(held["body"])
-        lines = held["lines"]
-        plan.sources.append(f"line {lines[0]}" if len(lines) == 1 else f"lines {lines[0]}-{lines[-1]}")
-    return plan
+    """The file's plan, a game the rows that share its key, a deal a row (``games.csvio.csv_plan``)."""
+
+    def key(row: Row) -> str:
+        if not row.get("game"):
+            raise RowError("game is empty: rows of one game share a key in the game column.")
+        return row.get("game")
+
+    def add(body: dict[str, Any], row: Row, first: Row) -> None:
+        _same_game(row, first)
+        body["deals"].append(_deal(row, len(body["seats"])))
+
+    return csv_plan(
+        data,
+        columns=PREFERANS_COLUMNS,
+        required=PREFERANS_REQUIRED,
+        start=lambda row: _game_body(row, game, zone),
+        add=add,
+        key=key,
+    )
 
 
 def _seats(row: Row) -> list[dict[str, Any]]:

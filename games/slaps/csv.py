@@ -15,17 +15,16 @@ from datetime import tzinfo
 from typing import Any, BinaryIO
 
 from games.csvio import (
-    CsvUnreadable,
     Row,
     RowError,
     cell_person,
     cell_rated_status,
     cell_time,
-    csv_rows,
+    csv_plan,
     person_cells,
     status_cells,
 )
-from games.imports import ImportPlan, PlayerRef, Problem, file_stream
+from games.imports import ImportPlan, PlayerRef
 from leagues.models import Game
 
 SLAPS_COLUMNS = (
@@ -43,20 +42,8 @@ SLAPS_REQUIRED = ("played_at", "player_a", "player_b", "winner")
 
 
 def slaps_csv_read(data: bytes | BinaryIO, *, game: Game, zone: tzinfo | None) -> ImportPlan:
-    """The file's plan, read a line at a time (``games.csvio.csv_rows``); its problems capped as it goes."""
-    plan = ImportPlan()
-    try:
-        for row in csv_rows(file_stream(data), columns=SLAPS_COLUMNS, required=SLAPS_REQUIRED, problems=plan.problems):
-            try:
-                body = _body(row, game, zone)
-            except RowError as error:
-                plan.problems.append(Problem(f"line {row.line}", str(error)))
-                continue
-            plan.results.append(body)
-            plan.sources.append(f"line {row.line}")
-    except CsvUnreadable as unreadable:
-        return ImportPlan(problems=[unreadable.problem])
-    return plan
+    """The file's plan, a match a row (``games.csvio.csv_plan``)."""
+    return csv_plan(data, columns=SLAPS_COLUMNS, required=SLAPS_REQUIRED, start=lambda row: _body(row, game, zone))
 
 
 def _body(row: Row, game: Game, zone: tzinfo | None) -> dict[str, Any]:
