@@ -259,7 +259,7 @@ def served_schema(django_db_blocker):
         response = Client().get("/api/schema/?format=json")
     assert response.status_code == 200
     served = response.json()
-    # The games the test suite adds (tests/fifth_game) are not Cardrank's: docs/api.md documents its own.
+    # The games the test suite adds (tests/settings.py) are not Cardrank's: docs/api.md documents its own.
     from leagues.kinds import KINDS
 
     for kind in KINDS.values():
