@@ -95,7 +95,12 @@ class BaseKind(GameKind):
 
     def store_parts_many(self, stored: list[tuple[Match, MatchInput]]) -> None:
         """``store_parts`` for many new matches of one batch (``matches.parts.matches_store_results``): every
-        match's ``part_rows`` of a table in an INSERT a ``ROWS_A_QUERY``, nothing held."""
+        match's ``part_rows`` of a table in an INSERT a ``ROWS_A_QUERY``, nothing held. A kind that stores its
+        parts itself (``store_parts``, as bridge's boards and their tables) has each match's stored so."""
+        if type(self).store_parts is not BaseKind.store_parts:
+            for match, cleaned in stored:
+                self.store_parts(match, cleaned)
+            return
         by_model: dict[type, list] = {}
         for match, cleaned in stored:
             for rows in self.part_rows(match, cleaned).values():

@@ -68,10 +68,6 @@ class BridgeKind(BaseKind):
     def store_parts(self, match, cleaned):
         bridge_boards_store(match, cleaned)
 
-    def store_parts_many(self, stored):
-        for match, cleaned in stored:  # boards, then their tables: not the flat rows of ``part_rows``
-            bridge_boards_store(match, cleaned)
-
     def parts_player_move(self, match_ids, *, drop_id, keep_id):
         bridge_tables_player_move(match_ids, drop_id=drop_id, keep_id=keep_id)
 
