@@ -39,7 +39,7 @@ from benchmarks.replay import cleanup
 from benchmarks.stack import Stack
 from leagues.models import Game, League, Player
 from matches.services import BATCH_MAX
-from ratings.match_apis import BATCH_MAX_BYTES
+from web.match_apis import BATCH_MAX_BYTES
 
 PREFIX = "benchmark-batch-"
 PLAYER_PREFIX = "bench batch "

@@ -258,7 +258,7 @@ def _pages(stack: Stack, league: League, star: int, seconds: float, players: int
         "leaderboard page, peak": f"/leagues/{league.slug}/?sort=peak",
         f"leaderboard page, peak, page {html_deep}": f"/leagues/{league.slug}/?sort=peak&page={html_deep}",
         "profile (many rated units)": f"/players/{star}/",
-        # The header's search for anyone (games/find.py): the results page, as a visitor without JavaScript gets it.
+        # The header's search for anyone (web/find_pages.py): the results page, as a visitor without JavaScript gets it.
         "find a player, a name's start": "/players/?q=bench%20slaps%2000042",
         "find a player, one letter": "/players/?q=b",
         "find a player, inside names": "/players/?q=00042",

@@ -96,6 +96,8 @@ INSTALLED_APPS = [
     "games.bridge",
     # A club's own games, apps too: CARDRANK_EXTRA_GAME_APPS, comma-separated (docs/architecture.md).
     *[app.strip() for app in os.environ.get("CARDRANK_EXTRA_GAME_APPS", "").split(",") if app.strip()],
+    # The top: the pages, the REST API and the admin that spans apps, over all of the above (web/apps.py).
+    "web",
 ]
 
 MIDDLEWARE = [

@@ -6,18 +6,23 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 
 from config import api as api_plumbing
 from config.lanes import heavy_read
-from games import entry as games_entry
-from games import export_apis as games_export_apis
-from games import find as games_find
-from games import pickers as games_pickers
-from leagues import apis as league_apis
 from leagues.kinds import KINDS
-from matches import views as match_views
-from ratings import compare_apis, compare_pages, confirm_pages, match_apis
-from ratings import league_apis as rating_league_apis
-from ratings import pages as rating_pages
-from ratings import quality_apis as rating_quality_apis
-from ratings import views as rating_views
+from web import (
+    club_apis,
+    compare_apis,
+    compare_pages,
+    confirm_pages,
+    entry_pages,
+    export_apis,
+    find_pages,
+    league_apis,
+    match_apis,
+    match_pages,
+    pages,
+    picker_pages,
+    quality_apis,
+    quality_pages,
+)
 
 # Each game's own pages and endpoints (its calculator, ...) come from its kind (``page_urls``, ``api_urls``):
 # the kinds are registered when Django starts (``games.apps.GamesConfig.ready``), before the URLs are read.
@@ -25,32 +30,32 @@ kind_pages = [pattern for kind in KINDS.values() for pattern in kind.page_urls()
 kind_apis = [pattern for kind in KINDS.values() for pattern in kind.api_urls()]
 
 api = [
-    path("games/", league_apis.GameListApi.as_view(), name="api-games"),
-    path("leagues/", league_apis.LeagueListApi.as_view(), name="api-leagues"),
+    path("games/", club_apis.GameListApi.as_view(), name="api-games"),
+    path("leagues/", club_apis.LeagueListApi.as_view(), name="api-leagues"),
     # The downloads' paths end in a file name, not a slash: any segment reaches the view (a JSON 404 for
     # a bad one), where a stricter converter would leave Django's slash-appending redirect to answer it.
     path(
         "games/<str:slug>/results.csv",
-        heavy_read(games_export_apis.GameResultsCsvApi.as_view()),
+        heavy_read(export_apis.GameResultsCsvApi.as_view()),
         name="api-game-results-csv",
     ),
     path(
         "games/<str:slug>/results.json",
-        heavy_read(games_export_apis.GameDumpApi.as_view()),
+        heavy_read(export_apis.GameDumpApi.as_view()),
         name="api-game-results-json",
     ),
-    path("games/<slug:slug>/drift/", heavy_read(rating_quality_apis.GameDriftApi.as_view()), name="api-game-drift"),
-    path("leagues/<slug:slug>/leaderboard/", rating_league_apis.LeaderboardApi.as_view(), name="api-leaderboard"),
+    path("games/<slug:slug>/drift/", heavy_read(quality_apis.GameDriftApi.as_view()), name="api-game-drift"),
+    path("leagues/<slug:slug>/leaderboard/", league_apis.LeaderboardApi.as_view(), name="api-leaderboard"),
     path(
         "leagues/<str:slug>/leaderboard.csv",
-        heavy_read(rating_league_apis.LeaderboardCsvApi.as_view()),
+        heavy_read(league_apis.LeaderboardCsvApi.as_view()),
         name="api-leaderboard-csv",
     ),
-    path("players/", league_apis.PlayerCreateApi.as_view(), name="api-players"),
-    path("players/<int:pk>/", rating_league_apis.PlayerDetailApi.as_view(), name="api-player"),
+    path("players/", club_apis.PlayerCreateApi.as_view(), name="api-players"),
+    path("players/<int:pk>/", league_apis.PlayerDetailApi.as_view(), name="api-player"),
     path(
         "players/<int:pk>/history/",
-        heavy_read(rating_league_apis.PlayerHistoryApi.as_view()),
+        heavy_read(league_apis.PlayerHistoryApi.as_view()),
         name="api-player-history",
     ),
     path(
@@ -61,7 +66,7 @@ api = [
     path("compare/", heavy_read(compare_apis.CompareApi.as_view()), name="api-compare"),
     path(
         "players/<str:pk>/history.csv",
-        heavy_read(rating_league_apis.PlayerHistoryCsvApi.as_view()),
+        heavy_read(league_apis.PlayerHistoryCsvApi.as_view()),
         name="api-player-history-csv",
     ),
     path("matches/", match_apis.MatchCreateApi.as_view(), name="api-matches"),
@@ -87,29 +92,29 @@ api = [
 ]
 
 urlpatterns = [
-    path("", rating_pages.home, name="home"),
-    path("leagues/<slug:slug>/", rating_pages.league_leaderboard, name="league-leaderboard"),
-    path("players/", games_find.players_find_page, name="players-find"),
-    path("players/search/", games_pickers.player_search, name="player-search"),
-    path("players/<int:pk>/", heavy_read(rating_pages.player_profile), name="player-profile"),
-    path("players/<int:pk>/history/", heavy_read(rating_pages.player_history), name="player-history"),
+    path("", pages.home, name="home"),
+    path("leagues/<slug:slug>/", pages.league_leaderboard, name="league-leaderboard"),
+    path("players/", find_pages.players_find_page, name="players-find"),
+    path("players/search/", picker_pages.player_search, name="player-search"),
+    path("players/<int:pk>/", heavy_read(pages.player_profile), name="player-profile"),
+    path("players/<int:pk>/history/", heavy_read(pages.player_history), name="player-history"),
     path(
         "players/<int:pk>/records/<slug:kind>/<slug:name>/",
-        heavy_read(rating_pages.player_records),
+        heavy_read(pages.player_records),
         name="player-records",
     ),
     path("players/<int:pk>/head-to-head/", heavy_read(compare_pages.head_to_head_page), name="player-head-to-head"),
     path("leagues/<slug:slug>/crosstable/", heavy_read(compare_pages.crosstable_page), name="league-crosstable"),
     path("compare/", heavy_read(compare_pages.compare_page), name="compare"),
-    path("matches/", match_views.recent_matches_page, name="matches-recent"),
-    path("matches/<int:pk>/", rating_pages.match_page, name="match-detail"),
+    path("matches/", match_pages.recent_matches_page, name="matches-recent"),
+    path("matches/<int:pk>/", pages.match_page, name="match-detail"),
     # The kinds' own pages and the confirmations first: the game route takes any slug.
     *kind_pages,
     path("results/confirm/", confirm_pages.confirmations, name="confirmations"),
-    path("results/<slug:game>/", games_entry.result_entry, name="result-entry"),
-    path("calculator/", rating_views.calculators, name="calculators"),
-    path("quality/", heavy_read(rating_views.quality_overview), name="quality"),
-    path("quality/<slug:slug>/", heavy_read(rating_views.quality_detail), name="quality-detail"),
+    path("results/<slug:game>/", entry_pages.result_entry, name="result-entry"),
+    path("calculator/", quality_pages.calculators, name="calculators"),
+    path("quality/", heavy_read(quality_pages.quality_overview), name="quality"),
+    path("quality/<slug:slug>/", heavy_read(quality_pages.quality_detail), name="quality-detail"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),

@@ -3,7 +3,7 @@
 A kind declares the fields its game adds to a match answer (``answer_fields``:
 name -> ``AnswerField``) and to a result body (``body_fields``: name -> DRF
 field, for the schema only: ``matches.services`` checks bodies).
-``ratings.match_apis`` builds each kind's answer and body from them: a match answers its
+``web.match_apis`` builds each kind's answer and body from them: a match answers its
 own game's fields only, and the published ``MatchOut`` and ``MatchSubmit`` are a ``oneOf``
 of one member per registered kind, chosen by ``game`` (docs/api.md, "One schema per game").
 """

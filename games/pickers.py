@@ -1,7 +1,7 @@
 """Player pickers: the search every entry page's player fields use, and reading what a picker posts.
 
 A picker (``templates/games/_player_picker.html``, ``static/js/picker.js``) is a
-text field that searches ``players/search/`` as the referee types, and a hidden
+text field that searches ``players/search/`` (``web.picker_pages``) as the referee types, and a hidden
 field, named as the entry form's player field always was, that carries the
 chosen player's id: the views and ``matches.services`` receive exactly what a
 ``<select>`` of every player posted, without a page of every player.
@@ -23,22 +23,14 @@ pg_trgm's index on ``UPPER(name)``.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from dataclasses import dataclass
-from decimal import Decimal
 
-from django.contrib.auth.decorators import login_required
 from django.db import connection
 from django.db.models import Value
 from django.db.models.functions import Collate, Upper
-from django.http import HttpResponse
-from django.template.defaultfilters import floatformat
-from django.utils.html import format_html
-from django.views.decorators.http import require_GET
 
 from leagues.models import Game, Player
-from matches.entry import referee_required
 from ratings.models import PlayerRating
 
 #: The most players one search answers: a list a referee scans at a glance, a fragment of a few KB.
@@ -61,9 +53,6 @@ def _look_inside(text: str, *, found: int, begun: int, limit: int) -> bool:
 
 #: The longest federation number (``Player.federation_id``): longer text is not looked up as one.
 FEDERATION_ID_MAX = Player._meta.get_field("federation_id").max_length
-#: A picker's name (``name=``) names its options' ids: letters, digits, ``-`` and ``_`` only.
-FIELD_NAME = re.compile(r"[^A-Za-z0-9_-]")
-SLUG = re.compile(r"[-a-zA-Z0-9_]{1,50}")
 
 
 def search_text(value) -> str:
@@ -103,7 +92,7 @@ def players_search(text: str, *, limit: int = SEARCH_LIMIT, game: str = "", publ
     with the ORM cost several times the CPU of the statements (``docs/performance.md``). Elsewhere (SQLite,
     ``make run``) the ORM builds it (``_search_orm``, up to four queries); a test holds the two equal.
 
-    ``public`` (anyone's search, ``games.find``): names only, never a federation number, and no erased
+    ``public`` (anyone's search, ``web.find_pages``): names only, never a federation number, and no erased
     player (``ratings.people.player_erase``).
     """
     if not text:
@@ -181,66 +170,6 @@ def _search_sql(text: str, *, limit: int, game: str, public: bool = False) -> li
         inside = {**params, "limit": limit - len(found), "found": [player.pk for player in found]}
         found += list(Player.objects.raw(_INSIDE, inside))
     return found
-
-
-@dataclass(frozen=True)
-class Hit:
-    player: Player
-    rating: Decimal | None
-
-
-def search_hits(text: str, *, game: str = "") -> list[Hit]:
-    """``players_search``'s players, each with their rating in the game of slug ``game`` (none: not rated
-    there yet, or no such game), read with them."""
-    return [Hit(player=player, rating=player.rating) for player in players_search(text, game=game)]
-
-
-@login_required
-@require_GET
-def player_search(request):
-    """``GET players/search/?q=TEXT[&game=SLUG][&name=FIELD]``: the options of a picker, as HTML.
-
-    For referees, like the entry pages it serves. ``game`` adds each player's rating in that game;
-    ``name`` (the picker's input id) prefixes the options' ids, unique on a page of several pickers.
-    Any text gets an answer: too long is cut, NUL dropped, no match an empty list.
-    """
-    referee_required(request)
-    text = search_text(request.GET.get("q"))
-    slug = request.GET.get("game", "")
-    field = FIELD_NAME.sub("", request.GET.get("name", ""))[:40] or "player"
-    return HttpResponse(options_html(search_hits(text, game=slug if SLUG.fullmatch(slug) else ""), field, text))
-
-
-_OPTION = '<li role="option" id="{0}-option-{1}" data-id="{1}" data-name="{2}" aria-selected="false">{2}{3}</li>\n'
-_NONE = '<li role="option" aria-disabled="true" class="picker-none">No player found for “{}”.</li>\n'
-
-
-def _option_details(hit: Hit) -> str:
-    """`` <small>1042.5 · fed. 0042</small>``: the player's rating in the game and federation number, those
-    they have; the rating as ``{{ rating|floatformat:"-2" }}`` shows it on every page."""
-    rating = floatformat(hit.rating, "-2") if hit.rating is not None else ""
-    number = hit.player.federation_id or ""
-    if rating and number:
-        return format_html(" <small>{} · fed. {}</small>", rating, number)
-    if rating:
-        return format_html(" <small>{}</small>", rating)
-    return format_html(" <small>fed. {}</small>", number) if number else ""
-
-
-def options_html(hits: list[Hit], field: str, text: str) -> str:
-    """A picker's options (``player_search``'s answer): one ``<li role="option">`` a player, with
-    ``data-id`` and ``data-name`` for ``static/js/picker.js`` and ids that begin with ``field``, the
-    picker's input id; none found for some ``text`` is one disabled option that says so; no text, nothing.
-
-    Built with ``format_html`` (every value escaped) rather than a template: the answer of every
-    keystroke, whose fifteen options cost Django's template engine more CPU than the search's own
-    statements (``docs/performance.md``).
-    """
-    if not hits:
-        return format_html(_NONE, text) if text else ""
-    return "".join(
-        format_html(_OPTION, field, str(hit.player.pk), hit.player.name, _option_details(hit)) for hit in hits
-    )
 
 
 def is_player_id(value: str) -> bool:

@@ -1,7 +1,7 @@
 """What the referees' pages share: who may use them, how fast they may write, and reading their form fields.
 
 The entry pages (``games/entry.py``, each game's in ``games/<game>/views.py``)
-and the confirmations page (``ratings.confirm_pages``) use them.
+and the confirmations page (``web.confirm_pages``) use them.
 """
 
 from django.conf import settings

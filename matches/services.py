@@ -35,7 +35,7 @@ from ratings.intake import ratings_intake
 
 IDEMPOTENCY_KEY_MAX = 64
 #: Results in one batch request at most (``match_submit_batch``; the API also caps a batch's body,
-#: ``ratings.match_apis.BATCH_MAX_BYTES``). A full batch is answered well inside gunicorn's 30 s timeout on
+#: ``web.match_apis.BATCH_MAX_BYTES``). A full batch is answered well inside gunicorn's 30 s timeout on
 #: a host three times slower than the one measured: 500 Slaps results took 23 s there, 100 take under 5 s
 #: (``manage.py benchmark --only batch``, docs/api.md). An evening's results still fit, many times over.
 BATCH_MAX = 100

@@ -1,5 +1,5 @@
 """Two sides compared, a player's head-to-head list and a league's crosstable: the reads behind their pages
-and APIs (``ratings.compare_pages``, ``ratings.compare_apis``).
+and APIs (``web.compare_pages``, ``web.compare_apis``).
 
 A *side* is one player, or for a game of pairs (bridge, ``kind.compare_side_size`` 2) two partners, given
 as ids: ``12`` or ``12,13``. The game's kind says what a record is and what the rating system expects

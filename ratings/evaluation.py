@@ -520,7 +520,7 @@ def _accepted(cls, base: dict, changes: list[dict], seen: set) -> tuple[list, En
 # --- a game's tuning ---------------------------------------------------------------------------
 
 
-#: A league's rules a replay reads (ratings/admin.py's rule fields): a change replays the game.
+#: A league's rules a replay reads (web/admin.py's rule fields): a change replays the game.
 LEAGUE_RULES = ("tier", "promotion_threshold", "rating_floor", "rating_period_days", "rating_period_anchor")
 
 

@@ -2,7 +2,7 @@
 
 Both change who a result names, so they sit here, above the results (whose
 seats and parts ``matches.services.match_players_move`` moves) and beside the
-ledger they replay. Admin calls them (``ratings.admin``); each writes one
+ledger they replay. Admin calls them (``web.admin``); each writes one
 audit entry (``matches.models.AuditEntry``, no match).
 
 Merging (``players_merge``): a club that imported its history, or entered
@@ -33,7 +33,7 @@ them by the erased name instead. Higher apps drop what they keep of the
 person through ``player_erased`` (the import runs' previews and files:
 ``games.import_runs``). Erasing an erased player
 changes nothing. Admin erases only after a confirmation page that names the
-players, their results and what erasing does and keeps (``ratings.admin``).
+players, their results and what erasing does and keeps (``web.admin``).
 """
 
 from __future__ import annotations

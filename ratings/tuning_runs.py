@@ -5,7 +5,7 @@ computes ``ratings.evaluation.game_tuning`` with the game's fingerprint taken
 first (``game_fingerprint``). ``tuning_run_candidate`` gives the parameters a
 done, fresh run's candidate would store, or refuses with ``TuningRefused``:
 a run whose game has had a result written or a rule changed since is stale.
-Admin saves them through the game form, as any rule change (ratings/admin.py),
+Admin saves them through the game form, as any rule change (web/admin.py),
 and only after a confirmation page: ``tuning_candidate_label`` names a
 candidate on its Apply button ("K 24 / 16") and ``tuning_run_changes`` lists
 what applying it changes (each parameter's current and candidate value).

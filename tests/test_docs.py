@@ -34,7 +34,7 @@ DOCS = REPO / "docs"
 PAGES = [REPO / "README.md", *sorted(DOCS.glob("*.md"))]
 # Written by `make mutation` and `make run`, never committed: a page may name them.
 GENERATED = ("mutants/", "mutation-results/", "staticfiles/", ".venv/", "db.sqlite3")
-APPS = ("config", "leagues", "matches", "ratings")
+APPS = ("config", "leagues", "matches", "ratings", "web")
 README_MAX_BYTES = 8 * 1024
 
 LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)")

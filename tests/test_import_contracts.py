@@ -1,7 +1,7 @@
 """The import contracts of ``make lint`` (``[tool.importlinter]`` in pyproject.toml) hold, and can fail.
 
-Dependencies go one way (issue 13, docs/architecture.md): the apps are layered games (the
-kinds) > ratings > matches > leagues, matches reaching ratings only through ratings.intake;
+Dependencies go one way (issue 13, docs/architecture.md): the apps are layered web (pages,
+APIs) > games (the kinds) > ratings > matches > leagues, matches reaching ratings only through ratings.intake;
 the engines import nothing from Django or the apps, models import no services, selectors and
 permissions read without calling services, the rating services run tasks -> services ->
 replay -> loaders, periods, ledger -> history, config's shared plumbing imports no app, and
@@ -26,7 +26,7 @@ def in_repository(monkeypatch):
 def test_the_import_contracts_hold(in_repository, capsys):
     assert lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True) == EXIT_STATUS_SUCCESS
     report = capsys.readouterr().out
-    assert "Apps one way: games (the kinds) > ratings > matches > leagues" in report
+    assert "Apps one way: web (pages, APIs) > games (the kinds) > ratings > matches >" in report
     assert "Engines are pure Python" in report
     assert "Models import no services" in report
     assert "Selectors and permissions read" in report
@@ -62,7 +62,7 @@ def test_the_layers_stop_an_upward_import(in_repository, tmp_path, capsys):
     ignored = [line for line in layers["ignore_imports"] if line != exception]
     config = tmp_path / "contracts.toml"
     config.write_text(
-        '[tool.importlinter]\nroot_packages = ["config", "games", "leagues", "matches", "ratings"]\n'
+        '[tool.importlinter]\nroot_packages = ["config", "games", "leagues", "matches", "ratings", "web"]\n'
         "include_external_packages = true\n\n"
         f'[[tool.importlinter.contracts]]\nname = "Layers"\ntype = "layers"\nlayers = {json.dumps(layers["layers"])}\n'
         f'ignore_imports = {json.dumps(ignored)}\nunmatched_ignore_imports_alerting = "none"\n'

@@ -4,6 +4,9 @@ import re
 
 from config.decimals import CENT
 
+#: Cardrank's own code: the plumbing and the apps (the games' apps are under games/).
+APPS = ("config", "games", "leagues", "matches", "ratings", "web")
+
 
 def test_the_two_decimal_quantum_is_one_value_for_results_and_ratings():
     import matches.inputs
@@ -21,7 +24,7 @@ def test_the_two_decimal_quantum_is_written_once():
     written = re.compile(r"""Decimal\(\s*["']0?\.01["']\s*\)""")
     copies = [
         path.relative_to(root).as_posix()
-        for app in ("config", "games", "leagues", "matches", "ratings")
+        for app in APPS
         for path in (root / app).rglob("*.py")
         if "migrations" not in path.parts and written.search(path.read_text())
     ]
@@ -78,7 +81,7 @@ def test_no_module_or_template_outside_the_kinds_names_a_game():
         return where.startswith(tuple(folders)) or bool(SHARED_HOMES.match(where))
 
     named = []
-    for app in ("config", "games", "leagues", "matches", "ratings"):
+    for app in APPS:
         for path in (root / app).rglob("*.py"):
             where = path.relative_to(root).as_posix()
             if home(where):
@@ -95,3 +98,41 @@ def test_no_module_or_template_outside_the_kinds_names_a_game():
         if not home(where):
             named += [f"{where}: {hit.group(0)}" for hit in script_name.finditer(path.read_text())]
     assert named == []
+
+
+def test_every_page_and_api_is_served_from_web_or_from_its_games_app():
+    """Issue 26: a module's folder says what it is. What a person or a client reaches by URL is ``web``'s
+    (pages, the REST API), or a game's own (its calculator: the game's app), or the plumbing's (``config``:
+    the API's 404) and the libraries' (sign-in, the schema). Admin screens live with their model's app
+    (``<app>/admin.py``), or in ``web/admin.py`` when they need apps above the model's. No other module of
+    a domain app (leagues, matches, ratings) or of the shared games code serves a URL."""
+    from pathlib import Path
+
+    from django.urls import get_resolver
+
+    root = Path(__file__).resolve().parent.parent
+    folders, _ = registered_games()
+    game_modules = tuple(folder.rstrip("/").replace("/", ".") + "." for folder in folders)
+
+    def views(patterns, prefix=""):
+        for pattern in patterns:
+            if hasattr(pattern, "url_patterns"):
+                yield from views(pattern.url_patterns, prefix + str(pattern.pattern))
+            else:
+                callback = pattern.callback
+                view = getattr(callback, "view_class", None) or getattr(callback, "cls", None) or callback
+                while hasattr(view, "__wrapped__"):
+                    view = view.__wrapped__
+                yield prefix + str(pattern.pattern), view.__module__
+
+    served = list(views(get_resolver().url_patterns))
+    ours = [(route, module) for route, module in served if module.split(".")[0] in APPS]
+    assert any(module == "web.match_apis" for _, module in ours)  # the walk reaches our views
+    astray = [
+        f"{route} {module}"
+        for route, module in ours
+        if not module.startswith(("web.", "config.", *game_modules))
+        and not (route.startswith("admin/") and module.endswith(".admin"))
+    ]
+    assert astray == [], astray
+    assert (root / "web" / "apps.py").is_file()

@@ -158,7 +158,7 @@ class BridgeKind(BaseKind):
     def match_title(self, match):
         return session_title(match)
 
-    # --- the player's profile (ratings.pages) --------------------------------------------------
+    # --- the player's profile (web.pages) --------------------------------------------------
 
     def profile_rating_units(self):
         return ("board", "boards")

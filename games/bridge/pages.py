@@ -1,6 +1,6 @@
 """A bridge session's own pages beside its match page: each board's traveller and each pair's scorecard.
 
-Public (no sign-in), like the match page (``ratings.pages.match_page``), which is not cached either: each
+Public (no sign-in), like the match page (``web.pages.match_page``), which is not cached either: each
 reads the session with the match page's query (a fixed number of queries whatever its size) and computes
 its standings and points in memory (``games.bridge.session``), a few milliseconds for a 22-table evening.
 Routed by the bridge kind (``BridgeKind.page_urls``); ``system`` is its rating system, so a match of

@@ -1,7 +1,7 @@
 """Bridge on a player's profile: their partnerships and head-to-head records against opposing pairs.
 
 A profile section of the bridge kind (``BridgeKind.profile_sections``): the
-profile page (``ratings.pages.player_profile``) shows every kind's sections.
+profile page (``web.pages.player_profile``) shows every kind's sections.
 """
 
 from __future__ import annotations

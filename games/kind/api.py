@@ -23,7 +23,7 @@ class ApiPart:
     """What the API asks of a game: its fields of an answer and of a body, and its endpoints."""
 
     #: The fields the game adds to a match answer, by name: a match of the game answers them, a match of
-    #: another game does not (``ratings.match_apis.match_answer_serializer``); none for seats only.
+    #: another game does not (``web.match_apis.match_answer_serializer``); none for seats only.
     answer_fields: ClassVar[dict[str, AnswerField]] = {}
 
     #: The fields of the game's result body beside the shared ``game``, ``played_at``, ``rated`` and ``league``,

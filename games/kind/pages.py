@@ -77,11 +77,11 @@ class PagesPart:
         return None
 
     def match_page_context(self, match) -> dict:
-        """What the game's match partial needs beyond the match and its seats (``ratings.pages.match_page``)."""
+        """What the game's match partial needs beyond the match and its seats (``web.pages.match_page``)."""
         return {}
 
     def match_title(self, match: Match) -> str:
-        """The match page's heading (``ratings.pages.match_page``): by default the game, its result noun and
+        """The match page's heading (``web.pages.match_page``): by default the game, its result noun and
         the match's number, "Slaps match #12"; bridge names the evening by its club and date."""
         return f"{match.game.name} {self.result_noun} #{match.pk}"
 

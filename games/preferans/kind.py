@@ -86,7 +86,7 @@ class PreferansKind(BaseKind):
     def body_players(self, body, swap):
         return preferans_body_players(body, swap)
 
-    # --- the player's profile (ratings.pages) --------------------------------------------------
+    # --- the player's profile (web.pages) --------------------------------------------------
 
     def profile_rating_units(self):
         return ("deal", "deals")

@@ -1,6 +1,6 @@
 """Preferans's pages: the entry page (seats of players or bots, deals row by row) and the match page's deals.
 
-The entry page is reached through ``results/<game>/`` (``games.entry.result_entry``,
+The entry page is reached through ``results/<game>/`` (``web.entry_pages.result_entry``,
 which checks the referee and limits the writes) for any game of the
 Preferans kind; ``PreferansForm`` reads its fields and writes them back, and
 turns them into the API's Preferans body.

@@ -1,6 +1,6 @@
 """Slaps's entry page: two players, the winner, rated or friendly; and adding a player from it.
 
-The page is reached through ``results/<game>/`` (``games.entry.result_entry``,
+The page is reached through ``results/<game>/`` (``web.entry_pages.result_entry``,
 which checks the referee and limits the writes) for any game of the Slaps
 kind; it turns its fields into the API's Slaps body and back. The player
 quick-create form keeps its own route (``results/players/``) and answers with

@@ -69,7 +69,18 @@ def test_the_fifth_game_is_an_app_added_by_settings_only():
     reach = re.compile(r"fifth_game|durak_test|durak-test")
     naming = sorted(
         path.relative_to(REPO).as_posix()
-        for folder in ("config", "games", "leagues", "matches", "ratings", "templates", "static", "benchmarks", "tests")
+        for folder in (
+            "config",
+            "games",
+            "leagues",
+            "matches",
+            "ratings",
+            "web",
+            "templates",
+            "static",
+            "benchmarks",
+            "tests",
+        )
         for path in (REPO / folder).rglob("*")
         if path.suffix in {".py", ".html", ".js", ".md"}
         and HERE not in path.parents

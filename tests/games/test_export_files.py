@@ -7,11 +7,12 @@ import pytest
 from django.core.files.storage import default_storage
 from rest_framework.test import APIClient
 
-from games import export_apis, export_files
+from games import export_files
 from leagues.models import Game
 from ratings.figures import figure_kept_value
 from ratings.models import FigureState
 from tests.factories import AdminFactory, PlayerFactory, figures_now, slaps_match
+from web import export_apis
 
 pytestmark = pytest.mark.django_db
 START = datetime(2025, 5, 1, 18, tzinfo=UTC)
@@ -106,8 +107,8 @@ def test_a_new_result_asks_for_a_new_file_and_the_old_one_is_served_meanwhile(pl
 def test_a_download_that_read_the_kept_figure_before_a_run_still_gets_the_file(played, monkeypatch):
     """A run replaces the file while a download is between reading the kept figure and opening the file:
     the download still answers 200 with the file it read of (under load, it answered 202)."""
-    from games import export_apis
     from ratings import figures
+    from web import export_apis
 
     game = Game.objects.get(slug="slaps")
     figures_now(game)

@@ -10,9 +10,9 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from matches.versions import RESULTS_STAMP_KEY
-from ratings.league_apis import LeaderboardPagination
-from ratings.pages import LEADERBOARD_PAGE_SIZE
 from tests.ratings.test_selectors import seed_league
+from web.league_apis import LeaderboardPagination
+from web.pages import LEADERBOARD_PAGE_SIZE
 
 pytestmark = pytest.mark.django_db
 

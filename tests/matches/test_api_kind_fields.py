@@ -4,7 +4,7 @@ in the order first published (issue 26: they were one union of every game's)."""
 import pytest
 
 from leagues.kinds import KINDS
-from ratings.match_apis import MatchAnswerSerializer, MatchBodySerializer, match_answer_serializer
+from web.match_apis import MatchAnswerSerializer, MatchBodySerializer, match_answer_serializer
 
 SHARED_BEFORE = ["id", "game", "played_at", "rated", "status", "referee", "league", "seats", "players"]
 SHARED_AFTER = ["rating_changes", "awaiting_confirmation", "confirmed_by", "rated_after", "disputed_by"]

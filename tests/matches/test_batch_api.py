@@ -13,10 +13,10 @@ from django.utils import timezone
 
 from matches.models import AuditEntry, Match, Seat
 from matches.services import BATCH_MAX
-from ratings.match_apis import BATCH_MAX_BYTES
 from ratings.models import PlayerRating, RatingChange
 from tests.conftest import api_for
 from tests.factories import PlayerFactory, UserFactory, bridge_session_body
+from web.match_apis import BATCH_MAX_BYTES
 
 pytestmark = pytest.mark.django_db
 

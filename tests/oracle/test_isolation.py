@@ -6,7 +6,18 @@ from pathlib import Path
 
 ORACLE = Path(__file__).resolve().parent
 # The oracle may use the standard library and its own modules, nothing else.
-FORBIDDEN_ROOTS = {"ratings", "matches", "leagues", "config", "django", "rest_framework", "celery", "tests"}
+FORBIDDEN_ROOTS = {
+    "ratings",
+    "matches",
+    "leagues",
+    "config",
+    "games",
+    "web",
+    "django",
+    "rest_framework",
+    "celery",
+    "tests",
+}
 
 
 def _imports(path: Path) -> list[tuple[str, int]]:

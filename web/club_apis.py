@@ -2,8 +2,7 @@
 
 Answers go through each API's ``OutputSerializer``, so the published schema is
 what is returned. What reads ratings (leaderboards, a player's ratings and
-ledger) is served from ``ratings.league_apis``: leagues is the base layer and
-imports nothing above it.
+ledger) is ``web.league_apis``'s.
 """
 
 from django.core.exceptions import ValidationError
@@ -109,7 +108,7 @@ class PlayerRatingSerializer(AnswerSerializer):
 
 
 class PlayerDetailSerializer(AnswerSerializer):
-    """A player and one rating per game they have played (``ratings.league_apis.player_detail_data``)."""
+    """A player and one rating per game they have played (``web.league_apis.player_detail_data``)."""
 
     id = serializers.IntegerField()
     name = serializers.CharField()

@@ -1,7 +1,6 @@
 """Read APIs over the ratings: a league's leaderboard, a player's ratings and ledger.
 
-Moved up from ``leagues.apis``: they read ratings (and their cache versions),
-and leagues is the base layer that imports nothing above it. Answers go
+They read ratings (and their cache versions) and the results. Answers go
 through each API's ``OutputSerializer``, so the published schema is what is
 returned. A *leaderboard row* is a player's standing in a league: rank (ties
 broken by name, among the players shown: the league's active ones by
@@ -37,12 +36,12 @@ from config.api import (
 )
 from config.csvout import download, with_bom
 from config.permissions import user_sees_club_data
-from leagues.apis import PlayerDetailSerializer
 from leagues.models import Game, League, Player
 from ratings import selectors
 from ratings.caching import cached, rating_version_of_state
 from ratings.exports import history_csv_pieces, leaderboard_csv_pieces
 from ratings.selectors import Sort, rating_decimals, rating_number
+from web.club_apis import PlayerDetailSerializer
 
 
 class PlayerRefSerializer(AnswerSerializer):

@@ -1,9 +1,9 @@
 """The recent matches.
 
-The entry pages are the kinds' (``games/entry.py``); the match page, which
-shows rating changes, is in ``ratings/pages.py``, and the referees'
+The entry pages are the kinds' (``web/entry_pages.py`` routes to them); the match page, which
+shows rating changes, is in ``web/pages.py``, and the referees'
 confirmations list, which answers a confirmation with them, in
-``ratings/confirm_pages.py``.
+``web/confirm_pages.py``.
 """
 
 from django.shortcuts import render

@@ -1,4 +1,4 @@
-"""The player history page's filters (``ratings.pages.player_history``), read from its query string.
+"""The player history page's filters (``web.pages.player_history``), read from its query string.
 
 Every field is optional; what is given must make sense (a known game and
 league, real dates in order, an opponent's name of at most ``SEARCH_MAX``

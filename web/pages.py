@@ -1,9 +1,8 @@
 """Public pages: home, league leaderboards, player profiles, a match with its rating changes.
 
-They live in ratings, not leagues, because what they show is read from the
-ratings (standings, ledger rows, the ratings version their caches are keyed
-on) and from the results: leagues is the base layer and imports neither
-(``docs/architecture.md``). Their templates stay ``templates/leagues/``.
+What they show is read from the ratings (standings, ledger rows, the ratings
+version their caches are keyed on) and from the results (``docs/architecture.md``).
+Their templates stay ``templates/leagues/``.
 
 Each page has one template with named partials; an HTMX request gets only
 the partial it swaps (django-htmx-patterns), a plain request the full page,
@@ -26,8 +25,8 @@ from matches.selectors import matches_parts_read, matches_recent, results_versio
 from ratings import selectors
 from ratings.caching import cached, cached_many, rating_version_of_state, rating_version_site
 from ratings.compare import PROFILE_HEAD_TO_HEAD, player_head_to_head
-from ratings.forms import HistoryFilterForm
 from ratings.selectors import HISTORY_PAGE_SIZE, Sort, match_detail_rated_queryset
+from web.forms import HistoryFilterForm
 
 LEADERBOARD_PAGE_SIZE = 25
 
