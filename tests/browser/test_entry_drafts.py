@@ -46,6 +46,17 @@ def wait_for_draft(page, present: bool = True) -> None:
     )
 
 
+def wait_for_draft_holding(page, name: str, value: str) -> None:
+    """Until a kept draft holds the field: the page keeps a draft a moment after each change, so the draft
+    of an earlier change may be there before the last change's."""
+    page.wait_for_function(
+        """([name, value]) => Object.keys(localStorage).filter((key) => key.startsWith("cardrank:draft:"))
+            .some((key) => JSON.parse(localStorage.getItem(key)).fields
+                .some(([field, kept]) => field === name && kept === value))""",
+        arg=[name, value],
+    )
+
+
 def reload(page) -> None:
     """Reload as a referee would; the page's own question about leaving is answered "leave"."""
     page.once("dialog", lambda dialog: dialog.accept())
@@ -70,7 +81,7 @@ def test_a_slaps_draft_is_offered_back_restored_asked_about_and_gone_once_saved(
     pick(page, "player_a", "an", "Ann")
     pick(page, "player_b", "bo", "Bob")
     page.get_by_label("Player B won").check()
-    wait_for_draft(page)
+    wait_for_draft_holding(page, "winner", "b")
     (key, draft), *others = drafts(page).items()
     assert others == []
     assert key == f"cardrank:draft:{club['referee'].pk}:/results/slaps/"
