@@ -55,6 +55,29 @@ def test_benchmark_prints_a_table_and_a_json_object_and_cleans_up(reference_data
 
 
 @pytest.mark.django_db(transaction=True)
+def test_the_path_section_counts_a_results_calls_and_cleans_up(reference_data, capsys):
+    """``--only path``: one Preferans result posted, its calls counted through the modules it passes (the
+    test settings rate it eagerly, so its rating task is counted apart from the request)."""
+    from django.contrib.auth import get_user_model
+
+    call_command("benchmark", "--only", "path")
+    lines = capsys.readouterr().out.strip().splitlines()
+    path = json.loads(lines[-1])["path"]
+    request = path["request"]
+    for module in ("web/match_apis.py", "matches/services.py", "matches/cleaning.py", "ratings/intake.py"):
+        assert module in request["file_list"]
+    assert "games/preferans/results.py" in request["file_list"]  # the kind cleans its body
+    assert "ratings/replay.py" not in request["file_list"]  # rating is the task's
+    assert "ratings/replay.py" in path["task ratings_apply_match"]["file_list"]
+    assert request["files"] == len(request["file_list"])
+    assert request["calls"] > request["hops_between_modules"] > request["hops_between_apps"] > 0
+    assert any(line.startswith("a Preferans result's path, request: ") for line in lines)
+    assert not Game.objects.filter(slug__startswith="benchmark-path-").exists()
+    assert not Player.objects.filter(name__startswith="bench path ").exists()
+    assert not get_user_model().objects.filter(username__startswith="benchmark-path-").exists()
+
+
+@pytest.mark.django_db(transaction=True)
 def test_the_replays_bulk_history_leaves_what_the_write_path_would(reference_data):
     """Stored in bulk for speed, yet audited per result, with the game's results version raised; cleaned up after.
 
@@ -104,7 +127,7 @@ def test_the_after_result_clients_tell_a_whole_answer_from_a_cut_one(raw, status
     assert (answer.status, answer.size, answer.complete) == (status, size, complete)
 
 
-SHIPPED = {"config", "games", "leagues", "matches", "ratings"}
+SHIPPED = {"config", "games", "leagues", "matches", "ratings", "web"}
 # Not part of the checkout's source: what a developer's runs leave behind.
 LEFT_BEHIND = shutil.ignore_patterns(
     ".git", ".venv", "__pycache__", "*.egg-info", "build", "dist", "db.sqlite3", "staticfiles", "mutants",
@@ -158,7 +181,9 @@ def test_an_install_ships_no_harness_and_there_the_command_says_so(tmp_path):
     assert int(imported.stdout.split()[0]) > 50
 
     result = subprocess.run(
-        [sys.executable, "-m", "django", "benchmark", "--skip-services"],
+        # Without the system checks: the wheel holds the code, not the site's templates/ and static/ (a
+        # deployment runs from the checkout, docs/deploy), whose absence the checks would report first.
+        [sys.executable, "-m", "django", "benchmark", "--skip-services", "--skip-checks"],
         cwd=elsewhere,
         env=env,
         capture_output=True,

@@ -22,6 +22,8 @@
                        a rated Preferans history (20,000 deals and 500 players quick, 200,000 and
                        2,000 full; --deals, --players), one result POSTed, then 20 anonymous clients
                        on the heavy pages while a 21st times GET /api/games/ (2 gunicorn workers)
+    --only path        only a result's path (``benchmarks/path.py``): the calls, files and hops between
+                       modules and apps of one Preferans result posted to the API, a count, not a time
 
 Every timing comes with a ratio to a baseline measured in the same run
 (absolute times drift on shared machines). Run it on PostgreSQL: the replay
@@ -104,11 +106,12 @@ class Command(BaseCommand):
         parser.add_argument("--tuning-results", type=int, help="Override the number of Slaps results tuned on.")
         parser.add_argument(
             "--only",
-            choices=["pages", "submissions", "import", "tuning", "batch", "after-result"],
+            choices=["pages", "submissions", "import", "tuning", "batch", "after-result", "path"],
             help=(
                 "Measure only this section (pages: leaderboards, a profile, the entry pages and the player "
                 "search; submissions: latency and sustained; import: a Slaps CSV and a bridge PBN session imported; "
-                "batch: a full POST /api/matches/batch/ of each game; after-result: anonymous load after a result)."
+                "batch: a full POST /api/matches/batch/ of each game; after-result: anonymous load after a result; "
+                "path: the calls, files and hops between modules of one Preferans result posted to the API)."
             ),
         )
         parser.add_argument("--skip-replay", action="store_true", help="Leave out the replay section.")
@@ -193,7 +196,11 @@ class Command(BaseCommand):
                 web_workers=options["web_workers"],
                 keep=options["keep"],
             )
-        if not options["skip_services"] and only not in ("import", "tuning", "batch", "after-result"):
+        if only == "path":
+            from benchmarks.path import result_path
+
+            result["path"] = result_path()
+        if not options["skip_services"] and only not in ("import", "tuning", "batch", "after-result", "path"):
             result["services"] = service_benchmarks(
                 broker_url=options["broker"],
                 web_workers=options["web_workers"],
@@ -276,6 +283,11 @@ class Command(BaseCommand):
                 f"{batch['batch_max']} results and {batch['batch_max_bytes']:,} bytes"
             )
         self._after_result_table(result.get("after_result"))
+        for part, row in (result.get("path") or {}).items():
+            self.stdout.write(
+                f"a Preferans result's path, {part}: {row['calls']} calls in {row['files']} files, "
+                f"{row['hops_between_modules']} hops between modules, {row['hops_between_apps']} between apps"
+            )
         replay = result.get("replay")
         if replay:
             self.stdout.write(
