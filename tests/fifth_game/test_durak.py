@@ -167,3 +167,20 @@ def test_the_fifth_games_table_is_its_own():
     assert "durak_test_round" in connection.introspection.table_names()
     constraints = connection.introspection.get_constraints(connection.cursor(), "durak_test_round")
     assert {"durak_round_unique_number", "durak_round_loser_seat"} <= set(constraints)
+
+
+def test_the_architecture_page_lists_every_file_of_the_folder_with_its_lines():
+    """docs/architecture.md shows the whole game as a file list with line counts: it stays true."""
+    listed = {
+        path: int(lines)
+        for path, lines in re.findall(
+            r"^\| `(tests/fifth_game/[^`]+)`[^|]*\| (\d+)", (REPO / "docs" / "architecture.md").read_text(), re.M
+        )
+    }
+    here = {
+        path.relative_to(REPO).as_posix(): len(path.read_text().splitlines())
+        for path in HERE.rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts and path.stat().st_size
+        if not path.name.startswith("test_")
+    }
+    assert listed == here
