@@ -212,7 +212,12 @@ class ByeInputSerializer(serializers.Serializer):
 
 
 class BoardInputSerializer(serializers.Serializer):
-    number = serializers.IntegerField(min_value=1)
+    number = serializers.IntegerField(
+        min_value=1,
+        max_value=10_000,
+        required=False,
+        help_text="The board number as printed on the board (default: its place in the list, from 1).",
+    )
     dealer = serializers.CharField(required=False, help_text='"N", "E", "S" or "W" (default: from the number).')
     vulnerability = serializers.CharField(
         required=False, help_text='"None", "NS", "EW" or "All" (default: from the number).'
