@@ -373,12 +373,16 @@ CELERY_TASK_ROUTES = {
     "ratings.tasks.ratings_tune": {"queue": CARDRANK_ADMIN_QUEUE},
     # Quality, drift, pair scale, crosstables: a replay or a scan of a game's history (ratings.figures).
     "ratings.tasks.figures_compute": {"queue": CARDRANK_ADMIN_QUEUE},
+    # A scan of a game's ledger at a closing time, written once (ratings.lists).
+    "ratings.tasks.rating_lists_publish_due": {"queue": CARDRANK_ADMIN_QUEUE},
 }
 CELERY_BEAT_SCHEDULE = {
     "ratings-close-periods": {"task": "ratings.tasks.ratings_close_periods", "schedule": SWEEP_EVERY},
     "ratings-sweep-submitted": {"task": "ratings.tasks.ratings_sweep", "schedule": SWEEP_EVERY},
     "games-expire-import-runs": {"task": "games.tasks.import_runs_expire", "schedule": timedelta(hours=1)},
     "ratings-figures-refresh": {"task": "ratings.tasks.figures_refresh", "schedule": FIGURES_EVERY},
+    # Each game's official rating list, soon after its period closes (ratings.lists).
+    "ratings-publish-lists": {"task": "ratings.tasks.rating_lists_publish_due", "schedule": timedelta(hours=1)},
 }
 
 # Ratings: a match still ``submitted`` after this long is picked up by the sweeper.

@@ -30,6 +30,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from leagues.kinds import KINDS, kind_of
 
@@ -57,6 +58,23 @@ class Game(models.Model):
         help_text='Overrides of the rating engine\'s defaults, e.g. {"k_provisional": 32}.',
     )
     start_rating = models.DecimalField(max_digits=9, decimal_places=2, default=1000)
+
+    class ListPeriod(models.TextChoices):
+        """How often the game's official rating list is published (``ratings.lists``), each closing at the end
+        of the period's last day in the site's time zone."""
+
+        MONTHLY = "monthly", _("Monthly")
+        QUARTERLY = "quarterly", _("Quarterly")
+        WEEKLY = "weekly", _("Weekly (closing on Sunday)")
+        NONE = "none", _("Never (published by hand only)")
+
+    rating_list_period = models.CharField(
+        max_length=12,
+        choices=ListPeriod.choices,
+        default=ListPeriod.MONTHLY,
+        help_text="How often the periodic task publishes the official rating list; an admin may publish one for "
+        "any past day with manage.py publish_rating_list.",
+    )
 
     class Meta:
         ordering = ["name"]

@@ -249,3 +249,74 @@ class KeptFigure(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} of game {self.game_id}"
+
+
+class RatingList(models.Model):
+    """A game's official rating list: its ratings frozen at a closing time, published once and never changed.
+
+    ``day`` is the list's closing day (the last day of its period, in the site's time zone); it closes at the
+    end of that day (``closes_at``). A list holds every player rated by then (``RatingListRow``). Later
+    results and corrections dated before the closing time move ratings (a replay, as always) and show in
+    the next list's change; the list itself stays as published. An admin may republish a day explicitly:
+    that is a new ``version``, the old one still readable (``ratings.lists``).
+    """
+
+    game = models.ForeignKey("leagues.Game", on_delete=models.PROTECT, related_name="rating_lists")
+    day = models.DateField(help_text="The closing day: the list holds the ratings at the end of it.")
+    version = models.PositiveSmallIntegerField(default=1)
+    closes_at = models.DateTimeField(help_text="The end of the closing day in the site's time zone.")
+    published_at = models.DateTimeField()
+    players = models.PositiveIntegerField(help_text="The rows of the list.")
+    published_by = models.CharField(
+        max_length=150, blank=True, help_text="Who published it: empty for the periodic task."
+    )
+
+    class Meta:
+        ordering = ["game", "-day", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "day", "version"], name="rating_list_once_per_version"),
+            models.CheckConstraint(condition=Q(version__gte=1), name="rating_list_version_from_one"),
+        ]
+
+    def __str__(self) -> str:
+        suffix = f" (version {self.version})" if self.version > 1 else ""
+        return f"{self.game} {self.day.isoformat()}{suffix}"
+
+
+class RatingListRow(models.Model):
+    """A player's line in a published list: rank, rating, peak and rated units at the closing time, the change
+    since the previous list (null when new on it), and the marks of the day."""
+
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="rows")
+    rank = models.PositiveIntegerField()
+    # No database foreign key: a merge deletes the player it drops, and the list stays as published (its
+    # published name says who it was); erasing a player renames them, here too (ratings.people).
+    player = models.ForeignKey(
+        "leagues.Player", on_delete=models.DO_NOTHING, related_name="+", db_constraint=False, db_index=False
+    )
+    name = models.CharField(max_length=100, help_text="The player's name when the list was published.")
+    rating = models.DecimalField(max_digits=9, decimal_places=2)
+    peak = models.DecimalField(max_digits=9, decimal_places=2)
+    units = models.PositiveIntegerField(help_text="Rated units (matches, deals, boards) by the closing time.")
+    change = models.DecimalField(max_digits=9, decimal_places=2, null=True, blank=True)
+    new = models.BooleanField(default=False, help_text="Not on the previous list.")
+    provisional = models.BooleanField(default=False)
+    inactive = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["rating_list", "rank", "name", "player_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["rating_list", "player"], name="rating_list_row_one_per_player"),
+            models.CheckConstraint(condition=Q(rank__gte=1), name="rating_list_row_rank_from_one"),
+            models.CheckConstraint(
+                condition=Q(new=True, change__isnull=True) | Q(new=False, change__isnull=False),
+                name="rating_list_row_change_unless_new",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["rating_list", "rank"], name="rating_list_row_rank_idx"),
+            models.Index(fields=["player", "rating_list"], name="rating_list_row_player_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.name} {self.rating}"

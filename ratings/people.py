@@ -29,7 +29,8 @@ it was edited) names them by the erased name too, and so does every other
 admin history line whose object's name carried one of the person's names
 (their name now, earlier names admin's history or the merges knew); a
 dispute's note that names them, on the result and in its audit entry, names
-them by the erased name instead. Higher apps drop what they keep of the
+them by the erased name instead, and so do their rows in published rating
+lists (which otherwise never change). Higher apps drop what they keep of the
 person through ``player_erased`` (the import runs' previews and files:
 ``games.import_runs``). Erasing an erased player
 changes nothing. Admin erases only after a confirmation page that names the
@@ -52,7 +53,7 @@ from leagues.models import Player
 from matches.models import AuditEntry, Match, Seat
 from matches.services import match_players_move
 from ratings.ledger import rating_replay_mark, rating_state_lock
-from ratings.models import RatingChange
+from ratings.models import RatingChange, RatingListRow
 from ratings.services import ratings_process_game
 
 MERGE_PERMISSIONS = ("leagues.change_player", "leagues.delete_player")
@@ -113,6 +114,9 @@ def _scrub_history(*, player: Player, ids: set[int], names: set[str], pattern: r
     LogEntry.objects.filter(
         content_type=ContentType.objects.get_for_model(Player), object_id__in=[str(pk) for pk in ids]
     ).update(object_repr=placeholder)
+    # Published rating lists keep each row's name as published; the person's rows (merged ids too) lose it,
+    # the one change their trigger allows (ratings migration 0009).
+    RatingListRow.objects.filter(player_id__in=ids).update(name=placeholder)
     if pattern is None:
         return
     naming = _any_of("object_repr", names)

@@ -7,7 +7,7 @@ nothing), so late acknowledgement and redelivery are safe.
 from celery import shared_task
 from django.db import OperationalError
 
-from ratings import figure_runs, figures, services
+from ratings import figure_runs, figures, lists, services
 from ratings.tuning_runs import tuning_run_execute
 
 
@@ -44,3 +44,8 @@ def figures_compute(game_id: int) -> bool:
 @shared_task
 def figures_refresh() -> int:
     return figures.figures_refresh()
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def rating_lists_publish_due() -> int:
+    return lists.rating_lists_publish_due()
