@@ -16,6 +16,7 @@ from web import (
     export_apis,
     find_pages,
     league_apis,
+    list_apis,
     match_apis,
     match_pages,
     pages,
@@ -44,6 +45,8 @@ api = [
         heavy_read(export_apis.GameDumpApi.as_view()),
         name="api-game-results-json",
     ),
+    path("games/<slug:slug>/lists/", list_apis.GameListsApi.as_view(), name="api-game-rating-lists"),
+    path("games/<slug:slug>/lists/<str:date>/", list_apis.RatingListApi.as_view(), name="api-game-rating-list"),
     path("games/<slug:slug>/drift/", heavy_read(quality_apis.GameDriftApi.as_view()), name="api-game-drift"),
     path("leagues/<slug:slug>/leaderboard/", league_apis.LeaderboardApi.as_view(), name="api-leaderboard"),
     path(
@@ -53,6 +56,7 @@ api = [
     ),
     path("players/", club_apis.PlayerCreateApi.as_view(), name="api-players"),
     path("players/<int:pk>/", league_apis.PlayerDetailApi.as_view(), name="api-player"),
+    path("players/<int:pk>/rating/", list_apis.PlayerRatingOnApi.as_view(), name="api-player-rating"),
     path(
         "players/<int:pk>/history/",
         heavy_read(league_apis.PlayerHistoryApi.as_view()),

@@ -37,18 +37,13 @@ from django.utils.translation import gettext as _
 
 from leagues.models import Game, League
 from ratings.ledger import rating_state_lock
+from ratings.list_selectors import list_closes_at
 from ratings.models import RatingChange, RatingList, RatingListRow
 from ratings.selectors import provisional_matches
 from ratings.services import ratings_process_game
 
 #: Rows written a statement at a time.
 BATCH = 5_000
-
-
-def list_closes_at(day: datetime.date) -> datetime.datetime:
-    """The end of ``day`` in the site's time zone: the next day's local midnight (aware)."""
-    zone = timezone.get_default_timezone()
-    return datetime.datetime.combine(day + datetime.timedelta(days=1), datetime.time(), tzinfo=zone)
 
 
 def list_day_due(period: str, today: datetime.date) -> datetime.date | None:

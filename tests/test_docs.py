@@ -281,7 +281,7 @@ def _served_and_planned() -> tuple[str, str]:
 
 
 def _doc_path(schema_path: str) -> str:
-    return schema_path.replace("{id}", "ID").replace("{slug}", "SLUG")
+    return schema_path.replace("{id}", "ID").replace("{slug}", "SLUG").replace("{date}", "YYYY-MM-DD")
 
 
 def test_api_doc_names_every_served_operation(served_schema):

@@ -49,9 +49,11 @@ from schemathesis.specs.openapi import checks as openapi_checks
 
 from config.wsgi import application
 from leagues.kinds import KINDS
-from leagues.models import League
+from leagues.models import Game, League
 from matches.services import match_submit
+from ratings.lists import rating_list_publish
 from ratings.models import PlayerRating
+from ratings.selectors import activity_today
 from tests import factories
 from tests.conftest import FIGURES
 from tests.factories import api_token_for
@@ -75,12 +77,15 @@ OPERATIONS = {
     "GET /api/games/{slug}/results.csv": "anonymous",
     "GET /api/games/{slug}/results.json": "admin",
     "GET /api/games/{slug}/drift/": "anonymous",
+    "GET /api/games/{slug}/lists/": "anonymous",
+    "GET /api/games/{slug}/lists/{date}/": "anonymous",
     "GET /api/leagues/": "anonymous",
     "GET /api/leagues/{slug}/leaderboard/": "anonymous",
     "GET /api/leagues/{slug}/leaderboard.csv": "anonymous",
     "POST /api/players/": "referee",
     "GET /api/players/{id}/": "anonymous",
     "GET /api/players/{id}/history/": "anonymous",
+    "GET /api/players/{id}/rating/": "anonymous",
     "GET /api/players/{id}/history.csv": "anonymous",
     "GET /api/players/{id}/head-to-head/": "anonymous",
     "GET /api/compare/": "anonymous",
@@ -114,6 +119,8 @@ def _known_queries(label: str, world) -> list[dict[str, str]]:
         ]
     if label == "GET /api/players/{id}/head-to-head/":
         return [{"game": slug} for slug in ("slaps", "preferans", "bridge")]
+    if label == "GET /api/players/{id}/rating/":
+        return [{"game": slug, "on": world["today"]} for slug in ("slaps", "preferans", "bridge")]
     return []
 
 
@@ -224,7 +231,14 @@ def world(reference_data, django_capture_on_commit_callbacks, settings):
     }
     headers = {role: {"Authorization": f"Token {api_token_for(user)}"} for role, user in users.items()}
     headers["anonymous"] = {}
+    # Each game's list of a day before the results (it lists nobody, but it is published and answers).
+    today = activity_today()
+    list_day = today - timedelta(days=2)
+    for game in Game.objects.filter(slug__in=["slaps", "preferans", "bridge"]):
+        rating_list_publish(game=game, day=list_day)
     return {
+        "list_day": list_day.isoformat(),
+        "today": today.isoformat(),
         "players": ids,
         "matches": [match.pk for match in matches],
         "leagues": list(League.objects.values_list("slug", flat=True)),
@@ -256,6 +270,10 @@ def _fuzz(cases: st.SearchStrategy, send, *, examples: int) -> None:
 def _path_values(operation, world) -> st.SearchStrategy:
     """Mostly ids and slugs that exist (so answers other than 404 are reached), sometimes generated ones."""
     names = {parameter.name for parameter in operation.path_parameters}
+    if "date" in names:  # a game's published list
+        return st.sampled_from(["slaps", "preferans", "bridge"]).map(
+            lambda value: {"slug": value, "date": world["list_day"]}
+        )
     if "id" in names:
         existing = world["players"] if "/players/" in operation.path else world["matches"]
         return st.sampled_from(existing).map(lambda value: {"id": value})
@@ -264,6 +282,12 @@ def _path_values(operation, world) -> st.SearchStrategy:
     if "slug" in names:
         return st.sampled_from(world["leagues"]).map(lambda value: {"slug": value})
     return st.just(None)
+
+
+def _violable(parameter) -> bool:
+    """A path parameter a generated value can break: any but a bare string (``{slug}``, any text, where a
+    path has no other parameter to break: ``GET /api/games/{slug}/lists/``)."""
+    return parameter.definition.get("schema") != {"type": "string"}
 
 
 def _cases(operation, mode: GenerationMode, world) -> st.SearchStrategy:
@@ -310,7 +334,7 @@ def test_every_answer_conforms_to_the_schema_and_a_refusal_stores_nothing(
 
     roles = [OPERATIONS[label], *REFUSED_ROLES[OPERATIONS[label]]]
     modes = [GenerationMode.POSITIVE]
-    if operation.path_parameters or operation.query or operation.headers or operation.body:
+    if any(map(_violable, operation.path_parameters)) or operation.query or operation.headers or operation.body:
         modes.append(GenerationMode.NEGATIVE)  # nothing to violate otherwise
     with requests_in_the_test_transaction():
         for role in roles:

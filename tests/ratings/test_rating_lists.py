@@ -28,7 +28,8 @@ from django.db import DatabaseError, transaction
 
 from leagues.models import Game, League
 from matches.services import match_correct
-from ratings.lists import list_closes_at, list_day_due, rating_list_publish, rating_lists_publish_due
+from ratings.list_selectors import list_closes_at
+from ratings.lists import list_day_due, rating_list_publish, rating_lists_publish_due
 from ratings.models import RatingList, RatingListRow
 from ratings.services import ratings_process_game
 from tests.factories import AdminFactory, PlayerFactory, slaps_match
@@ -270,3 +271,111 @@ def test_erasing_a_player_erases_their_name_from_published_lists_merged_ids_too(
     assert names == {1: erased_name(club["Ann"].pk), 2: "Cid", 3: "Bob", 4: erased_name(club["Ann"].pk)}
     ratings = list(november.rows.order_by("rank").values_list("rating", flat=True))
     assert ratings == [Decimal("1016.00"), Decimal("1016.00"), Decimal("984.00"), Decimal("984.00")]
+
+
+# --- the API ------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def after_all(monkeypatch):
+    """The clock at 2 January 2027: every day of the club's history has ended."""
+    from django.utils import timezone
+
+    monkeypatch.setattr(timezone, "now", lambda: AFTER_ALL)
+
+
+def test_the_api_lists_a_games_lists_newest_first_each_days_current_version(slaps, club, client):
+    rating_list_publish(game=slaps, day=NOVEMBER, now=AFTER_ALL)
+    rating_list_publish(game=slaps, day=DECEMBER, now=AFTER_ALL)
+    rating_list_publish(game=slaps, day=NOVEMBER, republish=True, now=AFTER_ALL)
+    answer = client.get("/api/games/slaps/lists/")
+    assert answer.status_code == 200
+    assert answer.json() == [
+        {"date": "2026-12-31", "players": 5, "url": "http://testserver/api/games/slaps/lists/2026-12-31/"},
+        {"date": "2026-11-30", "players": 4, "url": "http://testserver/api/games/slaps/lists/2026-11-30/"},
+    ]
+    assert client.get("/api/games/nope/lists/").status_code == 404
+
+
+def test_the_api_gives_a_list_a_page_at_a_time(slaps, club, client):
+    rating_list_publish(game=slaps, day=NOVEMBER, now=AFTER_ALL)
+    rating_list_publish(game=slaps, day=DECEMBER, now=AFTER_ALL)
+    first = client.get("/api/games/slaps/lists/2026-12-31/?page_size=2").json()
+    assert {key: first[key] for key in ("game", "date", "version", "count", "previous")} == {
+        "game": "slaps",
+        "date": "2026-12-31",
+        "version": 1,
+        "count": 5,
+        "previous": None,
+    }
+    assert first["next"] == "http://testserver/api/games/slaps/lists/2026-12-31/?page=2&page_size=2"
+    assert first["rows"] == [
+        {"rank": 1, "player": {"id": club["Ann"].pk, "name": "Ann"}, "rating": 1032, "peak": 1032, "units": 2,
+         "change": 16, "new": False, "provisional": True, "inactive": False},
+        {"rank": 2, "player": {"id": club["Eve"].pk, "name": "Eve"}, "rating": 1015, "peak": 1015, "units": 1,
+         "change": None, "new": True, "provisional": True, "inactive": False},
+    ]  # fmt: skip
+    last = client.get(first["next"].replace("page=2", "page=3")).json()
+    assert [row["player"]["name"] for row in last["rows"]] == ["Bob"]
+    assert (last["next"], last["previous"]) == (
+        None,
+        "http://testserver/api/games/slaps/lists/2026-12-31/?page=2&page_size=2",
+    )
+    for url, status in [
+        ("/api/games/slaps/lists/2026-12-31/?page=4&page_size=2", 404),
+        ("/api/games/slaps/lists/2026-12-30/", 404),
+        ("/api/games/slaps/lists/31-12-2026/", 404),
+        ("/api/games/slaps/lists/2026-12-31/?page_size=0", 400),
+        ("/api/games/slaps/lists/2026-12-31/?version=2", 404),
+        ("/api/games/nope/lists/2026-12-31/", 404),
+    ]:
+        answer = client.get(url)
+        assert (url, answer.status_code) == (url, status)
+        assert answer["Content-Type"] == "application/json"
+
+
+def test_the_api_keeps_an_older_version_readable(slaps, club, client):
+    rating_list_publish(game=slaps, day=NOVEMBER, now=AFTER_ALL)
+    slaps_match(winner=club["Dan"], loser=club["Ann"], played_at=at(25))  # a late result, then a republish
+    rating_list_publish(game=slaps, day=NOVEMBER, republish=True, now=AFTER_ALL)
+    current = client.get("/api/games/slaps/lists/2026-11-30/").json()
+    older = client.get("/api/games/slaps/lists/2026-11-30/?version=1").json()
+    assert (current["version"], older["version"]) == (2, 1)
+    assert {row["player"]["name"]: row["rating"] for row in older["rows"]} == {
+        "Ann": 1016, "Cid": 1016, "Bob": 984, "Dan": 984,
+    }  # fmt: skip
+    assert current["rows"] != older["rows"]
+
+
+@pytest.mark.parametrize("day", ["2026-11-09", "2026-11-10", "2026-11-30", "2026-12-05", "2026-12-31", "2027-01-02"])
+def test_a_players_rating_on_a_day_is_the_oracles_replay_up_to_its_end(slaps, club, client, after_all, day):
+    standings = oracle_at(slaps, list_closes_at(datetime.date.fromisoformat(day)))
+    for name, player in club.items():
+        answer = client.get(f"/api/players/{player.pk}/rating/?game=slaps&on={day}")
+        standing = standings.get(player.pk)
+        if standing is None:
+            assert answer.status_code == 404, (name, day)
+            assert "had no rating in Slaps by then" in answer.json()["detail"]
+            continue
+        got = answer.json()
+        assert (got["rating"], got["peak"], got["units"]) == (
+            standing.rating,
+            standing.peak,
+            standing.rated_matches,
+        ), (name, day)
+        assert datetime.datetime.fromisoformat(got["as_of"]) < list_closes_at(datetime.date.fromisoformat(day))
+
+
+def test_a_players_rating_on_a_day_refuses_what_it_cannot_answer(slaps, club, client, after_all):
+    ann = club["Ann"].pk
+    for query, field in [
+        ("on=2026-12-01", "game"),
+        ("game=nope&on=2026-12-01", "game"),
+        ("game=slaps", "on"),
+        ("game=slaps&on=1.12.2026", "on"),
+        ("game=slaps&on=2027-01-03", "on"),  # tomorrow
+    ]:
+        answer = client.get(f"/api/players/{ann}/rating/?{query}")
+        assert answer.status_code == 400, query
+        assert field in answer.json(), query
+    assert client.get("/api/players/999999/rating/?game=slaps&on=2026-12-01").status_code == 404
