@@ -375,6 +375,7 @@ CELERY_TASK_ROUTES = {
     "ratings.tasks.figures_compute": {"queue": CARDRANK_ADMIN_QUEUE},
     # A scan of a game's ledger at a closing time, written once (ratings.lists).
     "ratings.tasks.rating_lists_publish_due": {"queue": CARDRANK_ADMIN_QUEUE},
+    "ratings.tasks.rating_list_republish": {"queue": CARDRANK_ADMIN_QUEUE},
 }
 CELERY_BEAT_SCHEDULE = {
     "ratings-close-periods": {"task": "ratings.tasks.ratings_close_periods", "schedule": SWEEP_EVERY},

@@ -49,3 +49,16 @@ def figures_refresh() -> int:
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def rating_lists_publish_due() -> int:
     return lists.rating_lists_publish_due()
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def rating_list_republish(game_id: int, day: str, by: str) -> int:
+    """An admin's explicit republication of a day's list: a new version (returns it)."""
+    import datetime
+
+    from leagues.models import Game
+
+    published = lists.rating_list_publish(
+        game=Game.objects.get(pk=game_id), day=datetime.date.fromisoformat(day), republish=True, by=by
+    )
+    return published.rating_list.version

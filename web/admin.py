@@ -79,7 +79,17 @@ class GameForm(forms.ModelForm):
 
     class Meta:
         model = Game
-        fields = ["name", "slug", "rating_system", "start_rating", "parameters"]
+        fields = ["name", "slug", "rating_system", "start_rating", "parameters", "rating_list_period"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Added after the form's first clients (scripts posting the form, the tuning page's apply): left out, a
+        # game keeps its period (a new one: monthly) rather than the form failing on a field it never sent.
+        self.fields["rating_list_period"].required = False
+
+    def clean_rating_list_period(self) -> str:
+        chosen = self.cleaned_data.get("rating_list_period")
+        return chosen or (self.instance.rating_list_period if self.instance.pk else Game.ListPeriod.MONTHLY)
 
 
 @admin.register(Game)
@@ -89,7 +99,7 @@ class GameAdmin(admin.ModelAdmin):
     inlines = [LeagueInline]
     prepopulated_fields = {"slug": ["name"]}
     readonly_fields = ["engine_defaults"]
-    fields = ["name", "slug", "rating_system", "start_rating", "parameters", "engine_defaults"]
+    fields = ["name", "slug", "rating_system", "start_rating", "parameters", "engine_defaults", "rating_list_period"]
     # Parameters are read as API bodies are (depth-capped): Django's field raised RecursionError on deep nesting.
     formfield_overrides = {models.JSONField: {"form_class": JSONFormField}}
 

@@ -379,3 +379,47 @@ def test_a_players_rating_on_a_day_refuses_what_it_cannot_answer(slaps, club, cl
         assert answer.status_code == 400, query
         assert field in answer.json(), query
     assert client.get("/api/players/999999/rating/?game=slaps&on=2026-12-01").status_code == 404
+
+
+def test_admin_shows_lists_unchanged_and_republishes_one_explicitly(
+    slaps, club, client, django_capture_on_commit_callbacks
+):
+    november = rating_list_publish(game=slaps, day=NOVEMBER, now=AFTER_ALL).rating_list
+    admin = AdminFactory()
+    client.force_login(admin)
+    page = client.get("/admin/ratings/ratinglist/")
+    assert page.status_code == 200
+    assert "Republish as a new version" in page.content.decode()
+    assert client.get(f"/admin/ratings/ratinglist/{november.pk}/change/").status_code == 200  # shown, read-only
+    with django_capture_on_commit_callbacks(execute=True):  # the task runs, as the admin worker would
+        answer = client.post(
+            "/admin/ratings/ratinglist/", {"action": "republish", "_selected_action": [november.pk]}, follow=True
+        )
+    assert "1 list will be published again as a new version in a moment." in answer.content.decode()
+    versions = list(RatingList.objects.filter(game=slaps, day=NOVEMBER).values_list("version", "published_by"))
+    assert sorted(versions) == [(1, ""), (2, admin.username)]
+    assert rows_of(RatingList.objects.get(game=slaps, day=NOVEMBER, version=2)) == rows_of(november)
+
+
+def test_a_referee_cannot_republish(slaps, club, client):
+    from tests.factories import RefereeFactory
+
+    november = rating_list_publish(game=slaps, day=NOVEMBER, now=AFTER_ALL).rating_list
+    referee = RefereeFactory(is_staff=True)
+    client.force_login(referee)
+    client.post("/admin/ratings/ratinglist/", {"action": "republish", "_selected_action": [november.pk]})
+    assert RatingList.objects.count() == 1
+
+
+@pytest.mark.parametrize(("sent", "kept"), [("weekly", "weekly"), ("", "none"), (None, "none"), ("yearly", "none")])
+def test_admins_game_form_sets_the_list_period_and_a_form_without_it_keeps_it(slaps, client, sent, kept):
+    Game.objects.filter(pk=slaps.pk).update(rating_list_period="none")
+    client.force_login(AdminFactory())
+    data = {"name": "Slaps", "slug": "slaps", "rating_system": "elo", "start_rating": "1000", "parameters": "{}",
+            "leagues-TOTAL_FORMS": "0", "leagues-INITIAL_FORMS": "0"}  # fmt: skip
+    if sent is not None:
+        data["rating_list_period"] = sent
+    answer = client.post(f"/admin/leagues/game/{slaps.pk}/change/", data)
+    slaps.refresh_from_db()
+    assert slaps.rating_list_period == kept
+    assert answer.status_code == (200 if sent == "yearly" else 302)  # an unknown period is refused on the form
