@@ -1,5 +1,6 @@
 """``manage.py demo_data``: a local demo only, unless asked for on purpose; existing accounts are never touched."""
 
+from datetime import timedelta
 from io import StringIO
 
 import pytest
@@ -126,6 +127,20 @@ def test_make_run_loads_once_with_the_demo_password_and_files_every_match_in_a_l
     kept = {(p, g): last for p, g, last in PlayerRating.objects.values_list("player_id", "game_id", "last_played_at")}
     assert kept == latest
     assert len(kept) > 8
+    # A few months of official lists for each game, one a month end, oldest first on each game's history.
+    from ratings.list_selectors import list_closes_at
+    from ratings.models import RatingList
+
+    for game in Game.objects.filter(slug__in=["slaps", "preferans", "bridge"]):
+        lists = list(RatingList.objects.filter(game=game).order_by("day"))
+        assert len(lists) >= (5 if game.slug == "slaps" else 1), game.slug  # Slaps: six months of results
+        assert all((day := rating_list.day + timedelta(days=1)).day == 1 for rating_list in lists), day
+        for rating_list in lists:  # every player rated by the closing time, each once
+            rated = RatingChange.objects.filter(game=game, played_at__lt=list_closes_at(rating_list.day))
+            assert rating_list.players == rated.values("player_id").distinct().count() > 0
+        assert lists[0].rows.filter(new=False).count() == 0
+        assert len(lists) == 1 or lists[-1].rows.filter(new=False).exists()
+    assert f"Published {RatingList.objects.count()} monthly rating lists" in first
 
     stored = (Player.objects.count(), Match.objects.count(), User.objects.count())
     second = demo_data()

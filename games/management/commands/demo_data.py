@@ -20,6 +20,9 @@ each result before it is rated. Two of that player's games are left waiting,
 entered by a second referee account, ``scorer``, so that ``referee`` finds
 them on its "To confirm (2)" page.
 
+Each game's official rating list is published for the end of every month of its history (``ratings.lists``),
+as the periodic task would have, so the lists' archive, movers and profiles' lines have a few months to show.
+
 Demo accounts: ``referee``, ``scorer`` (a second referee) and ``admin`` (a superuser). On the embedded
 defaults (``DJANGO_DEBUG=true``, what ``make run`` serves) they get the
 password ``cardrank-demo``. On production settings the command refuses unless
@@ -44,7 +47,10 @@ from django.utils import timezone
 from games.bridge.scoring import plausible_result, usual_contract
 from leagues.models import Bot, Game, League, Player
 from matches.services import match_record
-from ratings.models import PlayerRating
+from ratings.list_selectors import list_closes_at
+from ratings.lists import list_day_due, rating_list_publish
+from ratings.models import PlayerRating, RatingChange
+from ratings.selectors import activity_today
 from ratings.services import ratings_process_game
 
 FIRST = [
@@ -169,10 +175,12 @@ class Command(BaseCommand):
             # The demo club's leagues count a player inactive after a month without a rated result (a fresh
             # install's leagues have no such setting: nobody leaves a leaderboard until an admin sets one).
             League.objects.update(inactive_after_days=DEMO_INACTIVE_AFTER_DAYS)
+            lists = _rating_lists(start, [slaps, preferans, bridge])
         self.stdout.write(
             f"Loaded {len(roster)} players, {matches} Slaps matches ({rated_count} rated), "
             f"{preferans_games} Preferans games ({preferans_rated} rated) and {sessions} bridge sessions."
         )
+        self.stdout.write(f"Published {lists} monthly rating lists (each game's months since its first result).")
         if two_step is not None:
             self.stdout.write(
                 f"{two_step.name} requires a second referee's confirmation: {waiting} results entered by scorer "
@@ -215,6 +223,22 @@ def _enter(referee, game: Game, played_at, parts: dict, *, rated: bool = True) -
         data={"game": game.slug, "played_at": played_at.isoformat(), "rated": rated, **parts},
         queue_rating=False,  # each game is rated once its history is in, below, in the same transaction
     )
+
+
+def _rating_lists(start, games) -> int:
+    """Each game's official list at the end of every month of the history, oldest first (each list's change is
+    from the one before), as the periodic task would have published them (``ratings.lists``)."""
+    days = []
+    day = list_day_due(Game.ListPeriod.MONTHLY, activity_today())
+    while list_closes_at(day) > start:
+        days.append(day)
+        day = day.replace(day=1) - timedelta(days=1)
+    published = 0
+    for game in games:
+        for day in reversed(days):
+            if RatingChange.objects.filter(game=game, played_at__lt=list_closes_at(day)).exists():
+                published += rating_list_publish(game=game, day=day).created
+    return published
 
 
 def _weighted_pair(rng: random.Random, weights: list[int]) -> tuple[int, int]:
