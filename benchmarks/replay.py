@@ -30,7 +30,9 @@ from games.preferans.models import Deal
 from leagues.models import Game, League, Player
 from matches.models import AuditEntry, Match, Seat
 from matches.versions import results_version_bump
-from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
+from ratings.list_selectors import list_closes_at
+from ratings.lists import rating_list_publish
+from ratings.models import PlayerRating, Promotion, RatingChange, RatingList, RatingListRow, RatingState
 from ratings.services import ratings_replay_all
 
 SLUG = "benchmark-preferans"
@@ -74,6 +76,20 @@ def cleanup(game: Game, *, player_prefix: str = "bench ") -> None:
                 audit._raw_delete(connection.alias)
                 if guarded:
                     cursor.execute("ALTER TABLE matches_auditentry ENABLE TRIGGER matches_auditentry_append_only")
+        # Published lists never change: PostgreSQL's guard is lifted for the benchmark's own game alone.
+        lists = RatingList.objects.filter(game=game)
+        if lists.exists():
+            guarded = connection.vendor == "postgresql"
+            with connection.cursor() as cursor:
+                if guarded:
+                    cursor.execute("ALTER TABLE ratings_ratinglistrow DISABLE TRIGGER ratings_ratinglistrow_kept")
+                    cursor.execute("ALTER TABLE ratings_ratinglist DISABLE TRIGGER ratings_ratinglist_kept")
+                RatingListRow.objects.filter(rating_list__in=lists)._raw_delete(connection.alias)
+                lists._raw_delete(connection.alias)
+                if guarded:
+                    cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # the rows' foreign keys, checked before ALTER
+                    cursor.execute("ALTER TABLE ratings_ratinglistrow ENABLE TRIGGER ratings_ratinglistrow_kept")
+                    cursor.execute("ALTER TABLE ratings_ratinglist ENABLE TRIGGER ratings_ratinglist_kept")
         # Every game's parts: Preferans deals, bridge boards and their tables (benchmarks.importing).
         Deal.objects.filter(match__in=matches)._raw_delete(connection.alias)
         BoardTable.objects.filter(board__match__in=matches)._raw_delete(connection.alias)
@@ -164,6 +180,13 @@ def full_replay(*, deals: int, players: int, keep: bool = False) -> dict:
         ratings_replay_all(game_id=game.pk)
         again_time = time.perf_counter() - started
         rows = RatingChange.objects.filter(game=game).count()
+        # The official list at the end of the history: every player, read from the ledger and written once.
+        closing = timezone.localdate() + timedelta(days=1)
+        rss_before_list = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        started = time.perf_counter()
+        published = rating_list_publish(game=game, day=closing, now=list_closes_at(closing)).rating_list
+        list_time = time.perf_counter() - started
+        rss_after_list = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         engine_time, engine_out = timed(preferans_engine, games)
         assert rows == len(engine_out), f"replay wrote {rows} rows, the engine {len(engine_out)}"
         expected = {f"bench {index:06d}": 1000.0 for index in range(players)}
@@ -189,6 +212,10 @@ def full_replay(*, deals: int, players: int, keep: bool = False) -> dict:
             # The replay streams: the process grows by its chunk and the players met, not by the history.
             "rss_before_replay_mb": round(rss_before / 1024, 1),
             "rss_growth_during_replay_mb": round((rss_after - rss_before) / 1024, 1),
+            "list_players": published.players,
+            "list_s": round(list_time, 2),
+            "list_ratio_to_replay": round(list_time / replay_time, 3),
+            "rss_growth_during_list_mb": round((rss_after_list - rss_before_list) / 1024, 1),
         }
     finally:
         if not keep:

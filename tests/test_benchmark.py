@@ -30,6 +30,13 @@ def test_benchmark_prints_a_table_and_a_json_object_and_cleans_up(reference_data
     assert all(row["ratio"] > 0 for row in result["engines"])
     assert result["replay"]["ledger_rows"] == 1600  # 400 deals x 4 seats
     assert result["replay"]["rows_per_s"] > 0
+    # The official list at the history's end: every player who played, and the list gone with the game.
+    assert result["replay"]["list_players"] == 50
+    assert result["replay"]["list_ratio_to_replay"] > 0
+    assert any(line.startswith("rating list of 50 players published in ") for line in lines)
+    from ratings.models import RatingList
+
+    assert not RatingList.objects.exists()
     assert not Game.objects.filter(slug="benchmark-preferans").exists()
     assert not Player.objects.filter(name__startswith="bench ").exists()
     imported = result["import"]

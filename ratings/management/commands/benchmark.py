@@ -22,6 +22,8 @@
                        a rated Preferans history (20,000 deals and 500 players quick, 200,000 and
                        2,000 full; --deals, --players), one result POSTed, then 20 anonymous clients
                        on the heavy pages while a 21st times GET /api/games/ (2 gunicorn workers)
+    --only lists       only a rating list published (``ratings.lists``) over a synthetic Preferans history
+                       (20,000 players quick, 100,000 full; --players, --deals), with its ratio to the replay
     --only path        only a result's path (``benchmarks/path.py``): the calls, files and hops between
                        modules and apps of one Preferans result posted to the API, a count, not a time
 
@@ -63,6 +65,8 @@ SIZES = {
         "after_result_deals": 20_000,
         "after_result_players": 500,
         "after_result_seconds": 20,
+        "list_players": 20_000,
+        "list_deals": 20_000,
     },
     "full": {
         "updates": 2_000_000,
@@ -78,6 +82,8 @@ SIZES = {
         "after_result_deals": 200_000,
         "after_result_players": 2_000,
         "after_result_seconds": 60,
+        "list_players": 100_000,
+        "list_deals": 100_000,
     },
 }
 
@@ -106,12 +112,13 @@ class Command(BaseCommand):
         parser.add_argument("--tuning-results", type=int, help="Override the number of Slaps results tuned on.")
         parser.add_argument(
             "--only",
-            choices=["pages", "submissions", "import", "tuning", "batch", "after-result", "path"],
+            choices=["pages", "submissions", "import", "tuning", "batch", "after-result", "path", "lists"],
             help=(
                 "Measure only this section (pages: leaderboards, a profile, the entry pages and the player "
                 "search; submissions: latency and sustained; import: a Slaps CSV and a bridge PBN session imported; "
                 "batch: a full POST /api/matches/batch/ of each game; after-result: anonymous load after a result; "
-                "path: the calls, files and hops between modules of one Preferans result posted to the API)."
+                "path: the calls, files and hops between modules of one Preferans result posted to the API; "
+                "lists: a rating list of every player of a synthetic history published, against its replay)."
             ),
         )
         parser.add_argument("--skip-replay", action="store_true", help="Leave out the replay section.")
@@ -196,11 +203,15 @@ class Command(BaseCommand):
                 web_workers=options["web_workers"],
                 keep=options["keep"],
             )
+        if only == "lists":
+            result["lists"] = full_replay(
+                deals=deals or size["list_deals"], players=players or size["list_players"], keep=options["keep"]
+            )
         if only == "path":
             from benchmarks.path import result_path
 
             result["path"] = result_path()
-        if not options["skip_services"] and only not in ("import", "tuning", "batch", "after-result", "path"):
+        if not options["skip_services"] and only not in ("import", "tuning", "batch", "after-result", "path", "lists"):
             result["services"] = service_benchmarks(
                 broker_url=options["broker"],
                 web_workers=options["web_workers"],
@@ -288,6 +299,13 @@ class Command(BaseCommand):
                 f"a Preferans result's path, {part}: {row['calls']} calls in {row['files']} files, "
                 f"{row['hops_between_modules']} hops between modules, {row['hops_between_apps']} between apps"
             )
+        for replay in (result.get("replay"), result.get("lists")):
+            if replay:
+                self.stdout.write(
+                    f"rating list of {replay['list_players']:,} players published in {replay['list_s']} s: "
+                    f"{replay['list_ratio_to_replay']}x the replay of their {replay['deals']:,} deals "
+                    f"({replay['replay_s']} s), memory +{replay['rss_growth_during_list_mb']} MB"
+                )
         replay = result.get("replay")
         if replay:
             self.stdout.write(
