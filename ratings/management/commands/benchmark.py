@@ -65,8 +65,9 @@ SIZES = {
         "after_result_deals": 20_000,
         "after_result_players": 500,
         "after_result_seconds": 20,
+        # Games of a few deals at tables of four: about five deals a player seats nearly all of them.
         "list_players": 20_000,
-        "list_deals": 20_000,
+        "list_deals": 100_000,
     },
     "full": {
         "updates": 2_000_000,
@@ -83,7 +84,7 @@ SIZES = {
         "after_result_players": 2_000,
         "after_result_seconds": 60,
         "list_players": 100_000,
-        "list_deals": 100_000,
+        "list_deals": 500_000,
     },
 }
 
