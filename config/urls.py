@@ -17,6 +17,7 @@ from web import (
     find_pages,
     league_apis,
     list_apis,
+    list_pages,
     match_apis,
     match_pages,
     pages,
@@ -112,6 +113,10 @@ urlpatterns = [
     path("compare/", heavy_read(compare_pages.compare_page), name="compare"),
     path("matches/", match_pages.recent_matches_page, name="matches-recent"),
     path("matches/<int:pk>/", pages.match_page, name="match-detail"),
+    path("games/<slug:slug>/lists/", list_pages.rating_lists_page, name="rating-lists"),
+    path("games/<slug:slug>/lists/<str:day>.csv", heavy_read(list_pages.rating_list_csv), name="rating-list-csv"),
+    path("games/<slug:slug>/lists/<str:day>/", list_pages.rating_list_page, name="rating-list"),
+    path("games/<slug:slug>/lists/<str:day>/movers/", list_pages.rating_list_movers_page, name="rating-list-movers"),
     # The kinds' own pages and the confirmations first: the game route takes any slug.
     *kind_pages,
     path("results/confirm/", confirm_pages.confirmations, name="confirmations"),

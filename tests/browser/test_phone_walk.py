@@ -19,7 +19,7 @@ from django.core.management import call_command
 from games.bridge.models import BoardTable
 from leagues.models import League, Player
 from matches.models import Match, Seat
-from ratings.models import TuningRun
+from ratings.models import RatingList, TuningRun
 from ratings.tuning_runs import tuning_run_execute
 from tests.factories import RefereeFactory, reference_data_ensure
 
@@ -49,6 +49,11 @@ PAGES = [
     (ANONYMOUS, "/matches/{slaps_match}/", 200),
     (ANONYMOUS, "/matches/{preferans_match}/", 200),
     (ANONYMOUS, "/matches/{bridge_match}/", 200),
+    (ANONYMOUS, "/games/slaps/lists/", 200),
+    (ANONYMOUS, "/games/slaps/lists/{slaps_list}/", 200),
+    (ANONYMOUS, "/games/slaps/lists/{slaps_list}/?sort=-change&page=2", 200),
+    (ANONYMOUS, "/games/slaps/lists/{slaps_list}/movers/", 200),
+    (ANONYMOUS, "/games/preferans/lists/{preferans_list}/", 200),
     (ANONYMOUS, "/calculator/", 200),
     (ANONYMOUS, "/calculator/elo/", 200),
     (ANONYMOUS, "/calculator/preferans/", 200),
@@ -238,8 +243,14 @@ def walk_data(settings):
         Seat.objects.filter(match__game__slug="slaps", match__seats__player=player).exclude(player=player).first()
     )
     table = BoardTable.objects.order_by("pk").first()
+    # The latest rating list of each game the walk reads (the demo publishes one at every month's end).
+    lists = {
+        f"{slug}_list": RatingList.objects.filter(game__slug=slug).latest("day").day.isoformat()
+        for slug in ("slaps", "preferans")
+    }
     return {
         **matches,
+        **lists,
         "player": player.pk,
         "slaps_game": slaps_game,
         "slaps_opponent": slaps_opponent.player_id if slaps_opponent else player.pk + 1,
