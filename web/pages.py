@@ -27,6 +27,7 @@ from ratings.caching import cached, cached_many, rating_version_of_state, rating
 from ratings.compare import PROFILE_HEAD_TO_HEAD, player_head_to_head
 from ratings.selectors import HISTORY_PAGE_SIZE, Sort, match_detail_rated_queryset
 from web.forms import HistoryFilterForm
+from web.list_pages import profile_list_lines
 
 LEADERBOARD_PAGE_SIZE = 25
 
@@ -150,8 +151,10 @@ def player_profile(request, pk):
     (the site's ratings version); recent matches and the games' own sections
     (bridge: partnerships) also show
     friendly, waiting and voided results, so they are keyed on the results
-    version as well. Three queries when warm: the player, the two versions and
-    nothing else; the signed-in header is rendered per request.
+    version as well. Four queries when warm: the player, the two versions and
+    the player's lines in the official rating lists, read on every request since
+    publishing a list moves neither version; the signed-in header is rendered
+    per request.
 
     The charts (one a game) come right after the rating cards, before the
     long tables; a game's section may list only its first rows and link to
@@ -202,7 +205,10 @@ def player_profile(request, pk):
     )
     safe = {name: mark_safe(html) for name, html in parts.items()}  # noqa: S308 - our own rendered templates
     sections = [html for name, html in safe.items() if name.startswith("section-")]
-    return render(request, "leagues/player.html", {"player": player, "parts": safe, "sections": sections})
+    # The rating lists' lines are read each time (one query), outside the cached parts: publishing a list
+    # changes neither version the parts are kept under.
+    context = {"player": player, "parts": safe, "sections": sections, "list_lines": profile_list_lines(player)}
+    return render(request, "leagues/player.html", context)
 
 
 def player_records(request, pk, kind, name):

@@ -86,7 +86,7 @@ def test_profile_shows_rating_rank_provisional_and_explanations(client, slaps, d
     slaps_match(winner=ann, loser=bob, played_at=T0)
     friendly = slaps_match(winner=bob, loser=ann, played_at=T0 + timedelta(hours=1), rated=False)
     ratings_process_game(game_id=slaps.pk)
-    with django_assert_max_num_queries(12):
+    with django_assert_max_num_queries(13):
         html = client.get(f"/players/{ann.pk}/").content.decode()
     # Seed 000, both at 1000: E = 0.5, K = 32 (provisional): 1000 + 32(1 - 0.5) = 1016; the friendly counts for nothing.
     assert '<span class="rating">1016</span>' in html
@@ -104,9 +104,9 @@ def test_profile_query_count_does_not_grow_with_history(client, slaps, django_as
     players = PlayerFactory.create_batch(4)
     history(slaps, players, 20)
     # cold cache: the player, the ratings and results versions, ratings with ranks, the league's
-    # histogram, promotions, bridge tables, the chart, the head-to-head (one a game played), recent matches (3);
-    # warm: 3 (tests/ratings)
-    with django_assert_num_queries(12) as small:
+    # histogram, promotions, bridge tables, the chart, the head-to-head (one a game played), recent matches (3),
+    # the rating lists' lines (never cached); warm: 4 (tests/ratings)
+    with django_assert_num_queries(13) as small:
         client.get(f"/players/{players[0].pk}/")
     history(slaps, players, 150)
     with django_assert_num_queries(len(small.captured_queries)):

@@ -356,11 +356,11 @@ def test_a_bridge_players_profile_costs_the_same_queries_whatever_the_sessions(
     sessions(0, 2)
     cache.clear()
     # cold: the player, the two versions, ratings with ranks, the league's histogram, promotions,
-    # bridge records (3), the chart, recent matches (3) and their partners and pairs (1)
-    with django_assert_num_queries(14) as cold:
+    # bridge records (3), the chart, recent matches (3) and their partners and pairs (1), the rating lists' lines
+    with django_assert_num_queries(15) as cold:
         client.get(f"/players/{a.pk}/")
     cold_queries = len(cold.captured_queries)  # now: the connection's query log is a bounded window
-    with django_assert_num_queries(3):  # warm: the player and the two versions
+    with django_assert_num_queries(4):  # warm: the player, the two versions and the rating lists' lines
         client.get(f"/players/{a.pk}/")
     sessions(2, 30)
     cache.clear()

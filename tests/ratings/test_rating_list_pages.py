@@ -22,6 +22,7 @@ from datetime import UTC
 from decimal import Decimal
 
 import pytest
+from django.test import Client
 
 from leagues.models import Game, League
 from matches.services import match_correct
@@ -340,3 +341,32 @@ def test_the_csv_is_the_whole_list_as_published(client, published, club):
         f"4,{ids['Dan']},Dan,984,1000,1,0,no,yes,yes",
         f"5,{ids['Bob']},Bob,969,1000,2,-15,no,yes,no",
     ]
+
+
+# --- the profile and the links -------------------------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("heavy_reads_unlimited")  # the view's queries, not its turn's
+def test_the_profile_shows_the_players_line_in_each_list_even_when_its_parts_are_cached(
+    client, slaps, club, django_assert_num_queries
+):
+    ann = club["Ann"]
+    client.get(f"/players/{ann.pk}/")  # the parts are cached now
+    assert 'id="rating-lists"' not in client.get(f"/players/{ann.pk}/").content.decode()
+    rating_list_publish(game=slaps, day=OCTOBER, now=PUBLISHED)
+    rating_list_publish(game=slaps, day=NOVEMBER, now=PUBLISHED)
+    with django_assert_num_queries(4):  # warm: the player, the two versions, the lines
+        html = Client().get(f"/players/{ann.pk}/").content.decode()
+    section = html.split('id="rating-lists"', 1)[1].split("</section>", 1)[0]
+    assert '<a href="/games/slaps/lists/2026-11-30/">2026-11-30</a>' in section
+    assert '<a href="/games/slaps/lists/2026-10-31/">2026-10-31</a>' in section
+    assert section.index("2026-11-30") < section.index("2026-10-31")  # newest first
+    assert table_rows('<table class="table rating-list">' + section.split('<table class="table">', 1)[1]) == [
+        "Slaps|2026-11-30|1|1032|+16",
+        "Slaps|2026-10-31|1|1016|new",
+    ]
+
+
+def test_the_leaderboard_and_the_home_page_link_the_archive(client, slaps):
+    for url in ("/", "/leagues/slaps-amateur/"):
+        assert 'href="/games/slaps/lists/"' in client.get(url).content.decode(), url
