@@ -87,13 +87,24 @@ def rating_list_movers(rating_list: RatingList, *, limit: int = MOVERS) -> Mover
     )
 
 
+#: What the audit log records that moves ratings: a result stored, corrected, confirmed (rated then) or voided.
+MOVING = (
+    AuditEntry.Action.SUBMITTED,
+    AuditEntry.Action.CORRECTED,
+    AuditEntry.Action.CONFIRMED,
+    AuditEntry.Action.VOIDED,
+)
+
+
 def rating_list_later_corrections(rating_list: RatingList) -> bool:
-    """Whether a result played before the list's closing time was stored, corrected or voided after the list
-    was published: the ratings of its day have moved since, and the next list shows it."""
+    """Whether a result played before the list's closing time was stored, corrected, confirmed or voided after
+    the list was published: the ratings of its day have moved since, and the next list shows it. One
+    ``EXISTS`` over the audit log from the publication on (its time, ``at``, is indexed)."""
     return AuditEntry.objects.filter(
         match__game_id=rating_list.game_id,
         match__played_at__lt=rating_list.closes_at,
-        created_at__gt=rating_list.published_at,
+        at__gt=rating_list.published_at,
+        action__in=MOVING,
     ).exists()
 
 

@@ -28,10 +28,10 @@ from django.views.decorators.vary import vary_on_headers
 
 from config.csvout import csv_lines, download, with_bom
 from leagues.models import Game, Player
-from matches.models import AuditEntry
 from ratings.list_selectors import (
     LIST_SORTS,
     player_list_lines,
+    rating_list_later_corrections,
     rating_list_movers,
     rating_list_of,
     rating_list_rows,
@@ -99,30 +99,6 @@ def _with_player_link(rows):
     """The rows, each knowing whether its player still exists (``linked``): a merge deletes the player it
     drops, whose line stays on the list by the name it was published with. One ``EXISTS`` in the rows' query."""
     return rows.annotate(linked=Exists(Player.objects.filter(pk=OuterRef("player_id"))))
-
-
-#: What an audit entry says happened to a result that moves ratings (a dispute does not, a merge has no result).
-MOVING = (
-    AuditEntry.Action.SUBMITTED,
-    AuditEntry.Action.CORRECTED,
-    AuditEntry.Action.CONFIRMED,
-    AuditEntry.Action.VOIDED,
-)
-
-
-def list_later_corrections(rating_list: RatingList) -> bool:
-    """Whether a result played before the list closed was entered, corrected, confirmed or voided after the
-    list was published: current ratings of its day differ from the list, and the next list shows it. One
-    ``EXISTS`` over the audit log from the publication on (its time is indexed).
-
-    ``ratings.list_selectors.rating_list_later_corrections`` asks the same of a field the audit log does not
-    have (``created_at``; its time is ``at``): this is its working twin until that selector is mended."""
-    return AuditEntry.objects.filter(
-        match__game_id=rating_list.game_id,
-        match__played_at__lt=rating_list.closes_at,
-        at__gt=rating_list.published_at,
-        action__in=MOVING,
-    ).exists()
 
 
 # --- reading the URL -------------------------------------------------------------------------------------
@@ -202,7 +178,7 @@ def rating_list_page(request, slug, day):
     context |= {
         "versions": versions,
         "current": versions[-1],
-        "later_corrections": list_later_corrections(rating_list),
+        "later_corrections": rating_list_later_corrections(rating_list),
     }
     return render(request, "ratings/rating_list.html", context)
 

@@ -423,3 +423,24 @@ def test_admins_game_form_sets_the_list_period_and_a_form_without_it_keeps_it(sl
     slaps.refresh_from_db()
     assert slaps.rating_list_period == kept
     assert answer.status_code == (200 if sent == "yearly" else 302)  # an unknown period is refused on the form
+
+
+def test_later_corrections_are_told_by_what_moved_ratings_after_publication(slaps, club):
+    from ratings.list_selectors import rating_list_later_corrections
+
+    november = rating_list_publish(game=slaps, day=NOVEMBER).rating_list  # published now, after the results
+    december = rating_list_publish(game=slaps, day=DECEMBER, now=AFTER_ALL).rating_list
+    assert not rating_list_later_corrections(november)
+    late = slaps_match(winner=club["Bob"], loser=club["Dan"], played_at=at(29))
+    from matches.models import AuditEntry
+
+    AuditEntry.objects.create(action=AuditEntry.Action.SUBMITTED, match=late, data={})
+    assert rating_list_later_corrections(november)  # played before November closed, stored after the list
+    assert not rating_list_later_corrections(
+        RatingList.objects.create(
+            game=slaps, day=datetime.date(2026, 11, 1), closes_at=list_closes_at(datetime.date(2026, 11, 1)),
+            published_at=AFTER_ALL, players=0,
+        )
+    )  # fmt: skip
+    assert december.published_at == AFTER_ALL  # published "later" than the entry: nothing after it
+    assert not rating_list_later_corrections(december)
