@@ -14,6 +14,7 @@ from web import (
     confirm_pages,
     entry_pages,
     export_apis,
+    feeds,
     find_pages,
     league_apis,
     list_apis,
@@ -99,10 +100,12 @@ api = [
 urlpatterns = [
     path("", pages.home, name="home"),
     path("leagues/<slug:slug>/", pages.league_leaderboard, name="league-leaderboard"),
+    path("leagues/<slug:slug>/feed.atom", feeds.LeagueFeed(), name="league-feed"),
     path("players/", find_pages.players_find_page, name="players-find"),
     path("players/search/", picker_pages.player_search, name="player-search"),
     path("players/<int:pk>/", heavy_read(pages.player_profile), name="player-profile"),
     path("players/<int:pk>/history/", heavy_read(pages.player_history), name="player-history"),
+    path("players/<int:pk>/feed.atom", feeds.PlayerFeed(), name="player-feed"),
     path(
         "players/<int:pk>/records/<slug:kind>/<slug:name>/",
         heavy_read(pages.player_records),
