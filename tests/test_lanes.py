@@ -32,6 +32,7 @@ HEAVY = [
     ("player-history", {"pk": 1}),
     ("player-records", {"pk": 1, "kind": "best", "name": "x"}),
     ("player-head-to-head", {"pk": 1}),
+    ("rating-list-csv", {"slug": "slaps", "day": "2026-11-30"}),
     ("api-compare", {}),
     ("api-game-drift", {"slug": "slaps"}),
     ("api-game-results-csv", {"slug": "slaps"}),

@@ -85,7 +85,8 @@ class GameForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         # Added after the form's first clients (scripts posting the form, the tuning page's apply): left out, a
         # game keeps its period (a new one: monthly) rather than the form failing on a field it never sent.
-        self.fields["rating_list_period"].required = False
+        if "rating_list_period" in self.fields:  # not for a user who may only view the game (read-only fields)
+            self.fields["rating_list_period"].required = False
 
     def clean_rating_list_period(self) -> str:
         chosen = self.cleaned_data.get("rating_list_period")

@@ -444,3 +444,17 @@ def test_later_corrections_are_told_by_what_moved_ratings_after_publication(slap
     )  # fmt: skip
     assert december.published_at == AFTER_ALL  # published "later" than the entry: nothing after it
     assert not rating_list_later_corrections(december)
+
+
+def test_a_user_who_may_only_view_games_sees_a_games_admin_page(slaps, client):
+    """The game form's list period is a field only for those who may change the game: read-only for the rest."""
+    from django.contrib.auth.models import Permission
+
+    from tests.factories import RefereeFactory
+
+    viewer = RefereeFactory(is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_game", content_type__app_label="leagues"))
+    client.force_login(viewer)
+    page = client.get(f"/admin/leagues/game/{slaps.pk}/change/")
+    assert page.status_code == 200
+    assert "Monthly" in page.content.decode()  # the period, shown read-only
