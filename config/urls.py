@@ -101,6 +101,7 @@ urlpatterns = [
     path("", pages.home, name="home"),
     path("leagues/<slug:slug>/", pages.league_leaderboard, name="league-leaderboard"),
     path("leagues/<slug:slug>/feed.atom", feeds.LeagueFeed(), name="league-feed"),
+    path("leagues/<slug:slug>/seasons.ics", feeds.league_seasons_ics, name="league-seasons-ics"),
     path("players/", find_pages.players_find_page, name="players-find"),
     path("players/search/", picker_pages.player_search, name="player-search"),
     path("players/<int:pk>/", heavy_read(pages.player_profile), name="player-profile"),

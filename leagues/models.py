@@ -27,7 +27,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -215,6 +215,59 @@ class League(models.Model):
 
         day = today - datetime.timedelta(days=self.inactive_after_days)
         return _local_midnight(day, timezone.get_default_timezone())
+
+
+class Season(models.Model):
+    """A named stretch of a league's calendar (autumn, spring): from its first day to its last, both whole days
+    in the site's time zone. A league's seasons never overlap, and a season ends on or after its first day:
+    ``clean`` says so by field, and the database refuses a season that ends before it begins.
+
+    Seasons' tables, honours and promotion at season end build on this (issue 27); the league's calendar of
+    seasons is served as iCalendar (``web.feeds``).
+    """
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=100)
+    first_day = models.DateField()
+    last_day = models.DateField()
+
+    class Meta:
+        ordering = ["league", "first_day"]
+        constraints = [
+            models.CheckConstraint(condition=Q(last_day__gte=F("first_day")), name="season_ends_after_it_begins"),
+            models.UniqueConstraint(fields=["league", "first_day"], name="season_one_start_per_day"),
+            models.UniqueConstraint(fields=["league", "name"], name="season_name_once_per_league"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.league} {self.name}"
+
+    def clean(self):
+        super().clean()
+        if self.first_day is None or self.last_day is None:
+            return
+        if self.last_day < self.first_day:
+            raise ValidationError({"last_day": gettext("A season ends on or after its first day.")})
+        if self.league_id is None:
+            return
+        overlapping = (
+            Season.objects.filter(league_id=self.league_id, first_day__lte=self.last_day, last_day__gte=self.first_day)
+            .exclude(pk=self.pk)
+            .order_by("first_day")
+            .first()
+        )
+        if overlapping is not None:
+            raise ValidationError(
+                {
+                    "first_day": gettext("%(league)s's season %(name)s (%(first)s to %(last)s) overlaps these days.")
+                    % {
+                        "league": self.league.name,
+                        "name": overlapping.name,
+                        "first": overlapping.first_day.isoformat(),
+                        "last": overlapping.last_day.isoformat(),
+                    }
+                }
+            )
 
 
 def _local_midnight(day: datetime.date, zone: datetime.tzinfo) -> datetime.datetime:

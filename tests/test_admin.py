@@ -110,6 +110,8 @@ def test_changing_a_threshold_in_admin_replays_the_game(admin_browser, slaps, dj
         "promotion_threshold": "1010",
         "rating_period_days": "0",
         "rating_period_anchor": "2026-01-05",
+        "seasons-TOTAL_FORMS": "0",  # the league's seasons, an inline on its page
+        "seasons-INITIAL_FORMS": "0",
     }
     with django_capture_on_commit_callbacks(execute=True):
         response = admin_browser.post(f"/admin/leagues/league/{league.pk}/change/", data)
@@ -182,6 +184,8 @@ def test_a_new_rating_period_makes_waiting_sessions_wait_for_it(
         "promotion_threshold": "1800",
         "rating_period_days": "7",
         "rating_period_anchor": timezone.now().date().isoformat(),
+        "seasons-TOTAL_FORMS": "0",
+        "seasons-INITIAL_FORMS": "0",
     }
     with django_capture_on_commit_callbacks(execute=True):
         assert admin_browser.post(f"/admin/leagues/league/{league.pk}/change/", data).status_code == 302

@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 
 from config.jsonbody import JSONFormField
-from leagues.models import Game, League, Player
+from leagues.models import Game, League, Player, Season
 from leagues.services import player_federation_id_clean, player_name_clean
 from matches.models import Match, Seat
 from matches.services import league_due_dates_refresh
@@ -292,6 +292,36 @@ def _candidate_index(raw: str) -> int | None:
     return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 6 else None
 
 
+class SeasonFormSet(forms.BaseInlineFormSet):
+    """Seasons saved together must not overlap each other either (``Season.clean`` checks those stored)."""
+
+    def clean(self):
+        super().clean()
+        kept = [
+            form.cleaned_data
+            for form in self.forms
+            if form.cleaned_data and not form.cleaned_data.get("DELETE") and form.cleaned_data.get("first_day")
+        ]
+        kept.sort(key=lambda season: season["first_day"])
+        reaching = None  # the season, of those before, that ends last
+        for season in kept:
+            if reaching is not None and season["first_day"] <= reaching["last_day"]:
+                raise ValidationError(
+                    _("The seasons %(a)s and %(b)s overlap.") % {"a": reaching.get("name"), "b": season.get("name")}
+                )
+            if season.get("last_day") and (reaching is None or season["last_day"] > reaching["last_day"]):
+                reaching = season
+
+
+class SeasonInline(admin.TabularInline):
+    """A league's seasons on its page (name, first and last day); they never overlap."""
+
+    model = Season
+    formset = SeasonFormSet
+    extra = 0
+    fields = ["name", "first_day", "last_day"]
+
+
 @admin.register(League)
 class LeagueAdmin(admin.ModelAdmin):
     list_display = [
@@ -306,6 +336,7 @@ class LeagueAdmin(admin.ModelAdmin):
     ]
     list_filter = ["game", "tier"]
     list_select_related = ["game"]
+    inlines = [SeasonInline]
 
     class Media:
         css = {"all": ["css/admin.css"]}

@@ -1,9 +1,11 @@
-"""Atom feeds, for those who follow a league or a player without email (issue 27).
+"""Atom feeds and a league's calendar, for those who follow a league or a player without email (issue 27).
 
 - ``GET leagues/SLUG/feed.atom``: the league's newest rated results (each with its players' rating
   changes) and its game's newest official rating lists, newest first.
 - ``GET players/ID/feed.atom``: the player's newest rated results (their change in each) and their line
   in each new list.
+- ``GET leagues/SLUG/seasons.ics``: the league's seasons as all-day events (iCalendar, RFC 5545, written
+  by the ``icalendar`` library), for a calendar app to subscribe to.
 
 A feed reader asks often, so each feed is a few bounded queries: at most ``RESULTS`` results and
 ``LISTS`` lists, a result's changes summed in the database (one row a player, whatever the deals or
@@ -15,7 +17,7 @@ never in it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.contrib.syndication.views import Feed
 from django.db.models import Sum
@@ -185,3 +187,35 @@ class PlayerFeed(EntriesFeed):
             ]
             player.entries = sorted([*_results(matches, only=player), *lines], key=lambda entry: entry.at, reverse=True)
         return player.entries
+
+
+#: The seasons a league's calendar holds (the newest; a league has a few a year).
+SEASONS = 100
+
+
+def league_seasons_ics(request, slug):
+    """``GET leagues/SLUG/seasons.ics``: each season an all-day event from its first day through its last (an
+    all-day event's end is the day after, RFC 5545), its id stable across downloads so a calendar updates
+    an edited season rather than adding it twice."""
+    import icalendar
+    from django.http import HttpResponse
+
+    league = get_object_or_404(League.objects.select_related("game"), slug=slug)
+    calendar = icalendar.Calendar()
+    calendar.add("prodid", "-//Cardrank//seasons//EN")
+    calendar.add("version", "2.0")
+    calendar.add("x-wr-calname", _("%(league)s seasons") % {"league": league.name})
+    host = request.get_host().split(":")[0]
+    stamp = timezone.now()
+    for season in league.seasons.order_by("-first_day")[:SEASONS]:
+        event = icalendar.Event()
+        event.add("uid", f"season-{season.pk}@{host}")
+        event.add("dtstamp", stamp)
+        event.add("summary", f"{league.name}: {season.name}")
+        event.add("dtstart", season.first_day)
+        event.add("dtend", season.last_day + timedelta(days=1))
+        event.add("url", request.build_absolute_uri(league.get_absolute_url()))
+        calendar.add_component(event)
+    response = HttpResponse(calendar.to_ical(), content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="{league.slug}-seasons.ics"'
+    return response

@@ -206,6 +206,8 @@ def league_form(league, **changes) -> dict:
         "rating_period_days": str(league.rating_period_days),
         "rating_period_anchor": league.rating_period_anchor.isoformat(),
         "inactive_after_days": "",
+        "seasons-TOTAL_FORMS": "0",  # the league's seasons, an inline on its page
+        "seasons-INITIAL_FORMS": "0",
     }
     return data | changes
 
