@@ -29,6 +29,7 @@ from leagues.models import League
 from matches.inputs import MatchInput
 from matches.models import AuditEntry, Match
 from matches.selectors import VERSION_ACTIONS, match_version_id
+from matches.signals import result_disputed
 from matches.versions import results_version_bump
 from ratings.intake import player_leagues_in_game, ratings_intake
 
@@ -208,6 +209,7 @@ def match_dispute(*, match_id: int, by, note, version: int | None = None) -> Mat
         match.save(update_fields=["disputed_at", "disputed_by", "dispute_note"])
         AuditEntry.objects.create(actor=by, action=AuditEntry.Action.DISPUTED, match=match, data={"note": note})
         results_version_bump(game_ids=[match.game_id])
+        transaction.on_commit(lambda: result_disputed.send_robust(sender=Match, match_id=match.pk, by_id=by.pk))
     return match
 
 

@@ -30,6 +30,7 @@ from matches.inputs import MatchInput
 from matches.models import AuditEntry, Match, Seat
 from matches.parts import ROWS_A_QUERY, match_store_result, matches_store_results
 from matches.selectors import match_as_body, match_detail
+from matches.signals import result_awaits_confirmation
 from matches.versions import results_version_bump
 from ratings.intake import ratings_intake
 
@@ -289,6 +290,7 @@ def _match_store(
         match.save(force_insert=True)
         match_store_result(match, cleaned)
         _submitted_entry(referee=referee, match=match, cleaned=cleaned, source=source).save(force_insert=True)
+        _tell_if_awaiting([match])
         if cleaned.rated and queue_rating:
             ratings_intake().rate_after_commit(match_id=match.pk)
         if not in_batch:
@@ -387,6 +389,7 @@ def _matches_store(*, referee, chunk: list[tuple[Any, MatchInput]], source) -> l
         (_submitted_entry(referee=referee, match=match, cleaned=cleaned, source=source) for match, cleaned in stored),
         batch_size=ROWS_A_QUERY,
     )
+    _tell_if_awaiting(matches)
     return [(key, match.pk) for match, (key, _cleaned) in zip(matches, chunk, strict=True)]
 
 
@@ -515,7 +518,17 @@ def match_correct_record(
         )
         intake.rate_after_commit(match_id=match.pk)
         results_version_bump(game_ids=[match.game_id])
+        _tell_if_awaiting([match])
     return match
+
+
+def _tell_if_awaiting(matches: Iterable[Match]) -> None:
+    """After the commit, tell the apps above (``matches.signals``) of each result that waits for a second
+    referee's confirmation: its referees may want to hear of it."""
+    for match_id in [match.pk for match in matches if match.awaiting_confirmation]:
+        transaction.on_commit(
+            lambda match_id=match_id: result_awaits_confirmation.send_robust(sender=Match, match_id=match_id)
+        )
 
 
 def match_players_move(*, drop_id: int, keep_id: int) -> dict[int, tuple[datetime, int]]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import orjson
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
@@ -22,6 +22,7 @@ from matches.models import Match
 from ratings.cents import cents_decimal, decimal_cents
 from ratings.history import LedgerKey, MatchRow, key_at_or_after, key_before
 from ratings.models import PlayerRating, Promotion, RatingChange, RatingState
+from ratings.signals import results_rated
 
 # Ledger rows written per INSERT (or per COPY).
 WRITE_BATCH = 2000
@@ -216,10 +217,30 @@ class LedgerWriter:
             Promotion.objects.bulk_create(self.promotions)
             self.promotions = []
         if self.rated_match_ids and (force or len(self.rated_match_ids) >= WRITE_BATCH):
-            Match.objects.filter(pk__in=self.rated_match_ids, status=Match.Status.SUBMITTED).update(
-                status=Match.Status.RATED
-            )
+            first_rated = self._status_flip(self.rated_match_ids)
+            if first_rated:
+                game_id = self.game_id
+                transaction.on_commit(
+                    lambda: results_rated.send_robust(sender=Match, game_id=game_id, match_ids=first_rated)
+                )
             self.rated_match_ids = []
+
+    def _status_flip(self, match_ids: list[int]) -> list[int]:
+        """Mark these results rated; return those rated for the first time (submitted until now, in the
+        order given): a replay re-rating rated results flips none, so ``results_rated`` hears only news."""
+        table = Match._meta.db_table
+        if self.postgres:
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    f"UPDATE {table} SET status = %s WHERE id = ANY(%s) AND status = %s RETURNING id",  # noqa: S608 - the table is the model's own name
+                    [Match.Status.RATED, match_ids, Match.Status.SUBMITTED],
+                )
+                flipped = {row[0] for row in cursor.fetchall()}
+        else:
+            waiting = Match.objects.filter(pk__in=match_ids, status=Match.Status.SUBMITTED)
+            flipped = set(waiting.values_list("pk", flat=True))
+            Match.objects.filter(pk__in=flipped).update(status=Match.Status.RATED)
+        return [match_id for match_id in match_ids if match_id in flipped]
 
 
 def pool_load(*, game: Game, pool: dict[int, Standing], needed: set[int], entry_league: League, start: int) -> None:

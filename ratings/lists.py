@@ -41,6 +41,7 @@ from ratings.list_selectors import list_closes_at
 from ratings.models import RatingChange, RatingList, RatingListRow
 from ratings.selectors import provisional_matches
 from ratings.services import ratings_process_game
+from ratings.signals import rating_list_published
 
 #: Rows written a statement at a time.
 BATCH = 5_000
@@ -162,6 +163,9 @@ def rating_list_publish(
                 RatingListRow.objects.bulk_create(rows)
                 rows = []
         RatingListRow.objects.bulk_create(rows)
+        transaction.on_commit(
+            lambda: rating_list_published.send_robust(sender=RatingList, rating_list_id=rating_list.pk)
+        )
     return Published(rating_list, created=True)
 
 

@@ -62,7 +62,8 @@ ERASE_PERMISSIONS = ("leagues.change_player",)
 
 #: Sent in the erasure's transaction once the player is erased: higher apps drop what they keep of the person.
 #: Arguments: ``player`` (erased), ``ids`` (theirs and those merged into them), ``names`` (every name they
-#: were known by), ``numbers`` (their federation numbers), ``pattern`` (``names_pattern(names)``).
+#: were known by), ``numbers`` (their federation numbers), ``pattern`` (``names_pattern(names)``), ``user_id``
+#: (the account that was linked to the player, or None: its address and choices go too).
 player_erased = Signal()
 
 DISPUTE_NOTE_MAX_LENGTH = Match._meta.get_field("dispute_note").max_length
@@ -249,7 +250,7 @@ def player_erase(*, player: Player, by) -> Player:
         pattern = names_pattern(names)
         player.name = erased_name(player.pk)
         player.federation_id = ""
-        player.user = None
+        user_id, player.user = player.user_id, None
         player.erased_at = timezone.now()
         player.save()  # bumps the cached pages' versions (ratings.receivers): the old name leaves them
         _audit_erasing(True)
@@ -264,7 +265,9 @@ def player_erase(*, player: Player, by) -> Player:
             AuditEntry.objects.filter(pk=entry.pk).update(data=data)
         _scrub_history(player=player, ids=ids, names=names, pattern=pattern)
         _audit_erasing(False)
-        player_erased.send(sender=Player, player=player, ids=ids, names=names, numbers=numbers, pattern=pattern)
+        player_erased.send(
+            sender=Player, player=player, ids=ids, names=names, numbers=numbers, pattern=pattern, user_id=user_id
+        )
         AuditEntry.objects.create(
             actor=by,
             action=AuditEntry.Action.ERASED,
