@@ -132,6 +132,7 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/", include(api)),
+    path("", include("web.people_urls")),
 ]
 
 # Refusals, unmatched paths and crashes under /api/ answer JSON (config.api); pages keep Django's own
