@@ -96,9 +96,10 @@ INSTALLED_APPS = [
     "games.bridge",
     # A club's own games, apps too: CARDRANK_EXTRA_GAME_APPS, comma-separated (docs/architecture.md).
     *[app.strip() for app in os.environ.get("CARDRANK_EXTRA_GAME_APPS", "").split(",") if app.strip()],
-    # Over the games, hearing the apps below through their signals: people's claims, choices and emails,
-    # and a club's outgoing webhooks (issue 27).
+    # Over the games, hearing the apps below through their signals (issue 27): people's claims of players,
+    # the emails they choose, a club's outgoing webhooks.
     "people",
+    "notices",
     "hooks",
     # The top: the pages, the REST API and the admin that spans apps, over all of the above (web/apps.py).
     "web",

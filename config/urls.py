@@ -133,6 +133,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include(api)),
     path("", include("web.people_urls")),
+    path("", include("web.notices_urls")),
 ]
 
 # Refusals, unmatched paths and crashes under /api/ answer JSON (config.api); pages keep Django's own

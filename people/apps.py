@@ -2,12 +2,12 @@ from django.apps import AppConfig
 
 
 class PeopleConfig(AppConfig):
-    """People who hear about their results (issue 27): a person's claim of a player record, their choices
-    of notices, and the emails (evening digests, new lists, referees' notices) sent by Celery.
+    """People and the player records that are theirs (issue 27): a signed-in person's claim of a player,
+    approved by a referee or an admin (one person per player), and the "me" links it brings.
 
-    Above the games (it asks a game's kind for its part of a digest) and below web, which serves its pages;
-    it hears the lower apps through their signals (ratings.signals, matches.signals, ratings.people).
+    Beside notices and hooks, above the games and below web, which serves its pages; it hears an erasure
+    through ``ratings.people.player_erased``.
     """
 
     name = "people"
-    verbose_name = "People and notices"
+    verbose_name = "People"

@@ -1,3 +1,3 @@
-"""The pages of people's claims, choices and one-click unsubscribes (people, issue 27)."""
+"""The pages of people's claims of player records (people, issue 27)."""
 
 urlpatterns = []
