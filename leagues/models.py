@@ -158,10 +158,83 @@ class League(models.Model):
         f"back with their next rated result. From 1 to {INACTIVE_AFTER_DAYS_MAX}.",
     )
 
+    class SeasonRule(models.TextChoices):
+        POINTS = "points", _("Points per result")
+        BEST = "best", _("Best results")
+        RATING = "rating", _("Rating gained")
+
+    season_rule = models.CharField(
+        _("season table's rule"),
+        max_length=10,
+        choices=SeasonRule.choices,
+        default=SeasonRule.POINTS,
+        help_text=_(
+            "How a season's table ranks the league's players: points per result (a win, a draw, a loss; at a "
+            "table of more, each opponent counts as a result shared out; a bridge session by its placing), the "
+            "best N results' points, or the rating gained in the season's results."
+        ),
+    )
+    season_win_points = models.DecimalField(_("points for a win"), max_digits=5, decimal_places=2, default=2)
+    season_draw_points = models.DecimalField(_("points for a draw"), max_digits=5, decimal_places=2, default=1)
+    season_loss_points = models.DecimalField(_("points for a loss"), max_digits=5, decimal_places=2, default=0)
+    season_best_of = models.PositiveSmallIntegerField(
+        _("best N results"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text=_("With the best-results rule: how many of a player's results count."),
+    )
+    season_min_results = models.PositiveSmallIntegerField(
+        _("results to be listed"),
+        default=1,
+        validators=[MinValueValidator(1)],
+        help_text=_("A player appears in a season's table with at least this many results in it."),
+    )
+    season_up = models.ForeignKey(
+        "self",
+        verbose_name=_("promotes to"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text=_("At a season's end its top players move to this league of the same game."),
+    )
+    season_up_count = models.PositiveSmallIntegerField(_("promoted players"), default=0)
+    season_down = models.ForeignKey(
+        "self",
+        verbose_name=_("relegates to"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text=_("At a season's end its bottom players move to this league of the same game."),
+    )
+    season_down_count = models.PositiveSmallIntegerField(_("relegated players"), default=0)
+
     class Meta:
         ordering = ["game__name", "tier"]
         constraints = [
             models.UniqueConstraint(fields=["game", "tier"], name="league_one_per_tier"),
+            models.CheckConstraint(
+                condition=Q(season_win_points__gte=F("season_draw_points"))
+                & Q(season_draw_points__gte=F("season_loss_points"))
+                & Q(season_loss_points__gte=0),
+                name="league_season_points_ordered",
+            ),
+            models.CheckConstraint(
+                condition=~Q(season_rule="best") | Q(season_best_of__gte=1), name="league_season_best_of_set"
+            ),
+            models.CheckConstraint(condition=Q(season_min_results__gte=1), name="league_season_min_results"),
+            models.CheckConstraint(
+                condition=(Q(season_up__isnull=True) & Q(season_up_count=0))
+                | (Q(season_up__isnull=False) & Q(season_up_count__gte=1) & ~Q(season_up=F("pk"))),
+                name="league_season_up_set",
+            ),
+            models.CheckConstraint(
+                condition=(Q(season_down__isnull=True) & Q(season_down_count=0))
+                | (Q(season_down__isnull=False) & Q(season_down_count__gte=1) & ~Q(season_down=F("pk"))),
+                name="league_season_down_set",
+            ),
             models.CheckConstraint(
                 condition=Q(promotion_threshold__isnull=True) | Q(promotion_threshold__gt=0),
                 name="league_threshold_positive",
@@ -178,6 +251,27 @@ class League(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("league-leaderboard", args=[self.slug])
+
+    def clean(self):
+        super().clean()
+        errors: dict[str, list[str]] = {}
+        win, draw, loss = self.season_win_points, self.season_draw_points, self.season_loss_points
+        if None not in (win, draw, loss) and not (win >= draw >= loss >= 0):
+            errors["season_draw_points"] = [gettext("Points run win ≥ draw ≥ loss ≥ 0.")]
+        if self.season_rule == self.SeasonRule.BEST and not self.season_best_of:
+            errors["season_best_of"] = [gettext("The best-results rule needs how many results count.")]
+        for field, count in (("season_up", "season_up_count"), ("season_down", "season_down_count")):
+            target, moved = getattr(self, field), getattr(self, count)
+            if target is None and moved:
+                errors[field] = [gettext("Say which league the players move to, or move none.")]
+            elif target is not None and not moved:
+                errors[count] = [gettext("Say how many players move (at least 1), or choose no league.")]
+            elif target is not None and (target.pk == self.pk and self.pk is not None):
+                errors[field] = [gettext("Players move to another league, not this one.")]
+            elif target is not None and self.game_id is not None and target.game_id != self.game_id:
+                errors[field] = [gettext("Players move between leagues of the same game.")]
+        if errors:
+            raise ValidationError(errors)
 
     def period_bounds(self, moment: datetime.datetime) -> tuple[datetime.datetime, datetime.datetime] | None:
         """The rating period containing ``moment``: [start, end) in UTC, or None when results are rated at once.
@@ -230,6 +324,15 @@ class Season(models.Model):
     name = models.CharField(max_length=100)
     first_day = models.DateField()
     last_day = models.DateField()
+    table_at = models.DateTimeField(
+        null=True, blank=True, editable=False, help_text="When the season's table was last worked out."
+    )
+    closed_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="When the season ended and its table was frozen (games.seasons.season_close); never again.",
+    )
 
     class Meta:
         ordering = ["league", "first_day"]
@@ -268,6 +371,66 @@ class Season(models.Model):
                     }
                 }
             )
+
+
+class SeasonStanding(models.Model):
+    """A line of a season's table (``games.seasons``): worked out again while the season runs, frozen with it.
+
+    The player is named as the table was made (``name``; an erasure renames it) and by id without a foreign
+    key, like a rating list's rows: a frozen table outlives merges.
+    """
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standings")
+    rank = models.PositiveIntegerField()
+    player_id = models.PositiveBigIntegerField()
+    name = models.CharField(max_length=100)
+    points = models.DecimalField(
+        max_digits=12, decimal_places=2, help_text="Points, best results' points, or rating gained, by the rule."
+    )
+    results = models.PositiveIntegerField(help_text="The player's results in the season that the table counts.")
+    won = models.PositiveIntegerField(default=0)
+    drawn = models.PositiveIntegerField(default=0)
+    lost = models.PositiveIntegerField(default=0)
+    tied = models.BooleanField(default=False, help_text="Shares its rank with another line.")
+
+    class Meta:
+        ordering = ["season", "rank", "name", "player_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "player_id"], name="season_standing_once_per_player"),
+            models.CheckConstraint(condition=Q(rank__gte=1), name="season_standing_rank_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season}: {self.rank}. {self.name}"
+
+
+class SeasonMove(models.Model):
+    """A player promoted or relegated at a season's end (``games.seasons.season_close``): from that moment
+    their league in the game is ``to_league``, and every replay of the game's ratings moves them again at
+    ``at`` (``ratings.replay``), until a rating threshold of the game's leagues moves them on."""
+
+    class Direction(models.TextChoices):
+        UP = "up", _("Promoted")
+        DOWN = "down", _("Relegated")
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="moves")
+    player = models.ForeignKey("leagues.Player", on_delete=models.CASCADE, related_name="season_moves")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    from_league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
+    to_league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
+    direction = models.CharField(max_length=4, choices=Direction.choices)
+    at = models.DateTimeField(help_text="The season's end: local midnight after its last day, in UTC.")
+
+    class Meta:
+        ordering = ["at", "id"]
+        indexes = [models.Index(fields=["game", "at"], name="season_move_game_at_idx")]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "player"], name="season_move_once_per_player"),
+            models.CheckConstraint(condition=~Q(from_league=F("to_league")), name="season_move_changes_league"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.direction} to {self.to_league} ({self.season})"
 
 
 def _local_midnight(day: datetime.date, zone: datetime.tzinfo) -> datetime.datetime:

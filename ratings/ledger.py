@@ -17,7 +17,7 @@ from django.db import connection, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
-from leagues.models import Game, League
+from leagues.models import Game, League, SeasonMove
 from matches.models import Match
 from ratings.cents import cents_decimal, decimal_cents
 from ratings.history import LedgerKey, MatchRow, key_at_or_after, key_before
@@ -85,11 +85,14 @@ def ledger_rollback(*, game: Game, start: LedgerKey) -> None:
             .order_by("-played_at", "-match_id", "-unit")
             .values("pk")[:1]
         )
-        last_pks = dict(
+        rated = (
             PlayerRating.objects.filter(game=game, player_id__in=player_ids)
             .annotate(last=Subquery(last_before))
-            .values_list("pk", "last")
+            .values_list("pk", "last", "player_id")
         )
+        last_pks, players_of = {}, {}
+        for rating_pk, last_pk, player_id in rated:
+            last_pks[rating_pk], players_of[rating_pk] = last_pk, player_id
         rows = RatingChange.objects.filter(pk__in=[pk for pk in last_pks.values() if pk is not None])
         by_pk = {
             row[0]: row[1:]
@@ -98,6 +101,7 @@ def ledger_rollback(*, game: Game, start: LedgerKey) -> None:
             )
         }
         restore = {rating_pk: by_pk.get(last_pk) for rating_pk, last_pk in last_pks.items()}
+        _season_moves_keep(game, start, restore, players_of)
     Promotion.objects.filter(game=game).filter(key_at_or_after(start)).delete()
     later.delete()
     restored = [
@@ -107,6 +111,20 @@ def ledger_rollback(*, game: Game, start: LedgerKey) -> None:
     ]
     _standings_update(restored)
     PlayerRating.objects.filter(pk__in=[rating_pk for rating_pk, row in restore.items() if row is None]).delete()
+
+
+def _season_moves_keep(game: Game, start: LedgerKey, restore: dict[int, tuple | None], players_of: dict) -> None:
+    """A player promoted or relegated at a season's end up to ``start`` after their last row before it keeps
+    the move: their restored league is the latest such move's (the replay moves the later ones itself)."""
+    restored = {players_of[rating_pk]: rating_pk for rating_pk, row in restore.items() if row is not None}
+    moves = SeasonMove.objects.filter(game=game, player_id__in=list(restored), at__lte=start.played_at).order_by(
+        "at", "id"
+    )
+    for player_id, at, league_id in moves.values_list("player_id", "at", "to_league_id"):
+        rating_pk = restored[player_id]
+        row = restore[rating_pk]
+        if row[4] is None or row[4] < at:  # row: rating, peak, matches, league, played_at
+            restore[rating_pk] = (*row[:3], league_id, row[4])
 
 
 LEDGER_COLUMNS = (

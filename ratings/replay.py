@@ -18,7 +18,7 @@ from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.db.models import Max, Q
 
 from leagues.kinds import kind_of
-from leagues.models import Game, League
+from leagues.models import Game, League, SeasonMove
 from matches.models import Match, due_condition
 from ratings.cents import CENT, cents_decimal, decimal_cents, to_cents
 from ratings.engines import PlayerState, get_rating_system
@@ -127,6 +127,26 @@ def ledger_apply(*, game: Game, start: LedgerKey, now: datetime) -> tuple[int, L
         snapshots=PeriodSnapshots(windows),
     )
     context = ReplayContext(game=game, start=start, state=kind.replay_state())
+    # Promotions and relegations at seasons' ends (leagues.SeasonMove), in time order among the matches;
+    # those up to ``start`` are in the players' restored standings already (ledger_rollback).
+    moves = list(
+        SeasonMove.objects.filter(game=game, at__gt=start.played_at, at__lte=now)
+        .order_by("-at", "-id")
+        .values_list("at", "player_id", "to_league_id")
+    )
+
+    def move_until(moment: datetime | None) -> None:
+        due = []
+        while moves and (moment is None or moves[-1][0] <= moment):
+            due.append(moves.pop())
+        if not due:
+            return
+        needed = {player_id for _at, player_id, _league in due} - apply.pool.keys()
+        if needed:
+            pool_load(game=game, pool=apply.pool, needed=needed, entry_league=entry_league, start=start_rating)
+        for _at, player_id, league_id in due:
+            apply.pool[player_id].league_id = league_id
+
     applied, last = 0, None
     for page in match_chunks(in_range, REPLAY_CHUNK, now=now):
         chunk = [match for match in page if match.rateable()]
@@ -137,6 +157,8 @@ def ledger_apply(*, game: Game, start: LedgerKey, now: datetime) -> tuple[int, L
         if needed:
             pool_load(game=game, pool=apply.pool, needed=needed, entry_league=entry_league, start=start_rating)
         for match, (players, engine_input) in zip(chunk, inputs, strict=True):
+            if moves:
+                move_until(match.played_at)
             window = (
                 leagues[match.league_id].period_bounds(match.played_at) if match.due_at and match.league_id else None
             )
@@ -144,6 +166,7 @@ def ledger_apply(*, game: Game, start: LedgerKey, now: datetime) -> tuple[int, L
             applied += 1
             last = LedgerKey(match.played_at, match.id)
         apply.writer.flush()
+    move_until(None)
     apply.writer.flush(force=True)
     pool_save(game=game, pool=apply.pool)
     return applied, last
