@@ -381,6 +381,8 @@ CELERY_TASK_ROUTES = {
     # A scan of a game's ledger at a closing time, written once (ratings.lists).
     "ratings.tasks.rating_lists_publish_due": {"queue": CARDRANK_ADMIN_QUEUE},
     "ratings.tasks.rating_list_republish": {"queue": CARDRANK_ADMIN_QUEUE},
+    # The evening digests' sweep: every claimed player's day read, and their mails queued (notices.digests).
+    "notices.tasks.digests_send_due": {"queue": CARDRANK_ADMIN_QUEUE},
 }
 CELERY_BEAT_SCHEDULE = {
     "ratings-close-periods": {"task": "ratings.tasks.ratings_close_periods", "schedule": SWEEP_EVERY},
@@ -389,7 +391,32 @@ CELERY_BEAT_SCHEDULE = {
     "ratings-figures-refresh": {"task": "ratings.tasks.figures_refresh", "schedule": FIGURES_EVERY},
     # Each game's official rating list, soon after its period closes (ratings.lists).
     "ratings-publish-lists": {"task": "ratings.tasks.rating_lists_publish_due", "schedule": timedelta(hours=1)},
+    # The evening digests that are due: a finished day, or a quiet evening (notices.digests, docs/notices.md).
+    "notices-send-digests": {"task": "notices.tasks.digests_send_due", "schedule": timedelta(hours=1)},
 }
+
+# Email (notices, docs/notices.md). Without EMAIL_HOST mails are printed on the console (``make run``);
+# with it they go through that SMTP server. Only the notices' Celery tasks send mail, never a request.
+#     EMAIL_HOST, EMAIL_PORT (default 587), EMAIL_HOST_USER, EMAIL_HOST_PASSWORD (no default: a secret),
+#     EMAIL_USE_TLS (STARTTLS, default true) or EMAIL_USE_SSL (implicit TLS, e.g. port 465; then TLS is off),
+#     EMAIL_TIMEOUT (seconds, default 20), DEFAULT_FROM_EMAIL (default cardrank@localhost).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1)
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", not EMAIL_USE_SSL) and not EMAIL_USE_SSL
+    EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 20, minimum=1)
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "cardrank@localhost")
+# The site's own address, for the links in mails (a task has no request to build them from); no slash at the end.
+CARDRANK_SITE_URL = os.environ.get("CARDRANK_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# An evening's digest goes once its day has ended, or once its last rated result is this old (and nothing of
+# the player's day still waits to be rated).
+CARDRANK_DIGEST_QUIET_MINUTES = env_int("CARDRANK_DIGEST_QUIET_MINUTES", 120, minimum=1)
 
 # Ratings: a match still ``submitted`` after this long is picked up by the sweeper.
 CARDRANK_SWEEP_AFTER = timedelta(seconds=int(os.environ.get("CARDRANK_SWEEP_AFTER_SECONDS", "30")))
