@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class PeopleConfig(AppConfig):
@@ -10,4 +11,10 @@ class PeopleConfig(AppConfig):
     """
 
     name = "people"
-    verbose_name = "People"
+    verbose_name = _("People")
+
+    def ready(self) -> None:
+        from people.receivers import claims_forget
+        from ratings.people import player_erased
+
+        player_erased.connect(claims_forget, dispatch_uid="people.claims_forget")

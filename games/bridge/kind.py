@@ -9,6 +9,7 @@ from games.base import BaseKind
 from games.bridge import api, pages, views
 from games.bridge.importing import parse_pbn, parse_usebio
 from games.bridge.loading import bridge_inputs
+from games.bridge.digest import session_digest
 from games.bridge.models import Board
 from games.bridge.records import (
     bridge_board_opponents,
@@ -26,7 +27,8 @@ from games.bridge.results import (
     bridge_stored_body,
     bridge_tables_player_move,
 )
-from games.bridge.session import session_page_context, session_title
+from games.bridge.session import session_page_context, session_sides, session_title
+from matches.models import Match
 from ratings.engines import bridge as bridge_engine
 from ratings.parameters import rating_parameters
 
@@ -193,6 +195,12 @@ class BridgeKind(BaseKind):
             ),
         )
         return {"boards": tables}
+
+    def season_sides(self, match_ids):
+        """A session's standings (its scoring program's ranking, per section and direction): each group of
+        pairs ranked together is a contest, each pair a side scored by its percentage or IMPs."""
+        matches = Match.objects.filter(pk__in=match_ids).prefetch_related(self.part_prefetches()["boards"])
+        return {match.pk: session_sides(match) for match in matches}
 
     # --- head-to-head and compare (ratings.compare) -----------------------------------------------
 
