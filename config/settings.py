@@ -381,6 +381,9 @@ CELERY_TASK_ROUTES = {
     # A scan of a game's ledger at a closing time, written once (ratings.lists).
     "ratings.tasks.rating_lists_publish_due": {"queue": CARDRANK_ADMIN_QUEUE},
     "ratings.tasks.rating_list_republish": {"queue": CARDRANK_ADMIN_QUEUE},
+    # Seasons: their tables worked out from their results, their ends and moves (games.seasons).
+    "games.tasks.season_table_refresh_task": {"queue": CARDRANK_ADMIN_QUEUE},
+    "games.tasks.seasons_close_due": {"queue": CARDRANK_ADMIN_QUEUE},
     # The evening digests' sweep: every claimed player's day read, and their mails queued (notices.digests).
     "notices.tasks.digests_send_due": {"queue": CARDRANK_ADMIN_QUEUE},
 }
@@ -391,6 +394,8 @@ CELERY_BEAT_SCHEDULE = {
     "ratings-figures-refresh": {"task": "ratings.tasks.figures_refresh", "schedule": FIGURES_EVERY},
     # Each game's official rating list, soon after its period closes (ratings.lists).
     "ratings-publish-lists": {"task": "ratings.tasks.rating_lists_publish_due", "schedule": timedelta(hours=1)},
+    # Seasons whose last day is over are closed (tables frozen, players moved); running ones' tables refreshed.
+    "games-close-seasons": {"task": "games.tasks.seasons_close_due", "schedule": timedelta(hours=1)},
     # The evening digests that are due: a finished day, or a quiet evening (notices.digests, docs/notices.md).
     "notices-send-digests": {"task": "notices.tasks.digests_send_due", "schedule": timedelta(hours=1)},
 }

@@ -30,3 +30,19 @@ def import_runs_expire() -> int:
 def bridge_hand_records(match_id: int) -> int:
     """A bridge session's double-dummy tables and par (``games.bridge.analysis``)."""
     return hand_records_analyse(match_id)
+
+
+@shared_task
+def season_table_refresh_task(season_id: int) -> bool:
+    """A running season's table, worked out again (``games.seasons``)."""
+    from games.seasons import season_table_refresh
+
+    return season_table_refresh(season_id=season_id)
+
+
+@shared_task
+def seasons_close_due() -> int:
+    """Close the seasons whose last day is over; refresh the running ones' tables (periodic, admin queue)."""
+    from games.seasons import seasons_close_due
+
+    return seasons_close_due()

@@ -222,7 +222,8 @@ class League(models.Model):
                 name="league_season_points_ordered",
             ),
             models.CheckConstraint(
-                condition=~Q(season_rule="best") | Q(season_best_of__gte=1), name="league_season_best_of_set"
+                condition=~Q(season_rule="best") | Q(season_best_of__isnull=False, season_best_of__gte=1),
+                name="league_season_best_of_set",
             ),
             models.CheckConstraint(condition=Q(season_min_results__gte=1), name="league_season_min_results"),
             models.CheckConstraint(

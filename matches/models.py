@@ -241,6 +241,7 @@ class AuditEntry(models.Model):
         VOIDED = "voided", "Voided"
         MERGED = "merged", "Players merged"
         ERASED = "erased", "Player erased"
+        SEASON = "season", "Season closed"
 
     at = models.DateTimeField(auto_now_add=True, db_index=True)
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
@@ -263,16 +264,16 @@ class AuditEntry(models.Model):
         ordering = ["-at", "-id"]
         verbose_name_plural = "audit entries"
         constraints = [
-            # A result's entry names its match; an entry about people names none.
+            # A result's entry names its match; an entry about people or a season's end names none.
             models.CheckConstraint(
-                condition=Q(action__in=["merged", "erased"], match__isnull=True)
-                | (~Q(action__in=["merged", "erased"]) & Q(match__isnull=False)),
+                condition=Q(action__in=["merged", "erased", "season"], match__isnull=True)
+                | (~Q(action__in=["merged", "erased", "season"]) & Q(match__isnull=False)),
                 name="audit_entry_match_unless_people",
             ),
         ]
 
     def __str__(self) -> str:
-        about = f"match {self.match_id}" if self.match_id else "players"
+        about = f"match {self.match_id}" if self.match_id else ("a season" if self.action == "season" else "players")
         return f"{self.get_action_display()} {about} by {self.actor} at {self.at:%Y-%m-%d %H:%M}"
 
     def save(self, *args, **kwargs):

@@ -575,6 +575,16 @@ def session_pair_ranking(match) -> list[PairTotal]:
     return ranked
 
 
+def session_sides(match) -> list[list[tuple[Decimal, tuple[int, ...]]]]:
+    """The session's standings as contests for a season's points (``ResultsPart.season_sides``): a group of
+    pairs per ranking, each pair (score, its players' ids). ``match`` comes with its boards and tables."""
+    groups: dict[tuple, list[tuple[Decimal, tuple[int, ...]]]] = {}
+    stored = bridge_stored_body(match)
+    for row in session_standings({**stored, "scoring": session_scoring(stored)}):
+        groups.setdefault((row["section"], row["direction"]), []).append((row["score"], tuple(row["players"])))
+    return list(groups.values())
+
+
 def session_page_context(match) -> dict:
     """What the session page shows beside the match: the standings with each player's rating change, the
     facts, the boards (each linked to its traveller); the IMP check the confirmations list shows."""

@@ -17,7 +17,7 @@ only what its game does differently, and reading a part shows what one caller ma
 Their members (each module's docstring says more):
 
 - ``ResultsPart``: ``clean``, ``stored_body``, ``part_rows``, ``input_body``, ``store_parts``, ``store_parts_many``,
-  ``parts_player_move``, ``part_prefetches``.
+  ``parts_player_move``, ``season_sides``, ``part_prefetches``.
 - ``RatingInputPart``: ``system_label``, ``parameters_problem``, ``replay_state``, ``load``, ``engine_input``.
 - ``ApiPart``: ``answer_fields``, ``body_fields``, ``body_example_name``, ``body_example``, ``api_name``, ``api_urls``.
 - ``PagesPart``: ``templates``, ``has_entry_page``, ``entry_view``, ``entry_label``, ``entry_initial``,

@@ -18,13 +18,14 @@ parts have parts of their own (bridge's boards and their tables) writes
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any, ClassVar
 
 from django.db.models import Prefetch
 
 from leagues.models import Game
 from matches.inputs import Errors, GameInput, MatchInput
-from matches.models import Match
+from matches.models import Match, Seat
 from matches.parts import ROWS_A_QUERY, hold, match_unsaved
 
 
@@ -91,6 +92,21 @@ class ResultsPart:
         """Name ``keep_id`` wherever the parts of these matches name ``drop_id`` (two players merged,
         ``matches.services.match_players_move``, which moves the seats and has checked that no match
         has both). A game of seats only names players nowhere else: nothing to move."""
+
+    def season_sides(self, match_ids: list[int]) -> dict[int, list[list[tuple[Decimal, tuple[int, ...]]]]]:
+        """Each match's contests, for a season's points (``games.seasons``): by match id, the groups of sides
+        that were ranked against one another, each side (score, its players' ids), a higher score better.
+
+        By default a match is one contest of its seats, each scored by its result (Slaps: 1 the winner;
+        Preferans: the seat's total); a bot is a side with no players. A game whose result ranks teams or
+        pairs (bridge's standings) says so.
+        """
+        sides: dict[int, list[list[tuple[Decimal, tuple[int, ...]]]]] = {}
+        seats = Seat.objects.filter(match_id__in=match_ids).order_by("match_id", "position")
+        for match_id, player_id, result in seats.values_list("match_id", "player_id", "result"):
+            group = sides.setdefault(match_id, [[]])[0]
+            group.append((result, (player_id,) if player_id else ()))
+        return sides
 
     def part_prefetches(self) -> dict[str, Prefetch | str]:
         """How a match's parts are read with it (``matches.selectors.match_detail``), by relation name, one

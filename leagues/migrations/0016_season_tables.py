@@ -165,7 +165,9 @@ class Migration(migrations.Migration):
             model_name="league",
             constraint=models.CheckConstraint(
                 condition=models.Q(
-                    models.Q(("season_rule", "best"), _negated=True), ("season_best_of__gte", 1), _connector="OR"
+                    models.Q(("season_rule", "best"), _negated=True),
+                    models.Q(("season_best_of__gte", 1), ("season_best_of__isnull", False)),
+                    _connector="OR",
                 ),
                 name="league_season_best_of_set",
             ),
