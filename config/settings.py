@@ -386,6 +386,9 @@ CELERY_TASK_ROUTES = {
     "games.tasks.seasons_close_due": {"queue": CARDRANK_ADMIN_QUEUE},
     # The evening digests' sweep: every claimed player's day read, and their mails queued (notices.digests).
     "notices.tasks.digests_send_due": {"queue": CARDRANK_ADMIN_QUEUE},
+    # A webhook's POST may wait on a slow receiver (hooks.sending.TIMEOUT); its sweep queues the due ones.
+    "hooks.tasks.webhook_deliver": {"queue": CARDRANK_ADMIN_QUEUE},
+    "hooks.tasks.webhook_deliveries_sweep": {"queue": CARDRANK_ADMIN_QUEUE},
 }
 CELERY_BEAT_SCHEDULE = {
     "ratings-close-periods": {"task": "ratings.tasks.ratings_close_periods", "schedule": SWEEP_EVERY},
@@ -398,6 +401,8 @@ CELERY_BEAT_SCHEDULE = {
     "games-close-seasons": {"task": "games.tasks.seasons_close_due", "schedule": timedelta(hours=1)},
     # The evening digests that are due: a finished day, or a quiet evening (notices.digests, docs/notices.md).
     "notices-send-digests": {"task": "notices.tasks.digests_send_due", "schedule": timedelta(hours=1)},
+    # Webhook deliveries whose retry is due, or whose worker died mid-send (hooks.services, docs/webhooks.md).
+    "hooks-sweep-deliveries": {"task": "hooks.tasks.webhook_deliveries_sweep", "schedule": timedelta(minutes=1)},
 }
 
 # Email (notices, docs/notices.md). Without EMAIL_HOST mails are printed on the console (``make run``);
