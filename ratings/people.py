@@ -49,7 +49,7 @@ from django.db.models import Q
 from django.dispatch import Signal
 from django.utils import timezone
 
-from leagues.models import Player
+from leagues.models import Player, SeasonStanding
 from matches.models import AuditEntry, Match, Seat
 from matches.services import match_players_move
 from ratings.ledger import rating_replay_mark, rating_state_lock
@@ -118,6 +118,15 @@ def _scrub_history(*, player: Player, ids: set[int], names: set[str], pattern: r
     # Published rating lists keep each row's name as published; the person's rows (merged ids too) lose it,
     # the one change their trigger allows (ratings migration 0009).
     RatingListRow.objects.filter(player_id__in=ids).update(name=placeholder)
+    SeasonStanding.objects.filter(player_id__in=ids).update(name=placeholder)  # seasons' tables, frozen or not
+    for entry in AuditEntry.objects.filter(action=AuditEntry.Action.SEASON, data__moves__isnull=False):
+        moves = entry.data.get("moves", [])
+        if any(move.get("player") in ids for move in moves):
+            data = {
+                **entry.data,
+                "moves": [{**move, "name": placeholder} if move.get("player") in ids else move for move in moves],
+            }
+            AuditEntry.objects.filter(pk=entry.pk).update(data=data)  # the erasure's exception (see above)
     if pattern is None:
         return
     naming = _any_of("object_repr", names)

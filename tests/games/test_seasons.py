@@ -256,3 +256,18 @@ def test_a_league_cannot_move_players_to_itself_in_the_database(reference_data):
     league = League.objects.get(slug="slaps-amateur")
     with pytest.raises(IntegrityError), transaction.atomic():
         League.objects.filter(pk=league.pk).update(season_up=league, season_up_count=1)
+
+
+def test_erasing_a_person_renames_their_lines_and_moves(club, admin_user, django_capture_on_commit_callbacks):
+    from ratings.people import erased_name, player_erase
+
+    league = club["league"]
+    league.season_up, league.season_up_count = League.objects.get(slug="slaps-pro"), 1
+    league.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        season_close(season_id=club["season"].pk)
+        player_erase(player=club["ann"], by=admin_user)
+    placeholder = erased_name(club["ann"].pk)
+    assert SeasonStanding.objects.get(player_id=club["ann"].pk).name == placeholder
+    assert AuditEntry.objects.get(action="season").data["moves"][0]["name"] == placeholder
+    assert not SeasonStanding.objects.filter(name="Ann").exists()
