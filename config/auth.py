@@ -12,7 +12,7 @@ written to the cache (issue 26; ``tests/test_revocation.py``).
 
 from __future__ import annotations
 
-from django.contrib.auth import backends
+from django.contrib.auth import backends, get_user_model
 from django.contrib.auth.models import Permission
 from django.db.models import Q
 
@@ -34,3 +34,14 @@ class ModelBackend(backends.ModelBackend):
         if not hasattr(user_obj, "_perm_cache"):
             user_obj._perm_cache = _read_permissions(user_obj)
         return user_obj._perm_cache
+
+    def get_user(self, user_id):
+        """The signed-in user's row, read on every request, with their player joined (``Player.user``'s
+        reverse, ``player``): the header's "Me" link (people, issue 27) then costs no query of its own. Only
+        the relation's name is known here, as a string: config imports no app."""
+        user_model = get_user_model()
+        try:
+            user = user_model._default_manager.select_related("player").get(pk=user_id)
+        except user_model.DoesNotExist:
+            return None
+        return user if self.user_can_authenticate(user) else None

@@ -37,5 +37,12 @@ def claim_last_decided_of(*, user_id: int, player_id: int) -> PlayerClaim | None
     )
 
 
+def person_label(user) -> str:
+    """How the claims list names a person to a referee: their full name, else their username, never an email
+    address (a username that is one shows only what comes before the "@")."""
+    label = (user.get_full_name() or user.get_username()).strip()
+    return label.split("@", 1)[0] if "@" in label else label
+
+
 def player_of(*, user_id: int) -> Player | None:
     return Player.objects.filter(user_id=user_id).first()

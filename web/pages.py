@@ -26,6 +26,7 @@ from ratings import selectors
 from ratings.caching import cached, cached_many, rating_version_of_state, rating_version_site
 from ratings.compare import PROFILE_HEAD_TO_HEAD, player_head_to_head
 from ratings.selectors import HISTORY_PAGE_SIZE, Sort, match_detail_rated_queryset
+from web.claim_pages import claim_box
 from web.forms import HistoryFilterForm
 from web.list_pages import profile_list_lines
 
@@ -208,6 +209,8 @@ def player_profile(request, pk):
     # The rating lists' lines are read each time (one query), outside the cached parts: publishing a list
     # changes neither version the parts are kept under.
     context = {"player": player, "parts": safe, "sections": sections, "list_lines": profile_list_lines(player)}
+    # Who is looking matters here ("This is me", "Claimed", a waiting claim): never in a cached part.
+    context["box"] = claim_box(request, player)
     return render(request, "leagues/player.html", context)
 
 
