@@ -22,6 +22,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from config.decimals import CENT
 from hooks.models import Event
 from leagues.models import Game, League, Season, SeasonStanding
 from matches.models import Match
@@ -47,8 +48,10 @@ def _iso(moment: datetime.datetime) -> str:
     return moment.astimezone(datetime.UTC).isoformat().replace("+00:00", "Z")
 
 
-def _number(value: Decimal | None) -> str | None:
-    return None if value is None else str(value)
+def _number(value) -> str | None:
+    """A rating or points as a string with two decimals, however the database returned it (SQLite sums
+    decimals as floating point)."""
+    return None if value is None else str(Decimal(str(value)).quantize(CENT))
 
 
 def _signed(value: Decimal) -> str:
@@ -105,7 +108,7 @@ def results_read(*, game_id: int, match_ids: list[int]) -> tuple[Game, list[Rate
             match.pk: match
             for match in Match.objects.filter(pk__in=chunk)
             .select_related("league")
-            .only("pk", "played_at", "league__pk", "league__slug", "league__name", "league__game_id")
+            .only("id", "played_at", "league__id", "league__slug", "league__name", "league__game_id")
         }
         rating_after = (
             RatingChange.objects.filter(match_id=OuterRef("match_id"), player_id=OuterRef("player_id"))

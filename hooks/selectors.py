@@ -41,8 +41,10 @@ class Wanting:
 
 
 def _active() -> list[Wanting]:
-    rows = Webhook.objects.filter(active=True).values_list(
-        "pk", "league_id", "league__game_id", "on_result_rated", "on_list_published", "on_season_closed"
+    rows = (
+        Webhook.objects.filter(active=True)
+        .values_list("pk", "league_id", "league__game_id", "on_result_rated", "on_list_published", "on_season_closed")
+        .order_by()
     )
     return [
         Wanting(

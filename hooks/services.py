@@ -36,7 +36,7 @@ from django.utils.translation import gettext as _
 
 from hooks import events, sending
 from hooks.models import Webhook, WebhookDelivery
-from hooks.selectors import webhooks_wanting
+from hooks.selectors import webhooks_active, webhooks_wanting
 from hooks.validation import url_clean
 from leagues.models import Season
 from ratings.models import RatingList
@@ -158,24 +158,37 @@ def results_rated_record(*, game_id: int, match_ids: list[int]) -> int:
     return len(_record(entries))
 
 
+def _anyone_wants(event: str) -> list:
+    """The active webhooks, if any of them wants ``event`` at all (else empty): no query for the event's
+    own rows until someone does."""
+    active = webhooks_active()
+    return active if any(event in webhook.events for webhook in active) else []
+
+
 def list_published_record(*, rating_list_id: int) -> int:
-    game_id = RatingList.objects.filter(pk=rating_list_id).values_list("game_id", flat=True).first()
-    if game_id is None:
+    """``ratings.signals.rating_list_published``: the list's event for each webhook of its game (or of all)."""
+    active = _anyone_wants("list.published")
+    rating_list = RatingList.objects.select_related("game").filter(pk=rating_list_id).first() if active else None
+    if rating_list is None:
         return 0
-    wanting = webhooks_wanting("list.published", game_id=game_id)
+    wanting = [webhook for webhook in active if webhook.wants("list.published", game_id=rating_list.game_id)]
     if not wanting:
         return 0
-    facts = events.list_facts(rating_list=RatingList.objects.select_related("game").get(pk=rating_list_id))
+    facts = events.list_facts(rating_list=rating_list)
     return len(_record([(webhook.id, f"list.published:{rating_list_id}", facts) for webhook in wanting]))
 
 
 def season_closed_record(*, season_id: int) -> int:
-    season = Season.objects.select_related("league__game").filter(pk=season_id).first()
+    """``leagues.signals.season_closed``: the season's event for each webhook of its league (or of all)."""
+    active = _anyone_wants("season.closed")
+    season = Season.objects.select_related("league__game").filter(pk=season_id).first() if active else None
     if season is None:
         return 0
-    wanting = webhooks_wanting(
-        "season.closed", game_id=season.league.game_id, league_id=season.league_id, per_league=True
-    )
+    wanting = [
+        webhook
+        for webhook in active
+        if webhook.wants("season.closed", game_id=season.league.game_id, league_id=season.league_id, per_league=True)
+    ]
     if not wanting:
         return 0
     facts = events.season_facts(season=season)

@@ -6,6 +6,7 @@ It records every request (path, headers, the body's bytes) and answers each with
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections import deque
 from dataclasses import dataclass, field
@@ -42,7 +43,7 @@ def receiver():
         def do_POST(self):
             length = int(self.headers.get("Content-Length", "0"))
             body = self.rfile.read(length)
-            state.requests.append(Received(self.path, {k: v for k, v in self.headers.items()}, body))
+            state.requests.append(Received(self.path, dict(self.headers.items()), body))
             state.arrived.set()
             status = state.answers.popleft() if state.answers else 200
             if state.delay:
@@ -52,10 +53,8 @@ def receiver():
             answer = b"ok" * 10_000  # longer than the sender reads
             self.send_header("Content-Length", str(len(answer)))
             self.end_headers()
-            try:
+            with contextlib.suppress(OSError):  # the sender stopped reading (a timeout, or it read enough)
                 self.wfile.write(answer)
-            except OSError:
-                pass  # the sender stopped reading (a timeout, or it read enough)
 
         def log_message(self, *args):
             pass
