@@ -158,3 +158,18 @@ def figures_now(*games) -> None:
     for game in games:
         figures_request(game_id=game.pk)
         figures_run(game_id=game.pk)
+
+
+#: A league's season settings as its admin page posts them untouched (the model's defaults).
+LEAGUE_SEASON_FORM = {
+    "season_rule": "points",
+    "season_win_points": "2",
+    "season_draw_points": "1",
+    "season_loss_points": "0",
+    "season_best_of": "",
+    "season_min_results": "1",
+    "season_up": "",
+    "season_up_count": "0",
+    "season_down": "",
+    "season_down_count": "0",
+}

@@ -9,7 +9,7 @@ from django.utils import timezone
 from matches.models import Match
 from ratings.models import PlayerRating, Promotion, RatingChange
 from ratings.services import ratings_process_game
-from tests.factories import PlayerFactory, slaps_match
+from tests.factories import LEAGUE_SEASON_FORM, PlayerFactory, slaps_match
 from tests.oracle_db import assert_ledger_is_the_oracles
 
 pytestmark = pytest.mark.django_db
@@ -110,6 +110,7 @@ def test_changing_a_threshold_in_admin_replays_the_game(admin_browser, slaps, dj
         "promotion_threshold": "1010",
         "rating_period_days": "0",
         "rating_period_anchor": "2026-01-05",
+        **LEAGUE_SEASON_FORM,
         "seasons-TOTAL_FORMS": "0",  # the league's seasons, an inline on its page
         "seasons-INITIAL_FORMS": "0",
     }
@@ -184,6 +185,7 @@ def test_a_new_rating_period_makes_waiting_sessions_wait_for_it(
         "promotion_threshold": "1800",
         "rating_period_days": "7",
         "rating_period_anchor": timezone.now().date().isoformat(),
+        **LEAGUE_SEASON_FORM,
         "seasons-TOTAL_FORMS": "0",
         "seasons-INITIAL_FORMS": "0",
     }

@@ -297,6 +297,13 @@ class SeasonFormSet(forms.BaseInlineFormSet):
 
     def clean(self):
         super().clean()
+        for form in self.forms:
+            season = form.instance
+            if form.cleaned_data.get("DELETE") and season.pk and season.closed_at is not None:
+                raise ValidationError(
+                    _("The season %(name)s is over and its table frozen: it stays on the honours board.")
+                    % {"name": season.name}
+                )
         kept = [
             form.cleaned_data
             for form in self.forms
@@ -319,7 +326,8 @@ class SeasonInline(admin.TabularInline):
     model = Season
     formset = SeasonFormSet
     extra = 0
-    fields = ["name", "first_day", "last_day"]
+    fields = ["name", "first_day", "last_day", "closed_at"]
+    readonly_fields = ["closed_at"]
 
 
 @admin.register(League)

@@ -160,7 +160,9 @@ def test_closing_freezes_the_table_and_moves_the_top_player(club, django_capture
     # A full replay moves Ann again at the season's end: her later results are rated in the pro league.
     ratings_replay_all(game_id=league.game_id)
     assert PlayerRating.objects.get(player=club["ann"], game=league.game).league_id == pro.pk
-    after_end = RatingChange.objects.filter(player=club["ann"], played_at__gte=timezone.now() - datetime.timedelta(days=9))
+    after_end = RatingChange.objects.filter(
+        player=club["ann"], played_at__gte=timezone.now() - datetime.timedelta(days=9)
+    )
     before_end = RatingChange.objects.filter(player=club["ann"]).order_by("-played_at").exclude(pk__in=after_end)
     assert before_end.first().league_after_id == league.pk  # still amateur at her last result of the season
 
@@ -271,3 +273,47 @@ def test_erasing_a_person_renames_their_lines_and_moves(club, admin_user, django
     assert SeasonStanding.objects.get(player_id=club["ann"].pk).name == placeholder
     assert AuditEntry.objects.get(action="season").data["moves"][0]["name"] == placeholder
     assert not SeasonStanding.objects.filter(name="Ann").exists()
+
+
+def test_a_closed_seasons_days_stay(club):
+    season_close(season_id=club["season"].pk)
+    season = Season.objects.get(pk=club["season"].pk)
+    season.last_day = LAST + datetime.timedelta(days=1)
+    with pytest.raises(ValidationError) as refused:
+        season.full_clean()
+    assert "last_day" in refused.value.message_dict
+    season.refresh_from_db()
+    season.name = "Autumn 2026"  # a name may still be put right
+    season.full_clean()
+
+
+def test_the_admin_refuses_to_delete_a_closed_season(club, admin_user, client):
+    season_close(season_id=club["season"].pk)
+    league = club["league"]
+    client.force_login(admin_user)
+    from tests.factories import LEAGUE_SEASON_FORM
+
+    data = {
+        "game": league.game_id,
+        "slug": league.slug,
+        "name": league.name,
+        "tier": league.tier,
+        "promotion_threshold": "1800",
+        "rating_floor": "",
+        "rating_period_days": "0",
+        "rating_period_anchor": league.rating_period_anchor.isoformat(),
+        "inactive_after_days": "",
+        **LEAGUE_SEASON_FORM,
+        "seasons-TOTAL_FORMS": "1",
+        "seasons-INITIAL_FORMS": "1",
+        "seasons-0-id": str(club["season"].pk),
+        "seasons-0-league": str(league.pk),
+        "seasons-0-name": "Autumn",
+        "seasons-0-first_day": FIRST.isoformat(),
+        "seasons-0-last_day": LAST.isoformat(),
+        "seasons-0-DELETE": "on",
+    }
+    answer = client.post(f"/admin/leagues/league/{league.pk}/change/", data)
+    assert answer.status_code == 200  # the form again, with the error
+    assert "is over and its table frozen" in answer.content.decode()
+    assert Season.objects.filter(pk=club["season"].pk).exists()

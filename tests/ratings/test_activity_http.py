@@ -18,7 +18,7 @@ from django.test import Client
 
 from leagues.models import League
 from ratings.services import ratings_process_game
-from tests.factories import PlayerFactory, slaps_match
+from tests.factories import LEAGUE_SEASON_FORM, PlayerFactory, slaps_match
 
 pytestmark = pytest.mark.django_db
 
@@ -206,6 +206,7 @@ def league_form(league, **changes) -> dict:
         "rating_period_days": str(league.rating_period_days),
         "rating_period_anchor": league.rating_period_anchor.isoformat(),
         "inactive_after_days": "",
+        **LEAGUE_SEASON_FORM,
         "seasons-TOTAL_FORMS": "0",  # the league's seasons, an inline on its page
         "seasons-INITIAL_FORMS": "0",
     }
