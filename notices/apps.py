@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class NoticesConfig(AppConfig):
@@ -10,4 +11,17 @@ class NoticesConfig(AppConfig):
     """
 
     name = "notices"
-    verbose_name = "Notices"
+    verbose_name = _("Notices")
+
+    def ready(self) -> None:
+        from matches.signals import result_awaits_confirmation, result_disputed
+        from notices import receivers
+        from ratings.people import player_erased
+        from ratings.signals import rating_list_published
+
+        rating_list_published.connect(receivers.on_rating_list_published, dispatch_uid="notices-list-published")
+        result_disputed.connect(receivers.on_result_disputed, dispatch_uid="notices-result-disputed")
+        result_awaits_confirmation.connect(
+            receivers.on_result_awaits_confirmation, dispatch_uid="notices-result-awaits"
+        )
+        player_erased.connect(receivers.on_player_erased, dispatch_uid="notices-player-erased")

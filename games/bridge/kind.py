@@ -7,9 +7,9 @@ from django.urls import path
 
 from games.base import BaseKind
 from games.bridge import api, pages, views
+from games.bridge.digest import session_digest
 from games.bridge.importing import parse_pbn, parse_usebio
 from games.bridge.loading import bridge_inputs
-from games.bridge.digest import session_digest
 from games.bridge.models import Board
 from games.bridge.records import (
     bridge_board_opponents,
@@ -167,6 +167,9 @@ class BridgeKind(BaseKind):
 
     def profile_change_notes(self, matches, player):
         return bridge_change_notes(matches, player)
+
+    def digest_extra(self, matches, player):
+        return session_digest(matches, player)
 
     # --- admin and corrections ---------------------------------------------------------------
 

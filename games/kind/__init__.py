@@ -22,7 +22,7 @@ Their members (each module's docstring says more):
 - ``ApiPart``: ``answer_fields``, ``body_fields``, ``body_example_name``, ``body_example``, ``api_name``, ``api_urls``.
 - ``PagesPart``: ``templates``, ``has_entry_page``, ``entry_view``, ``entry_label``, ``entry_initial``,
   ``match_page_context``, ``match_title``, ``profile_sections``, ``profile_rating_units``, ``profile_change_notes``,
-  ``admin_players``, ``page_urls``, ``calculator_url_name``, ``calculator_label``.
+  ``digest_extra``, ``admin_players``, ``page_urls``, ``calculator_url_name``, ``calculator_label``.
 - ``FilesPart``: ``importers``, ``importer_files``, ``csv_columns``, ``csv_read``, ``import_readers``, ``body_players``,
   ``csv_cells``, ``history_opponents``, ``result_key``.
 - ``ComparisonPart``: ``compare_side_size``, ``meeting_nouns``, ``points_label``, ``shows_draws``, ``head_to_head``,

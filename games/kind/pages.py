@@ -102,6 +102,13 @@ class PagesPart:
         them. A game of seats needs nothing."""
         return {}
 
+    def digest_extra(self, matches: list[Match], player: Player) -> tuple[str, str] | None:
+        """What the game adds to an evening's email digest (``notices.digests``) after the player's results,
+        rating changes and standing: (HTML, plain text), or None for nothing (this default). ``matches`` are
+        the player's rated results of the evening in this game, oldest first, read without their parts (the
+        kind reads what it needs). Links may be the site's own paths: the mail makes them absolute."""
+        return None
+
     def admin_players(self, match: Match) -> str:
         """The players of a match, short, for admin's match list (``matches.admin``). The match comes with
         its seats, players and bots read (one query for the page). A game of seats: every seat's name."""
