@@ -76,7 +76,9 @@ def webhook_save(*, webhook: Webhook | None = None, by=None, **fields) -> Webhoo
     unknown = sorted(set(fields) - set(WEBHOOK_FIELDS))
     if unknown:
         raise ValidationError({name: [_("Not a webhook's field.")] for name in unknown})
-    webhook = webhook or Webhook(created_by=by)
+    webhook = webhook or Webhook()
+    if webhook.pk is None and by is not None:
+        webhook.created_by = by
     for name, value in fields.items():
         setattr(webhook, name, value)
     webhook.full_clean()
