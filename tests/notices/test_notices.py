@@ -278,3 +278,13 @@ def test_erasing_a_person_removes_their_address_choices_and_sent_records(referen
     assert not DigestSent.objects.filter(user=user).exists()
     assert NoticeChoices.objects.filter(user=keep.user, evening_digest=True).exists()  # nobody else's
     assert get_user_model().objects.get(pk=keep.user_id).email == "kim@example.org"
+
+
+def test_the_profile_of_ones_own_player_links_the_choices_and_no_one_elses_does(reference_data):
+    ann = claimed("Ann")
+    link = 'href="/me/notices/"'
+    assert link in signed_in(ann.user).get(f"/players/{ann.pk}/").content.decode()
+    assert link not in Client().get(f"/players/{ann.pk}/").content.decode()
+    assert link not in signed_in(UserFactory(username="other")).get(f"/players/{ann.pk}/").content.decode()
+    # The profile's cached parts do not carry it to the next viewer.
+    assert link not in Client().get(f"/players/{ann.pk}/").content.decode()
