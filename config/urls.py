@@ -23,6 +23,7 @@ from web import (
     match_pages,
     pages,
     picker_pages,
+    season_pages,
     quality_apis,
     quality_pages,
 )
@@ -102,6 +103,8 @@ urlpatterns = [
     path("leagues/<slug:slug>/", pages.league_leaderboard, name="league-leaderboard"),
     path("leagues/<slug:slug>/feed.atom", feeds.LeagueFeed(), name="league-feed"),
     path("leagues/<slug:slug>/seasons.ics", feeds.league_seasons_ics, name="league-seasons-ics"),
+    path("leagues/<slug:slug>/seasons/", season_pages.league_seasons_page, name="league-seasons"),
+    path("leagues/<slug:slug>/seasons/<int:pk>/", season_pages.season_page, name="league-season"),
     path("players/", find_pages.players_find_page, name="players-find"),
     path("players/search/", picker_pages.player_search, name="player-search"),
     path("players/<int:pk>/", heavy_read(pages.player_profile), name="player-profile"),

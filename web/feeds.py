@@ -29,7 +29,8 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from leagues.kinds import kind_of
-from leagues.models import League, Player
+from leagues.models import League, Player, Season
+from leagues.season_selectors import season_honours
 from matches.models import Match
 from ratings.list_selectors import rating_lists_of
 from ratings.models import RatingChange
@@ -39,6 +40,7 @@ from web.list_pages import profile_list_lines, shown_change
 #: The newest results and lists a feed holds.
 RESULTS = 30
 LISTS = 12
+SEASONS = 6  # a league's closed seasons in its feed
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,32 @@ def _list_entry(rating_list, description: str) -> Entry:
     )
 
 
+def _season_entries(league: League) -> list[Entry]:
+    """An entry a closed season (its final table: the podium and who moved), the newest ``SEASONS``."""
+    seasons = list(Season.objects.filter(league=league, closed_at__isnull=False).order_by("-closed_at")[:SEASONS])
+    entries = []
+    for honours in season_honours(seasons):
+        season = honours.season
+        podium = ", ".join(f"{line.rank}. {line.name}" for line in honours.podium)
+        moved = ", ".join(
+            f"{move.player.name} ({'↑' if move.direction == 'up' else '↓'} {move.to_league.name})"
+            for move in [*honours.up, *honours.down]
+        )
+        description = _("Final table: %(podium)s.") % {"podium": podium or _("nobody listed")}
+        if moved:
+            description += " " + _("Moved: %(moved)s.") % {"moved": moved}
+        entries.append(
+            Entry(
+                title=_("%(league)s: the %(season)s season's final table")
+                % {"league": league.name, "season": season.name},
+                link=reverse("league-season", args=[league.slug, season.pk]),
+                description=description,
+                at=season.closed_at,
+            )
+        )
+    return entries
+
+
 def _rated(matches):
     return matches.filter(rated=True).exclude(status__in=UNRATED).exclude(status=Match.Status.VOID)
 
@@ -125,7 +153,7 @@ class LeagueFeed(EntriesFeed):
         return league
 
     def title(self, league: League) -> str:
-        return _("%(league)s: results and rating lists") % {"league": league.name}
+        return _("%(league)s: results, rating lists and seasons") % {"league": league.name}
 
     def subtitle(self, league: League) -> str:
         return _("The newest rated results of %(league)s and the official rating lists of %(game)s.") % {
@@ -147,7 +175,8 @@ class LeagueFeed(EntriesFeed):
                 _list_entry(rating_list, _("%(players)d players.") % {"players": rating_list.players})
                 for rating_list in rating_lists_of(game=league.game).select_related("game")[:LISTS]
             ]
-            league.entries = sorted([*_results(matches), *lists], key=lambda entry: entry.at, reverse=True)
+            seasons = _season_entries(league)
+            league.entries = sorted([*_results(matches), *lists, *seasons], key=lambda entry: entry.at, reverse=True)
         return league.entries
 
 
