@@ -34,6 +34,7 @@ from django.db.models import Count, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from config.decimals import CENT
 from leagues.models import League, Player, Season, SeasonMove, SeasonStanding
 from leagues.signals import season_closed
 from matches.models import AuditEntry, Match
@@ -108,7 +109,7 @@ def _points_lines(season: Season, league: League) -> dict[int, Line]:
     best = league.season_best_of if league.season_rule == League.SeasonRule.BEST else None
     for line in lines.values():
         counted = sorted(line.each, reverse=True)[:best] if best else line.each
-        line.points = sum(counted, Decimal(0)).quantize(Decimal("0.01"))
+        line.points = sum(counted, Decimal(0)).quantize(CENT)
     return lines
 
 

@@ -5,7 +5,7 @@ import re
 from config.decimals import CENT
 
 #: Cardrank's own code: the plumbing and the apps (the games' apps are under games/).
-APPS = ("config", "games", "leagues", "matches", "ratings", "web")
+APPS = ("config", "games", "hooks", "leagues", "matches", "notices", "people", "ratings", "web")
 
 
 def test_the_two_decimal_quantum_is_one_value_for_results_and_ratings():
