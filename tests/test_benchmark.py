@@ -203,3 +203,27 @@ def test_an_install_ships_no_harness_and_there_the_command_says_so(tmp_path):
     assert "Traceback" not in result.stderr
     assert result.stdout == ""
     assert not list(tmp_path.rglob("*.sqlite3"))  # no database was opened, so none was created
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_digests_section_sends_each_digest_once_to_a_real_smtp_server_and_cleans_up(reference_data, capsys):
+    """``--only digests`` (issue 27): every claimed player's evening built and sent, received by the SMTP
+    server the benchmark starts, timed against the replay; its game, players, accounts and records deleted."""
+    from django.contrib.auth import get_user_model
+
+    from notices.models import DigestSent, NoticeChoices
+
+    call_command("benchmark", "--only", "digests")
+    lines = capsys.readouterr().out.strip().splitlines()
+    digests = json.loads(lines[-1])["digests"]
+    assert digests["digests"] == 100  # --quick
+    assert digests["results"] == 50  # 100 players at tables of four, two games each
+    assert digests["backend"].startswith("SMTP (aiosmtpd on 127.0.0.1:")
+    assert digests["ratio_to_replay"] > 0
+    assert digests["rss_peak_mb"] > 0
+    assert any(line.startswith("evening digests: 100 built and sent to SMTP") for line in lines)
+    assert not Game.objects.filter(slug="benchmark-preferans").exists()
+    assert not Player.objects.filter(name__startswith="bench digest ").exists()
+    assert not get_user_model().objects.filter(username__startswith="bench-digest-").exists()
+    assert not DigestSent.objects.exists()
+    assert not NoticeChoices.objects.exists()

@@ -26,6 +26,9 @@
                        (20,000 players quick, 100,000 full; --players, --deals), with its ratio to the replay
     --only path        only a result's path (``benchmarks/path.py``): the calls, files and hops between
                        modules and apps of one Preferans result posted to the API, a count, not a time
+    --only digests     only evening digests (``benchmarks/digests.py``, issue 27): 100 quick, 1,000 full, each a
+                       claimed player's Preferans evening, built and sent to an SMTP server the benchmark starts
+                       (aiosmtpd; Django's in-memory backend without it), with the ratio to the replay
 
 Every timing comes with a ratio to a baseline measured in the same run
 (absolute times drift on shared machines). Run it on PostgreSQL: the replay
@@ -68,6 +71,7 @@ SIZES = {
         # Games of a few deals at tables of four: about five deals a player seats nearly all of them.
         "list_players": 20_000,
         "list_deals": 100_000,
+        "digests": 100,
     },
     "full": {
         "updates": 2_000_000,
@@ -85,6 +89,7 @@ SIZES = {
         "after_result_seconds": 60,
         "list_players": 100_000,
         "list_deals": 500_000,
+        "digests": 1_000,
     },
 }
 
@@ -113,13 +118,14 @@ class Command(BaseCommand):
         parser.add_argument("--tuning-results", type=int, help="Override the number of Slaps results tuned on.")
         parser.add_argument(
             "--only",
-            choices=["pages", "submissions", "import", "tuning", "batch", "after-result", "path", "lists"],
+            choices=["pages", "submissions", "import", "tuning", "batch", "after-result", "path", "lists", "digests"],
             help=(
                 "Measure only this section (pages: leaderboards, a profile, the entry pages and the player "
                 "search; submissions: latency and sustained; import: a Slaps CSV and a bridge PBN session imported; "
                 "batch: a full POST /api/matches/batch/ of each game; after-result: anonymous load after a result; "
                 "path: the calls, files and hops between modules of one Preferans result posted to the API; "
-                "lists: a rating list of every player of a synthetic history published, against its replay)."
+                "lists: a rating list of every player of a synthetic history published, against its replay; "
+                "digests: evening digests built and sent to a real SMTP server, against the replay)."
             ),
         )
         parser.add_argument("--skip-replay", action="store_true", help="Leave out the replay section.")
@@ -208,11 +214,23 @@ class Command(BaseCommand):
             result["lists"] = full_replay(
                 deals=deals or size["list_deals"], players=players or size["list_players"], keep=options["keep"]
             )
+        if only == "digests":
+            from benchmarks.digests import digest_speed
+
+            result["digests"] = digest_speed(digests=size["digests"], keep=options["keep"])
         if only == "path":
             from benchmarks.path import result_path
 
             result["path"] = result_path()
-        if not options["skip_services"] and only not in ("import", "tuning", "batch", "after-result", "path", "lists"):
+        if not options["skip_services"] and only not in (
+            "import",
+            "tuning",
+            "batch",
+            "after-result",
+            "path",
+            "lists",
+            "digests",
+        ):
             result["services"] = service_benchmarks(
                 broker_url=options["broker"],
                 web_workers=options["web_workers"],
@@ -307,6 +325,14 @@ class Command(BaseCommand):
                     f"{replay['list_ratio_to_replay']}x the replay of their {replay['deals']:,} deals "
                     f"({replay['replay_s']} s), memory +{replay['rss_growth_during_list_mb']} MB"
                 )
+        digests = result.get("digests")
+        if digests:
+            self.stdout.write(
+                f"evening digests: {digests['digests']:,} built and sent to {digests['backend']} in "
+                f"{digests['send_s']} s ({digests['per_digest_ms']} ms each, {digests['due_s']} s to find them due): "
+                f"{digests['ratio_to_replay']}x the replay of their {digests['results']:,} results "
+                f"({digests['replay_s']} s), memory +{digests['rss_growth_mb']} MB (peak {digests['rss_peak_mb']} MB)"
+            )
         replay = result.get("replay")
         if replay:
             self.stdout.write(
