@@ -17,7 +17,7 @@ import pytest
 from django.core.management import call_command
 
 from games.bridge.models import BoardTable
-from leagues.models import League, Player
+from leagues.models import League, Player, Season
 from matches.models import Match, Seat
 from ratings.models import RatingList, TuningRun
 from ratings.tuning_runs import tuning_run_execute
@@ -54,6 +54,9 @@ PAGES = [
     (ANONYMOUS, "/games/slaps/lists/{slaps_list}/?sort=-change&page=2", 200),
     (ANONYMOUS, "/games/slaps/lists/{slaps_list}/movers/", 200),
     (ANONYMOUS, "/games/preferans/lists/{preferans_list}/", 200),
+    (ANONYMOUS, "/leagues/slaps-amateur/seasons/", 200),
+    (ANONYMOUS, "/leagues/slaps-amateur/seasons/{slaps_season}/", 200),
+    (ANONYMOUS, "/leagues/bridge-amateur/seasons/{bridge_season}/", 200),
     (ANONYMOUS, "/calculator/", 200),
     (ANONYMOUS, "/calculator/elo/", 200),
     (ANONYMOUS, "/calculator/preferans/", 200),
@@ -248,9 +251,15 @@ def walk_data(settings):
         f"{slug}_list": RatingList.objects.filter(game__slug=slug).latest("day").day.isoformat()
         for slug in ("slaps", "preferans")
     }
+    # The demo's closed seasons: the Slaps amateur league's first (two promoted) and the bridge ladder.
+    seasons = {
+        f"{slug}_season": Season.objects.filter(league__slug=f"{slug}-amateur", closed_at__isnull=False).get().pk
+        for slug in ("slaps", "bridge")
+    }
     return {
         **matches,
         **lists,
+        **seasons,
         "player": player.pk,
         "slaps_game": slaps_game,
         "slaps_opponent": slaps_opponent.player_id if slaps_opponent else player.pk + 1,

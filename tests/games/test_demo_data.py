@@ -141,6 +141,27 @@ def test_make_run_loads_once_with_the_demo_password_and_files_every_match_in_a_l
         assert lists[0].rows.filter(new=False).count() == 0
         assert len(lists) == 1 or lists[-1].rows.filter(new=False).exists()
     assert f"Published {RatingList.objects.count()} monthly rating lists" in first
+    # A closed season of the Slaps amateur league, its top two promoted to the pro league at its end and rated
+    # there since; one running; and a closed bridge ladder of the best four sessions.
+    from leagues.models import Season, SeasonMove
+
+    closed = Season.objects.get(league__slug="slaps-amateur", closed_at__isnull=False)
+    assert closed.standings.count() >= 4
+    assert closed.standings.filter(rank=1).exists()
+    moves = list(SeasonMove.objects.filter(season=closed).order_by("player__name"))
+    assert len(moves) == 2
+    assert {move.to_league.slug for move in moves} == {"slaps-pro"}
+    top_two = set(closed.standings.order_by("rank", "name", "player_id").values_list("player_id", flat=True)[:2])
+    assert {move.player_id for move in moves} == top_two
+    for move in moves:
+        assert PlayerRating.objects.get(player_id=move.player_id, game__slug="slaps").league.slug == "slaps-pro"
+    running = Season.objects.get(league__slug="slaps-amateur", closed_at__isnull=True)
+    assert running.table_at is not None
+    assert running.standings.exists()
+    ladder = Season.objects.get(league__slug="bridge-amateur")
+    assert ladder.closed_at is not None
+    assert ladder.standings.exists()
+    assert "Closed the seasons Spring and summer of Slaps Amateur (its top 2 promoted)" in first
 
     stored = (Player.objects.count(), Match.objects.count(), User.objects.count())
     second = demo_data()
@@ -158,8 +179,11 @@ def test_every_demo_result_goes_through_the_write_path(reference_data, settings)
     matches = list(match_detail_queryset())
     assert {match.game.slug for match in matches} == {"slaps", "preferans", "bridge"}
     submitted = {entry.match_id: entry for entry in AuditEntry.objects.filter(action=AuditEntry.Action.SUBMITTED)}
-    assert set(submitted) == {match.pk for match in matches}  # one entry per result, nothing else audited
-    assert AuditEntry.objects.count() == len(matches)
+    assert set(submitted) == {match.pk for match in matches}  # one entry per result
+    # and, besides, one for each season the demo closes (games.seasons.season_close): nothing else audited.
+    assert AuditEntry.objects.filter(match__isnull=True).count() == AuditEntry.objects.filter(action="season").count()
+    assert AuditEntry.objects.filter(action="season").count() == 2
+    assert AuditEntry.objects.count() == len(matches) + 2
     for match in matches:
         entry = submitted[match.pk]
         # The referee's history, and the scorer's two results left waiting for a second referee.

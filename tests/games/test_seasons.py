@@ -139,7 +139,8 @@ def test_closing_freezes_the_table_and_moves_the_top_player(club, django_capture
             closed = season_close(season_id=club["season"].pk)
     finally:
         season_closed.disconnect(dispatch_uid="t")
-    assert closed.closed and heard == [club["season"].pk]
+    assert closed.closed
+    assert heard == [club["season"].pk]
     season = Season.objects.get(pk=club["season"].pk)
     assert season.closed_at is not None
     frozen = list(season.standings.values_list("rank", "name", "points"))
@@ -202,7 +203,8 @@ def test_the_periodic_task_closes_the_ended_and_refreshes_the_running(club, djan
         assert seasons_close_due() == 0
     assert Season.objects.get(pk=club["season"].pk).closed_at is not None
     running.refresh_from_db()
-    assert running.closed_at is None and running.table_at is not None
+    assert running.closed_at is None
+    assert running.table_at is not None
     # Bob beat Cat the day after the autumn season ended: the running season's only result.
     assert list(running.standings.values_list("rank", "name", "points")) == [
         (1, "Bob", Decimal("2.00")),

@@ -45,7 +45,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.bridge.scoring import plausible_result, usual_contract
-from leagues.models import Bot, Game, League, Player
+from games.seasons import season_close, season_table_refresh
+from leagues.models import Bot, Game, League, Player, Season
 from matches.services import match_record
 from ratings.list_selectors import list_closes_at
 from ratings.lists import list_day_due, rating_list_publish
@@ -176,11 +177,13 @@ class Command(BaseCommand):
             # install's leagues have no such setting: nobody leaves a leaderboard until an admin sets one).
             League.objects.update(inactive_after_days=DEMO_INACTIVE_AFTER_DAYS)
             lists = _rating_lists(start, [slaps, preferans, bridge])
+            seasons = _seasons(start)
         self.stdout.write(
             f"Loaded {len(roster)} players, {matches} Slaps matches ({rated_count} rated), "
             f"{preferans_games} Preferans games ({preferans_rated} rated) and {sessions} bridge sessions."
         )
         self.stdout.write(f"Published {lists} monthly rating lists (each game's months since its first result).")
+        self.stdout.write(seasons)
         if two_step is not None:
             self.stdout.write(
                 f"{two_step.name} requires a second referee's confirmation: {waiting} results entered by scorer "
@@ -239,6 +242,40 @@ def _rating_lists(start, games) -> int:
             if RatingChange.objects.filter(game=game, played_at__lt=list_closes_at(day)).exists():
                 published += rating_list_publish(game=game, day=day).created
     return published
+
+
+def _seasons(start) -> str:
+    """Seasons of the Slaps amateur league (points per result; its top two move up to the pro league at a
+    season's end): the first half of the history, closed, and the rest, running; and a bridge season of the
+    best four sessions, closed a week ago. Returns what to tell the operator."""
+    slaps = League.objects.get(game__slug="slaps", tier=League.Tier.AMATEUR)
+    slaps.season_up, slaps.season_up_count = League.objects.get(game__slug="slaps", tier=League.Tier.PRO), 2
+    slaps.full_clean()
+    slaps.save()
+    first = timezone.localdate(start)
+    today = timezone.localdate()
+    middle = first + (today - first) / 2
+    closed = Season.objects.create(league=slaps, name="Spring and summer", first_day=first, last_day=middle)
+    running = Season.objects.create(
+        league=slaps,
+        name="Autumn and winter",
+        first_day=middle + timedelta(days=1),
+        last_day=today + timedelta(days=30),
+    )
+    bridge = League.objects.get(game__slug="bridge", tier=League.Tier.AMATEUR)
+    bridge.season_rule, bridge.season_best_of = League.SeasonRule.BEST, 4
+    bridge.full_clean()
+    bridge.save()
+    club = Season.objects.create(
+        league=bridge, name="Club ladder", first_day=today - timedelta(days=90), last_day=today - timedelta(days=7)
+    )
+    moved = len(season_close(season_id=closed.pk).moves)
+    season_close(season_id=club.pk)
+    season_table_refresh(season_id=running.pk)
+    return (
+        f"Closed the seasons {closed.name} of {slaps.name} (its top {moved} promoted) and {club.name} of "
+        f"{bridge.name} (best four sessions); {running.name} runs: see each league's Seasons and honours."
+    )
 
 
 def _weighted_pair(rng: random.Random, weights: list[int]) -> tuple[int, int]:
