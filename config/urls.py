@@ -22,6 +22,7 @@ from web import (
     match_apis,
     match_pages,
     pages,
+    people_apis,
     picker_pages,
     season_pages,
     quality_apis,
@@ -60,6 +61,7 @@ api = [
     path("players/", club_apis.PlayerCreateApi.as_view(), name="api-players"),
     path("players/<int:pk>/", league_apis.PlayerDetailApi.as_view(), name="api-player"),
     path("players/<int:pk>/rating/", list_apis.PlayerRatingOnApi.as_view(), name="api-player-rating"),
+    path("me/", people_apis.MeApi.as_view(), name="api-me"),
     path(
         "players/<int:pk>/history/",
         heavy_read(league_apis.PlayerHistoryApi.as_view()),

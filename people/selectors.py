@@ -28,6 +28,11 @@ def claim_pending_of(*, user_id: int) -> PlayerClaim | None:
     )
 
 
+def claim_latest_of(*, user_id: int) -> PlayerClaim | None:
+    """The person's latest claim, whatever its status, with its player."""
+    return PlayerClaim.objects.filter(user_id=user_id).select_related("player").order_by("-created_at", "-id").first()
+
+
 def claim_last_decided_of(*, user_id: int, player_id: int) -> PlayerClaim | None:
     """The person's latest refused claim of this player, so the page can say why."""
     return (
