@@ -24,9 +24,9 @@ from web import (
     pages,
     people_apis,
     picker_pages,
-    season_pages,
     quality_apis,
     quality_pages,
+    season_pages,
 )
 
 # Each game's own pages and endpoints (its calculator, ...) come from its kind (``page_urls``, ``api_urls``):
