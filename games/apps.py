@@ -26,10 +26,12 @@ class GamesConfig(AppConfig):
         player_erased.connect(results_files_drop, dispatch_uid="games.export_files.erasure")
         connect_receivers()  # saving a game, a league or a bot renews the kept setup's stamp
         connect_erasure()  # erasing a person reaches the import runs' previews and kept files
-        from games.seasons import seasons_heard_rated
+        from games.tasks import seasons_heard_rated
         from ratings.signals import results_rated
 
-        results_rated.connect(seasons_heard_rated, dispatch_uid="games.seasons.rated")  # running seasons' tables
+        results_rated.connect(
+            seasons_heard_rated, dispatch_uid="games.tasks.seasons_heard_rated"
+        )  # running seasons' tables
 
         # The games are apps of their own (games/plugin.py), registering their kinds when ready; a kind with
         # no models may instead be named in the setting (a club's game added without editing Cardrank).

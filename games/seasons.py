@@ -300,15 +300,3 @@ def seasons_close_due(*, now: datetime.datetime | None = None) -> int:
     ).values_list("pk", flat=True):
         season_table_refresh(season_id=season_id, now=now)
     return closed
-
-
-def seasons_heard_rated(*, sender=None, game_id: int, match_ids: list[int], **kwargs) -> None:
-    """``ratings.signals.results_rated``: the running seasons of the leagues these results were filed under
-    have their tables worked out again, by a task (one per season)."""
-    from games.tasks import season_table_refresh_task
-
-    league_ids = set(
-        Match.objects.filter(pk__in=match_ids, league__isnull=False).values_list("league_id", flat=True).distinct()
-    )
-    for season_id in seasons_running(league_ids=league_ids) if league_ids else []:
-        season_table_refresh_task.delay(season_id)

@@ -7,8 +7,9 @@ so a task delivered twice finds nothing left to do.
 
 from celery import shared_task
 
-from games import import_runs
+from games import import_runs, seasons
 from games.bridge.analysis import hand_records_analyse
+from matches.models import Match
 
 
 @shared_task
@@ -35,14 +36,20 @@ def bridge_hand_records(match_id: int) -> int:
 @shared_task
 def season_table_refresh_task(season_id: int) -> bool:
     """A running season's table, worked out again (``games.seasons``)."""
-    from games.seasons import season_table_refresh
-
-    return season_table_refresh(season_id=season_id)
+    return seasons.season_table_refresh(season_id=season_id)
 
 
 @shared_task
 def seasons_close_due() -> int:
     """Close the seasons whose last day is over; refresh the running ones' tables (periodic, admin queue)."""
-    from games.seasons import seasons_close_due
+    return seasons.seasons_close_due()
 
-    return seasons_close_due()
+
+def seasons_heard_rated(*, sender=None, game_id: int, match_ids: list[int], **kwargs) -> None:
+    """``ratings.signals.results_rated``: the running seasons of the leagues these results were filed under
+    have their tables worked out again, by a task each (connected in ``games.apps``)."""
+    league_ids = set(
+        Match.objects.filter(pk__in=match_ids, league__isnull=False).values_list("league_id", flat=True).distinct()
+    )
+    for season_id in seasons.seasons_running(league_ids=league_ids) if league_ids else []:
+        season_table_refresh_task.delay(season_id)

@@ -353,9 +353,14 @@ class Season(models.Model):
         if self.last_day < self.first_day:
             raise ValidationError({"last_day": gettext("A season ends on or after its first day.")})
         stored = Season.objects.filter(pk=self.pk).values("first_day", "last_day", "closed_at").first()
-        if stored and stored["closed_at"] is not None and (stored["first_day"], stored["last_day"]) != (
-            self.first_day,
-            self.last_day,
+        if (
+            stored
+            and stored["closed_at"] is not None
+            and (stored["first_day"], stored["last_day"])
+            != (
+                self.first_day,
+                self.last_day,
+            )
         ):
             raise ValidationError({"last_day": gettext("The season is over and its table frozen: its days stay.")})
         if self.league_id is None:
