@@ -12,6 +12,7 @@ compares with too). The synthetic game, players, accounts and records are delete
 from __future__ import annotations
 
 import datetime
+import logging
 import random
 import resource
 import time
@@ -136,6 +137,7 @@ def digest_speed(*, digests: int, keep: bool = False) -> dict:
             backend = "locmem (aiosmtpd is not installed)"
             handler = None
         else:
+            logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd logs each SMTP line at INFO
             handler = _Counter()
             port = free_port()
             server = Controller(handler, hostname="127.0.0.1", port=port)
