@@ -74,6 +74,9 @@ PAGES = [
     (REFEREE, "/results/confirm/", 200),
     (REFEREE, "/matches/{slaps_match}/", 200),
     (REFEREE, "/players/{player}/", 200),
+    (REFEREE, "/claims/", 200),
+    (REFEREE, "/me/", 200),
+    (REFEREE, "/me/notices/", 200),
     (ADMIN, "/admin/", 200),
     (ADMIN, "/admin/matches/match/", 200),
     (ADMIN, "/admin/matches/match/{slaps_match}/change/", 200),
@@ -87,6 +90,10 @@ PAGES = [
     (ADMIN, "/admin/leagues/player/", 200),
     (ADMIN, "/admin/leagues/player/{player}/change/", 200),
     (ADMIN, "/admin/leagues/league/", 200),
+    (ADMIN, "/admin/leagues/league/{slaps_league}/change/", 200),
+    (ADMIN, "/admin/hooks/webhook/", 200),
+    (ADMIN, "/admin/hooks/webhook/add/", 200),
+    (ADMIN, "/admin/people/playerclaim/", 200),
 ]
 
 WIDTHS = [(360, 800), (1366, 900)]
@@ -260,6 +267,7 @@ def walk_data(settings):
         **matches,
         **lists,
         **seasons,
+        "slaps_league": League.objects.get(slug="slaps-amateur").pk,
         "player": player.pk,
         "slaps_game": slaps_game,
         "slaps_opponent": slaps_opponent.player_id if slaps_opponent else player.pk + 1,
