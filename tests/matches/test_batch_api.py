@@ -60,8 +60,9 @@ def test_a_batch_of_every_game_is_stored_and_rated_once_committed(referee_client
     assert [match["game"] for match in answer] == ["slaps", "slaps", "preferans", "bridge"]
     ids = [match["id"] for match in answer]
     assert list(Match.objects.filter(pk__in=ids).values_list("status", flat=True)) == ["rated"] * 4
-    # One rating task per game, not one per result, and the kept figures' run each game's new ratings ask for.
-    assert len(callbacks) == 6
+    # One rating task per game, not one per result, the kept figures' run each game's new ratings ask for, and
+    # one "results rated" signal per game's run (ratings.signals: the apps above hear the batch once a game).
+    assert len(callbacks) == 9
     slaps_ann = PlayerRating.objects.get(player=ann, game__slug="slaps")
     assert (slaps_ann.rating, slaps_ann.rated_matches) == (1031, 2)
     assert PlayerRating.objects.get(player=bob, game__slug="slaps").rating == 984
