@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
 
 from games.seasons import season_close, season_table, seasons_close_due
@@ -319,3 +319,21 @@ def test_the_admin_refuses_to_delete_a_closed_season(club, admin_user, client):
     assert answer.status_code == 200  # the form again, with the error
     assert "is over and its table frozen" in answer.content.decode()
     assert Season.objects.filter(pk=club["season"].pk).exists()
+
+
+@pytest.mark.postgres
+def test_postgresql_keeps_a_closed_season_and_its_table(club, require_postgres):
+    season_close(season_id=club["season"].pk)
+    line = SeasonStanding.objects.filter(season=club["season"]).order_by("rank").first()
+    for refused in (
+        lambda: SeasonStanding.objects.filter(pk=line.pk).update(points=Decimal(99)),
+        lambda: SeasonStanding.objects.filter(pk=line.pk).delete(),
+        lambda: Season.objects.filter(pk=club["season"].pk).update(last_day=LAST + datetime.timedelta(days=1)),
+        lambda: Season.objects.filter(pk=club["season"].pk).update(closed_at=None),
+        lambda: Season.objects.filter(pk=club["season"].pk).delete(),
+    ):
+        with pytest.raises(DatabaseError, match="never changes"), transaction.atomic():
+            refused()
+    SeasonStanding.objects.filter(pk=line.pk).update(name="Erased 1")  # the one change allowed (an erasure)
+    Season.objects.filter(pk=club["season"].pk).update(name="Autumn 2026")  # a name put right
+    assert SeasonStanding.objects.get(pk=line.pk).points == line.points
