@@ -139,7 +139,9 @@ def test_a_correction_without_a_league_keeps_it_and_the_audit_entry_shows_it(
             by=admin,
             data={**entry.data["after"], "league": "slaps-amateur"},
         )
-    assert len(callbacks) == 2  # the replay, and the kept figures' run its new ratings ask for (ratings.figures)
+    # The replay, the "results rated" signal of the corrected result (ratings.signals), and the kept figures'
+    # run its new ratings ask for (ratings.figures).
+    assert len(callbacks) == 3
     match.refresh_from_db()
     assert match.league.slug == "slaps-amateur"
     changed = rows_changed(before, rows_snapshot())

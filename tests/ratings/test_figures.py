@@ -143,9 +143,13 @@ def test_rating_asks_for_the_figures(played, django_capture_on_commit_callbacks)
     ann = Player.objects.get(name="Ann")
     cid = Player.objects.get(name="Cid")
     slaps_match(winner=cid, loser=ann, played_at=T0 + datetime.timedelta(days=3))
-    with django_capture_on_commit_callbacks(execute=False) as asked:
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
         ratings_process_game(game_id=game.pk)
-    assert len(asked) == 1
+    # One figures' run asked for, beside the "results rated" signal (ratings.signals).
+    assert [callback.__qualname__ for callback in callbacks] == [
+        "LedgerWriter.flush.<locals>.<lambda>",
+        "figures_request.<locals>.<lambda>",
+    ]
     assert FigureState.objects.get(game=game).wanted is True
 
 
@@ -219,9 +223,10 @@ def test_no_request_replays_after_a_new_result(client, played, heavy_calls, djan
     figures_now(game)
     computed = len(heavy_calls)
     slaps_match(winner=cid, loser=ann, played_at=T0 + datetime.timedelta(days=3))
-    with django_capture_on_commit_callbacks(execute=False) as asked:
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
         ratings_process_game(game_id=game.pk)
         for url in PAGES:
             assert client.get(url).status_code in (200, 202), url
+    asked = [callback for callback in callbacks if "figures_request" in callback.__qualname__]
     assert len(asked) == Game.objects.count()  # Slaps: the rating's; the others: the overview's first ask
     assert len(heavy_calls) == computed
