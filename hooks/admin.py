@@ -26,16 +26,7 @@ RECENT_DELIVERIES = 20
 class WebhookForm(forms.ModelForm):
     class Meta:
         model = Webhook
-        fields = [
-            "name",
-            "url",
-            "secret",
-            "on_result_rated",
-            "on_list_published",
-            "on_season_closed",
-            "league",
-            "active",
-        ]
+        fields = list(services.WEBHOOK_FIELDS)  # what webhook_save takes
         widgets = {"url": forms.URLInput(attrs={"size": 60})}
 
     def __init__(self, *args, **kwargs):

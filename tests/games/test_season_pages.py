@@ -75,7 +75,12 @@ def test_the_pages_read_a_bounded_number_of_queries(client, closed, django_asser
             last_day=FIRST - datetime.timedelta(days=10 * number + 2),
         )
     with django_assert_max_num_queries(12):
-        assert client.get(reverse("league-seasons", args=["slaps-amateur"]), {"page": 2}).status_code == 200
+        second = client.get(reverse("league-seasons", args=["slaps-amateur"]), {"page": 2})
+    assert second.status_code == 200
+    pager = second.content.decode()
+    assert 'rel="prev" href="?page=1"' in pager  # 32 seasons, 12 a page
+    assert 'rel="next" href="?page=3"' in pager
+    assert "Page 2 of 3" in pager
     with django_assert_max_num_queries(12):
         assert client.get(reverse("league-season", args=["slaps-amateur", closed["season"].pk])).status_code == 200
 
