@@ -26,6 +26,7 @@ from web import (
     picker_pages,
     quality_apis,
     quality_pages,
+    season_apis,
     season_pages,
 )
 
@@ -49,6 +50,8 @@ api = [
         heavy_read(export_apis.GameDumpApi.as_view()),
         name="api-game-results-json",
     ),
+    path("leagues/<slug:slug>/seasons/", season_apis.LeagueSeasonsApi.as_view(), name="api-league-seasons"),
+    path("leagues/<slug:slug>/seasons/<int:pk>/", season_apis.SeasonApi.as_view(), name="api-league-season"),
     path("games/<slug:slug>/lists/", list_apis.GameListsApi.as_view(), name="api-game-rating-lists"),
     path("games/<slug:slug>/lists/<str:date>/", list_apis.RatingListApi.as_view(), name="api-game-rating-list"),
     path("games/<slug:slug>/drift/", heavy_read(quality_apis.GameDriftApi.as_view()), name="api-game-drift"),

@@ -48,8 +48,9 @@ from schemathesis.generation.modes import GenerationMode
 from schemathesis.specs.openapi import checks as openapi_checks
 
 from config.wsgi import application
+from games.seasons import season_close, season_table_refresh
 from leagues.kinds import KINDS
-from leagues.models import Game, League
+from leagues.models import Game, League, Season
 from matches.services import match_submit
 from ratings.lists import rating_list_publish
 from ratings.models import PlayerRating
@@ -81,6 +82,8 @@ OPERATIONS = {
     "GET /api/games/{slug}/lists/{date}/": "anonymous",
     "GET /api/leagues/": "anonymous",
     "GET /api/leagues/{slug}/leaderboard/": "anonymous",
+    "GET /api/leagues/{slug}/seasons/": "anonymous",
+    "GET /api/leagues/{slug}/seasons/{id}/": "anonymous",
     "GET /api/leagues/{slug}/leaderboard.csv": "anonymous",
     "POST /api/players/": "referee",
     "GET /api/players/{id}/": "anonymous",
@@ -237,7 +240,16 @@ def world(reference_data, django_capture_on_commit_callbacks, settings):
     list_day = today - timedelta(days=2)
     for game in Game.objects.filter(slug__in=["slaps", "preferans", "bridge"]):
         rating_list_publish(game=game, day=list_day)
+    # A closed season of the Slaps amateur league (nobody played in it) and a running one with a table.
+    amateur = League.objects.get(slug="slaps-amateur")
+    closed = Season.objects.create(
+        league=amateur, name="Past", first_day=today - timedelta(days=40), last_day=today - timedelta(days=20)
+    )
+    season_close(season_id=closed.pk)
+    running = Season.objects.create(league=amateur, name="Now", first_day=today - timedelta(days=1), last_day=today)
+    season_table_refresh(season_id=running.pk)
     return {
+        "seasons": [closed.pk, running.pk],
         "list_day": list_day.isoformat(),
         "today": today.isoformat(),
         "players": ids,
@@ -275,6 +287,8 @@ def _path_values(operation, world) -> st.SearchStrategy:
         return st.sampled_from(["slaps", "preferans", "bridge"]).map(
             lambda value: {"slug": value, "date": world["list_day"]}
         )
+    if "/seasons/" in operation.path and "id" in names:  # a season of the Slaps amateur league
+        return st.sampled_from(world["seasons"]).map(lambda value: {"slug": "slaps-amateur", "id": value})
     if "id" in names:
         existing = world["players"] if "/players/" in operation.path else world["matches"]
         return st.sampled_from(existing).map(lambda value: {"id": value})
@@ -654,6 +668,8 @@ MiB = 1024 * 1024
 
 
 def _concrete_path(path: str, world, *, unknown: bool = False) -> str:
+    if "{slug}" in path and "{id}" in path:  # a season of a league
+        return path.replace("{slug}", "slaps-amateur").replace("{id}", str(10**9 if unknown else world["seasons"][0]))
     if "{slug}" in path:
         return path.replace("{slug}", "no-such-league" if unknown else "slaps-amateur")
     if "{id}" in path:
