@@ -35,7 +35,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from config.decimals import CENT
-from leagues.models import League, Player, Season, SeasonMove, SeasonStanding
+from leagues.models import League, Player, Season, SeasonMove, SeasonStanding, local_midnight
 from leagues.signals import season_closed
 from matches.models import AuditEntry, Match
 from ratings.ledger import rating_replay_mark, rating_state_lock
@@ -50,11 +50,7 @@ def season_bounds(season: Season) -> tuple[datetime.datetime, datetime.datetime]
     """[start, end) of a season in UTC: local midnight of its first day to local midnight after its last
     (the site's time zone, as rating periods and lists count days)."""
     zone = timezone.get_default_timezone()
-
-    def midnight(day: datetime.date) -> datetime.datetime:
-        return datetime.datetime.combine(day, datetime.time(), tzinfo=zone).astimezone(datetime.UTC)
-
-    return midnight(season.first_day), midnight(season.last_day + datetime.timedelta(days=1))
+    return local_midnight(season.first_day, zone), local_midnight(season.last_day + datetime.timedelta(days=1), zone)
 
 
 @dataclass

@@ -295,7 +295,7 @@ class League(models.Model):
         local_day = moment.astimezone(zone).date()
         index = (local_day - self.rating_period_anchor).days // days
         first_day = self.rating_period_anchor + datetime.timedelta(days=index * days)
-        return _local_midnight(first_day, zone), _local_midnight(first_day + datetime.timedelta(days=days), zone)
+        return local_midnight(first_day, zone), local_midnight(first_day + datetime.timedelta(days=days), zone)
 
     def active_from(self, today: datetime.date) -> datetime.datetime | None:
         """The earliest moment a player's last rated result may have been played for them to be active on
@@ -309,7 +309,7 @@ class League(models.Model):
         from django.utils import timezone
 
         day = today - datetime.timedelta(days=self.inactive_after_days)
-        return _local_midnight(day, timezone.get_default_timezone())
+        return local_midnight(day, timezone.get_default_timezone())
 
 
 class Season(models.Model):
@@ -445,7 +445,7 @@ class SeasonMove(models.Model):
         return f"{self.player} {self.direction} to {self.to_league} ({self.season})"
 
 
-def _local_midnight(day: datetime.date, zone: datetime.tzinfo) -> datetime.datetime:
+def local_midnight(day: datetime.date, zone: datetime.tzinfo) -> datetime.datetime:
     """The instant ``day`` begins in ``zone``, in UTC.
 
     Where a zone skips midnight (its clocks jump from 23:59 to 01:00), the

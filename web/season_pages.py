@@ -16,20 +16,27 @@ from django.utils.translation import gettext as _
 
 from leagues.models import League, Player, Season
 from leagues.season_selectors import season_honours, season_lines, season_moved, seasons_of
-from ratings.selectors import leaderboard_search
+from ratings.selectors import leaderboard_search, rating_decimals
+from web.list_pages import shown_change
 
 SEASONS_PAGE_SIZE = 12
 TABLE_PAGE_SIZE = 50
 
 
-def shown_points(value: Decimal, *, signed: bool = False) -> str:
-    """Points without trailing zeros (``4``, ``4.5``); a rating gained with its sign (a true minus for a fall)."""
+def shown_points(value: Decimal) -> str:
+    """Points without trailing zeros: ``4``, ``4.5``."""
     text = f"{abs(value).normalize():f}"
     if "." in text:
         text = text.rstrip("0").rstrip(".")
-    if not signed:
-        return f"-{text}" if value < 0 else text
-    return f"+{text}" if value > 0 else (f"\u2212{text}" if value < 0 else f"\u00b1{text}")
+    return f"-{text}" if value < 0 else text
+
+
+def shown_line(value: Decimal, league: League) -> str:
+    """A table's figure: points (``shown_points``), or a rating gained as the lists show a change (to the
+    game's decimals, with its sign: ``web.list_pages.shown_change``)."""
+    if league.season_rule == League.SeasonRule.RATING:
+        return shown_change(value, rating_decimals(league.game))
+    return shown_points(value)
 
 
 def rule_words(league: League) -> str:
@@ -65,10 +72,9 @@ def league_seasons_page(request, slug):
     league = get_object_or_404(League.objects.select_related("game"), slug=slug)
     page = Paginator(seasons_of(league=league), SEASONS_PAGE_SIZE).get_page(request.GET.get("page"))
     honours = season_honours(list(page.object_list))
-    signed = league.season_rule == League.SeasonRule.RATING
     for entry in honours:
         for line in entry.podium:
-            line.shown_points = shown_points(line.points, signed=signed)
+            line.shown_points = shown_line(line.points, league)
     return render(
         request,
         "leagues/seasons.html",
@@ -87,10 +93,9 @@ def season_page(request, slug, pk):
     )
     page = Paginator(lines, TABLE_PAGE_SIZE).get_page(request.GET.get("page"))
     moved = season_moved(season=season)
-    signed = league.season_rule == League.SeasonRule.RATING
     rows = list(page.object_list)
     for line in rows:
-        line.shown_points = shown_points(line.points, signed=signed)
+        line.shown_points = shown_line(line.points, league)
         line.moved = moved.get(line.player_id, "")
     return render(
         request,
@@ -103,7 +108,7 @@ def season_page(request, slug, pk):
             "search": search,
             "query": urlencode({"q": search}),
             "rule": rule_words(league),
-            "rating_rule": signed,
+            "rating_rule": league.season_rule == League.SeasonRule.RATING,
             "draws": league.game.kind.shows_draws,
         },
     )

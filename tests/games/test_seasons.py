@@ -92,14 +92,29 @@ def test_the_best_results_only(club):
 
 
 def test_the_rating_gained(club):
+    """Each player's rating at the season's end less their rating at its start, by the independent oracle's
+    replay of the results played before each moment (never the engine's ledger)."""
+    from fractions import Fraction
+
+    from games.seasons import season_bounds
+    from tests.oracle import oracle_replay
+    from tests.oracle_db import oracle_game_spec, oracle_results
+
     League.objects.filter(pk=club["league"].pk).update(season_rule="rating")
-    season_ids = Match.objects.filter(played_at__date__gte=FIRST, played_at__date__lte=LAST).values_list("pk")
-    gained = {}
-    for player_id, delta in RatingChange.objects.filter(match__in=season_ids).values_list("player_id", "delta"):
-        gained[player_id] = gained.get(player_id, Decimal(0)) + delta
+    game = club["league"].game
+    results, spec = oracle_results(game=game), oracle_game_spec(game=game)
+    later = timezone.now() + datetime.timedelta(days=1)
+
+    def ratings_before(moment):
+        standings = oracle_replay(spec, [r for r in results if r.played_at < moment], now=later).standings
+        return {player: standing.rating for player, standing in standings.items()}
+
+    start, end = season_bounds(club["season"])
+    before, after = ratings_before(start), ratings_before(end)
+    gained = {player: after[player] - before.get(player, Fraction(1000)) for player in after}
     table = season_table(club["season"])
-    assert {line.player_id: line.points for line in table} == gained
-    assert [line.points for line in table] == sorted(gained.values(), reverse=True)
+    assert {line.player_id: Fraction(line.points) for line in table} == gained
+    assert [line.points for line in table] == sorted((line.points for line in table), reverse=True)
     assert sum(gained.values()) == 0  # Elo between the three: what one gains another loses
 
 
