@@ -326,13 +326,13 @@ class Season(models.Model):
     first_day = models.DateField()
     last_day = models.DateField()
     table_at = models.DateTimeField(
-        null=True, blank=True, editable=False, help_text="When the season's table was last worked out."
+        null=True, blank=True, editable=False, help_text=_("When the season's table was last worked out.")
     )
     closed_at = models.DateTimeField(
         null=True,
         blank=True,
         editable=False,
-        help_text="When the season ended and its table was frozen (games.seasons.season_close); never again.",
+        help_text=_("When the season ended and its table was frozen (games.seasons.season_close); never again."),
     )
 
     class Meta:
@@ -397,13 +397,13 @@ class SeasonStanding(models.Model):
     player_id = models.PositiveBigIntegerField()
     name = models.CharField(max_length=100)
     points = models.DecimalField(
-        max_digits=12, decimal_places=2, help_text="Points, best results' points, or rating gained, by the rule."
+        max_digits=12, decimal_places=2, help_text=_("Points, best results' points, or rating gained, by the rule.")
     )
-    results = models.PositiveIntegerField(help_text="The player's results in the season that the table counts.")
+    results = models.PositiveIntegerField(help_text=_("The player's results in the season that the table counts."))
     won = models.PositiveIntegerField(default=0)
     drawn = models.PositiveIntegerField(default=0)
     lost = models.PositiveIntegerField(default=0)
-    tied = models.BooleanField(default=False, help_text="Shares its rank with another line.")
+    tied = models.BooleanField(default=False, help_text=_("Shares its rank with another line."))
 
     class Meta:
         ordering = ["season", "rank", "name", "player_id"]
@@ -431,7 +431,7 @@ class SeasonMove(models.Model):
     from_league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
     to_league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
     direction = models.CharField(max_length=4, choices=Direction.choices)
-    at = models.DateTimeField(help_text="The season's end: local midnight after its last day, in UTC.")
+    at = models.DateTimeField(help_text=_("The season's end: local midnight after its last day, in UTC."))
 
     class Meta:
         ordering = ["at", "id"]
