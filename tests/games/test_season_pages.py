@@ -95,3 +95,39 @@ def test_the_league_feed_holds_the_closed_season(client, closed):
 def test_the_leaderboard_links_the_honours_board(client, closed):
     html = client.get(reverse("league-leaderboard", args=["slaps-amateur"])).content.decode()
     assert reverse("league-seasons", args=["slaps-amateur"]) in html
+
+
+def test_after_a_new_result_no_season_page_works_out_a_table_or_replays(
+    client, closed, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The pages read the stored lines: a result entered (its rating and the table's refresh queued, not run
+    here) leaves every season page, feed and API answer without a table worked out or a replay."""
+    import games.seasons
+    import ratings.replay
+    import ratings.services
+    from tests.games.test_seasons import enter
+
+    calls = []
+    for module, name in (
+        (games.seasons, "season_table"),
+        (ratings.replay, "ledger_apply"),
+        (ratings.services, "ratings_process_game"),
+    ):
+        original = getattr(module, name)
+        monkeypatch.setattr(
+            module, name, lambda *a, name=name, original=original, **k: calls.append(name) or original(*a, **k)
+        )
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        enter(closed["referee"], closed["cat"], closed["bob"], TODAY)
+    assert queued  # the rating waits for its task
+    calls.clear()
+    for url in (
+        reverse("league-seasons", args=["slaps-amateur"]),
+        reverse("league-season", args=["slaps-amateur", closed["running"].pk]),
+        reverse("league-season", args=["slaps-amateur", closed["season"].pk]),
+        reverse("league-feed", args=["slaps-amateur"]),
+        reverse("api-league-seasons", args=["slaps-amateur"]),
+        reverse("api-league-season", args=["slaps-amateur", closed["running"].pk]),
+    ):
+        assert client.get(url).status_code == 200, url
+    assert calls == []
