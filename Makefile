@@ -2,6 +2,8 @@
 #   make run   set up .venv, migrate, load demo data once, serve http://127.0.0.1:8000
 #   make test  the whole test suite
 #   make lint  ruff check + format check + migrations check + import contracts
+#   make messages  update every translation catalogue, compile them, build the JavaScript ones (needs GNU
+#                  gettext: apt-get install gettext; docs/translation.md)
 #   make mutation  mutation testing of the rating engines and the ledger's apply/replay code
 #                  (slow, not part of make test; docs/mutation.md says how to read it);
 #                  make mutation-engines / mutation-services run one phase
@@ -11,7 +13,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format install worker clean mutation mutation-engines mutation-services
+.PHONY: run test lint format install worker clean messages mutation mutation-engines mutation-services
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +45,9 @@ lint: install
 	$(PY) -m ruff format --check .
 	$(PY) manage.py makemigrations --check --dry-run
 	$(VENV)/bin/lint-imports
+
+messages: install
+	$(PY) manage.py messages
 
 format: install
 	$(PY) -m ruff check --fix .

@@ -37,11 +37,12 @@ class ModelBackend(backends.ModelBackend):
 
     def get_user(self, user_id):
         """The signed-in user's row, read on every request, with their player joined (``Player.user``'s
-        reverse, ``player``): the header's "Me" link (people, issue 27) then costs no query of its own. Only
+        reverse, ``player``): the header's "Me" link (people, issue 27) then costs no query of its own, nor
+        does their stored language (``language_choice``, read by ``config.language``'s middleware). Only
         the relation's name is known here, as a string: config imports no app."""
         user_model = get_user_model()
         try:
-            user = user_model._default_manager.select_related("player").get(pk=user_id)
+            user = user_model._default_manager.select_related("player", "language_choice").get(pk=user_id)
         except user_model.DoesNotExist:
             return None
         return user if self.user_can_authenticate(user) else None

@@ -55,3 +55,32 @@ class ApiToken(models.Model):
     def live_at(self, moment) -> bool:
         """Neither revoked nor expired at ``moment``."""
         return self.revoked_at is None and self.expires_at > moment
+
+
+class LanguageChoice(models.Model):
+    """The language a signed-in person chose with the header's switcher (``config.language``): their pages
+    on any device and the mail the site sends them are in it. No row: the browser's language for pages, the
+    site's (``LANGUAGE_CODE``) for mail. A code no longer in ``LANGUAGES`` is ignored, never an error."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="language_choice",
+        verbose_name=_("user"),
+    )
+    language = models.CharField(_("language"), max_length=15)
+    changed_at = models.DateTimeField(_("changed"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("language choice")
+        verbose_name_plural = _("language choices")
+        constraints = [
+            # A language code (en, ru, pt-br, zh-hans), never an empty string or free text.
+            models.CheckConstraint(
+                condition=Q(language__regex=r"^[a-z]{2,3}(-[a-z0-9]{2,8})*$"), name="languagechoice_code"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.user}: {self.language}"

@@ -81,6 +81,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "statici18n",
     "template_partials",
     "django_ratelimit",
     "axes",
@@ -117,6 +118,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The language of every answer: a signed-in person's stored choice, else the switcher's cookie, else the
+    # browser's Accept-Language (Django's LocaleMiddleware, which it extends; docs/translation.md).
+    "config.language.LanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -225,7 +229,23 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# The languages every page, email and message is in (issue 28, docs/translation.md). Each app keeps its
+# own catalogue (<app>/locale/ru/LC_MESSAGES/django.po); the shared frame's (templates/, static/js/, config/)
+# is config/locale. `make messages` updates them all. A language is added here and by its catalogues.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("ru", "Русский")]
+LANGUAGE_COOKIE_NAME = "cardrank_language"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+# Dates, times and numbers in the active language's formats (config/formats/<lang>/formats.py extends
+# Django's): a decimal comma in Russian. Thousands are grouped only where a page asks (humanize's intcomma:
+# counts, totals), never in a rating (1500, as every rating list prints it) nor in an id or a form's value.
+FORMAT_MODULE_PATH = ["config.formats"]
+USE_THOUSAND_SEPARATOR = False
+# The JavaScript catalogues are static files (django-statici18n: static/jsi18n/<lang>/djangojs.js), built by
+# `make messages` from config/locale's djangojs.po, so the Content-Security-Policy needs no script view.
+STATICI18N_ROOT = BASE_DIR / "static"
+STATICI18N_PACKAGES = ("config",)
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

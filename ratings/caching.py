@@ -28,6 +28,8 @@ matches): saving one bumps its game's versions too. These are rare admin edits.
                      rating change). Parts of a page that show results are
                      keyed on it as well as on the ratings version.
 
+Every key also carries the active language: a part is kept once per language it is read in.
+
 Entries also expire after ``CACHE_SECONDS``: the version makes them correct,
 the timeout only bounds memory.
 
@@ -51,6 +53,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from django.core.cache import cache
+from django.utils import translation
 
 from ratings.models import RatingState
 
@@ -100,7 +103,9 @@ def rating_version_of(site_version: str, *, game_id: int) -> str:
 
 
 def _name(key: tuple) -> str:
-    name = ":".join([PREFIX, *(str(part) for part in key)])
+    # Every entry is kept per language (issue 28): a cached part is HTML in the words and the number formats
+    # of the language it was rendered in, and a Russian reader must never get the English one.
+    name = ":".join([PREFIX, translation.get_language() or "-", *(str(part) for part in key)])
     if len(name) > 200 or any(ord(char) < 33 or char == "\x7f" for char in name):
         # Memcached-safe keys: search text may hold spaces or anything; hash it.
         name = f"{PREFIX}:h:{hashlib.sha256(name.encode()).hexdigest()}"

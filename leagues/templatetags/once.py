@@ -7,8 +7,9 @@ on the request, the user or the page, yet Django's templates render it again on 
 text, it costs one attribute read (docs/performance.md).
 
 So that nothing that does depend on the request can be kept and shown to someone else, the tag accepts
-only text, comments, ``{% load %}``, and ``{% url %}`` and ``{% static %}`` whose arguments are all
-literal strings, with no filter and no ``as`` variable: anything else (a variable, an ``{% if %}``, an
+only text, comments, ``{% load %}``, ``{% url %}`` and ``{% static %}`` whose arguments are all literal
+strings, and ``{% translate "literal" %}``, with no filter and no ``as`` variable; the text is kept once
+per language (issue 28). Anything else (a variable, an ``{% if %}``, an
 ``{% include %}``, ``{% csrf_token %}``) is a ``TemplateSyntaxError`` when the template is loaded.
 
 ``{% memo name=value ... %}…{% endmemo %}``: a part of a page that depends only on the values it is
@@ -29,6 +30,7 @@ from django import template
 from django.template import Context
 from django.template.base import FilterExpression, TextNode, Variable
 from django.template.defaulttags import CommentNode, CsrfTokenNode, LoadNode, URLNode
+from django.templatetags.i18n import TranslateNode
 from django.templatetags.static import StaticNode
 from django.utils import timezone, translation
 from django.utils.functional import Promise
@@ -56,22 +58,30 @@ def _constant(node) -> bool:
         )
     if isinstance(node, StaticNode):
         return node.varname is None and _literal(node.path)
+    if isinstance(node, TranslateNode):
+        # Its text depends on the language alone, which keys the kept text.
+        return (
+            node.asvar is None
+            and _literal(node.filter_expression)
+            and (node.message_context is None or _literal(node.message_context))
+        )
     return False
 
 
 class OnceNode(template.Node):
-    """Keeps its text per process, renewed by nothing but a restart: it is literal text, URLs and static files'
-    names, which change only with a deploy."""
+    """Keeps its text per process and language, renewed by nothing but a restart: it is literal text, URLs,
+    static files' names and translated literals, which change only with a deploy."""
 
     def __init__(self, nodelist):
         self.nodelist = nodelist
-        self.text = None
+        self.texts: dict[str | None, str] = {}
 
     def render(self, context):
         # Two requests rendering it at the same moment both render it, to the same text: no lock needed.
-        text = self.text
+        language = translation.get_language()
+        text = self.texts.get(language)
         if text is None:
-            text = self.text = self.nodelist.render(context)
+            text = self.texts[language] = self.nodelist.render(context)
         return text
 
 
@@ -85,8 +95,8 @@ def once(parser, token):
     for node in nodelist:
         if not _constant(node):
             raise template.TemplateSyntaxError(
-                f"'once' keeps its content for every request, so it may hold only text, comments, and url and "
-                f"static tags with literal arguments; not {node!r}."
+                f"'once' keeps its content for every request, so it may hold only text, comments, url and "
+                f"static tags with literal arguments and translate tags of a literal; not {node!r}."
             )
     return OnceNode(nodelist)
 
