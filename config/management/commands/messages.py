@@ -21,7 +21,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management import call_command
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.test.utils import override_settings
 
 #: The folders whose strings are an app's own: each has ``locale/``. Everything else that a person reads
@@ -93,11 +93,24 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--no-compile", action="store_true", help="Update the .po files only.")
+        parser.add_argument(
+            "--only",
+            action="append",
+            metavar="FOLDER",
+            help="Only this catalogue: an app's folder (leagues, games/bridge) or 'config' for the frame's.",
+        )
 
-    def handle(self, *args, no_compile=False, **options):
+    def handle(self, *args, no_compile=False, only=None, **options):
         base = Path(settings.BASE_DIR)
         locales = [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
-        for folder, locale, ignore, domains in targets(base):
+        chosen = [
+            target
+            for target in targets(base)
+            if not only or str(target[1].parent.relative_to(base)) in {name.strip("/") for name in only}
+        ]
+        if not chosen:
+            raise CommandError(f"No catalogue named {', '.join(only)}: an app's folder, or config.")
+        for folder, locale, ignore, domains in chosen:
             os.makedirs(locale, exist_ok=True)
             # makemessages files a string under the first LOCALE_PATHS folder whose parent holds it, else
             # the first one: this catalogue's folder alone.
