@@ -243,9 +243,10 @@ LANGUAGE_COOKIE_SAMESITE = "Lax"
 FORMAT_MODULE_PATH = ["config.formats"]
 USE_THOUSAND_SEPARATOR = False
 # The JavaScript catalogues are static files (django-statici18n: static/jsi18n/<lang>/djangojs.js), built by
-# `make messages` from config/locale's djangojs.po, so the Content-Security-Policy needs no script view.
+# `make messages` from the djangojs.po of config/locale and of the apps with scripts of their own, so the
+# Content-Security-Policy needs no script view.
 STATICI18N_ROOT = BASE_DIR / "static"
-STATICI18N_PACKAGES = ("config",)
+STATICI18N_PACKAGES = ("config", "games.bridge")  # the apps with scripts of their own
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

@@ -67,7 +67,10 @@ def targets(base: Path) -> list[tuple[Path, Path, list[str], list[str]]]:
     ]
     for folder in APP_FOLDERS:
         inner = [other.removeprefix(folder + "/") for other in APP_FOLDERS if other.startswith(folder + "/")]
-        found.append((base / folder, base / folder / "locale", [*inner, *IGNORE_ALWAYS], ["django"]))
+        # An app's own scripts (a game's static/js) have their own JavaScript catalogue.
+        scripts = any((base / folder / "static").rglob("*.js"))
+        domains = ["django", "djangojs"] if scripts else ["django"]
+        found.append((base / folder, base / folder / "locale", [*inner, *IGNORE_ALWAYS], domains))
     return found
 
 
