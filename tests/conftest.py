@@ -239,6 +239,12 @@ def shared_data_missing(*folders: str) -> str | None:
     return None
 
 
+def gettext_missing() -> str | None:
+    if not (shutil.which("xgettext") and shutil.which("msgmerge")):
+        return "GNU gettext's xgettext and msgmerge, which make messages runs (apt-get install -y gettext)"
+    return None
+
+
 # marker -> the check of what it needs (None: there); a marker's arguments are passed to its check.
 REQUIREMENTS = {
     "postgres": postgres_missing,
@@ -247,6 +253,7 @@ REQUIREMENTS = {
     "browser": chromium_missing,
     "nginx": nginx_missing,
     "shared_data": shared_data_missing,
+    "gettext": gettext_missing,
 }
 
 

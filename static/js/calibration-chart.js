@@ -10,14 +10,14 @@
     data: {
       labels: data.labels,
       datasets: [
-        { label: "mean predicted", data: data.predicted, backgroundColor: "#9ec5fe" },
-        { label: "observed", data: data.observed, backgroundColor: "#1f6feb" },
+        { label: gettext("mean predicted"), data: data.predicted, backgroundColor: "#9ec5fe" },
+        { label: gettext("observed"), data: data.observed, backgroundColor: "#1f6feb" },
       ],
     },
     options: {
       animation: false,
       maintainAspectRatio: false,
-      scales: { y: { min: 0, max: 1, title: { display: true, text: "score" } }, x: { title: { display: true, text: "predicted" } } },
+      scales: { y: { min: 0, max: 1, title: { display: true, text: gettext("score") } }, x: { title: { display: true, text: gettext("predicted") } } },
     },
   });
 })();

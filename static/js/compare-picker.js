@@ -39,7 +39,10 @@
     const size = sideSize();
     target.value = ids.length && ids.length < size && !ids.includes(id) ? ids.concat(id).join(",") : id;
     const name = option.querySelector(".found-name");
-    if (status) status.textContent = `${name ? name.textContent : "Player"} chosen (${target.value}).`;
+    if (status) {
+      const who = name ? name.textContent : gettext("Player");
+      status.textContent = interpolate(gettext("%(who)s chosen (%(ids)s)."), { who: who, ids: target.value }, true);
+    }
     input.value = "";
     combobox.close(input, list, options(list));
   }

@@ -12,7 +12,7 @@
     data: {
       labels: data.labels,
       datasets: [{
-        label: "mean active rating",
+        label: gettext("mean active rating"),
         data: data.means,
         borderColor: "#1f6feb",
         backgroundColor: "#1f6feb",
@@ -25,15 +25,20 @@
       animation: false,
       maintainAspectRatio: false,
       scales: {
-        x: { title: { display: true, text: "from" }, ticks: { maxTicksLimit: 6 } },
-        y: { title: { display: true, text: "Mean rating" } },
+        x: { title: { display: true, text: gettext("from") }, ticks: { maxTicksLimit: 6 } },
+        y: { title: { display: true, text: gettext("Mean rating") } },
       },
       plugins: {
         legend: { display: false },
         tooltip: {
           callbacks: {
             label: function (item) {
-              return "Mean " + Math.round(item.parsed.y) + " over " + data.active[item.dataIndex] + " active players";
+              var active = data.active[item.dataIndex];
+              return interpolate(
+                ngettext("Mean %(mean)s over %(active)s active player", "Mean %(mean)s over %(active)s active players", active),
+                { mean: Math.round(item.parsed.y), active: active },
+                true,
+              );
             },
           },
         },

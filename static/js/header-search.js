@@ -88,7 +88,11 @@
     const { input, list, status } = parts(form);
     input.removeAttribute("aria-activedescendant");
     const found = options(list).length;
-    if (status) status.textContent = input.value.trim() ? `${found} player${found === 1 ? "" : "s"} found` : "";
+    if (status) {
+      status.textContent = input.value.trim()
+        ? interpolate(ngettext("%s player found", "%s players found", found), [found])
+        : "";
+    }
     if (document.activeElement === input && input.value.trim()) open(form);
     else close(form);
   });

@@ -43,10 +43,10 @@
             type: "linear",
             min: first,
             max: last,
-            title: { display: true, text: "Date" },
+            title: { display: true, text: gettext("Date") },
             ticks: { maxTicksLimit: 6, callback: function (value) { return day(value); } },
           },
-          y: { title: { display: true, text: "Rating" } },
+          y: { title: { display: true, text: gettext("Rating") } },
         },
         plugins: {
           legend: { display: false },
@@ -56,9 +56,13 @@
                 var point = series.points[items[0].dataIndex];
                 if (!point) return "";
                 var when = new Date(point[0]).toISOString().slice(0, 16).replace("T", " ");
-                return point[2] ? when + ", after " + point[2] + " " + (point[2] === 1 ? series.unit : series.units) : when + ", before the first";
+                if (!point[2]) return interpolate(gettext("%(when)s, before the first"), { when: when }, true);
+                // The game's word for what it rates, in each plural form of the page's language (ratings.selectors).
+                var forms = series.unit_forms || [];
+                var units = interpolate(forms[pluralidx(point[2])] || forms[forms.length - 1] || "%s", [point[2]]);
+                return interpolate(gettext("%(when)s, after %(units)s"), { when: when, units: units }, true);
               },
-              label: function (item) { return "Rating " + Math.round(item.parsed.y); },
+              label: function (item) { return interpolate(gettext("Rating %s"), [Math.round(item.parsed.y)]); },
             },
           },
         },

@@ -7,7 +7,7 @@
   var data = JSON.parse(source.textContent);
   if (!data) return;
   var colours = ["#1f6feb", "#d29922"];
-  var datasets = [{ label: "mean predicted", data: data.predicted, backgroundColor: "#9ec5fe" }];
+  var datasets = [{ label: gettext("mean predicted"), data: data.predicted, backgroundColor: "#9ec5fe" }];
   data.series.forEach(function (series, index) {
     datasets.push({ label: series.label, data: series.data, backgroundColor: colours[index % colours.length] });
   });
@@ -17,7 +17,7 @@
     options: {
       animation: false,
       maintainAspectRatio: false,
-      scales: { y: { min: 0, max: 1, title: { display: true, text: "score" } }, x: { title: { display: true, text: "predicted" } } },
+      scales: { y: { min: 0, max: 1, title: { display: true, text: gettext("score") } }, x: { title: { display: true, text: gettext("predicted") } } },
     },
   });
 })();
