@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.db.models import Prefetch
 from django.urls import path
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.base import BaseKind
 from games.bridge import api, pages, views
@@ -116,7 +118,7 @@ class BridgeKind(BaseKind):
         return views.entry(request, game)
 
     def entry_label(self, game):
-        return f"Record {game.name.lower()}"
+        return _("Record %(game)s") % {"game": game.name.lower()}
 
     def match_page_context(self, match):
         return session_page_context(match)
@@ -176,7 +178,8 @@ class BridgeKind(BaseKind):
     def admin_players(self, match):
         # A session seats every player of the evening once: the count says more than 24 names. (Pairs
         # would need the boards' tables read: partners may change during an evening.)
-        return f"Session of {len(match.seats.all())} players"
+        count = len(match.seats.all())
+        return ngettext("Session of %(count)d player", "Session of %(count)d players", count) % {"count": count}
 
     def entry_initial(self, match):
         return views.bridge_entry_initial(match)
@@ -184,8 +187,8 @@ class BridgeKind(BaseKind):
     # --- import: the files of its own formats ------------------------------------------------
 
     importer_files = {
-        "pbn": (".pbn", "PBN (a bridge scoring program's)"),
-        "usebio": (".xml", "USEBIO 1.2 XML (a bridge scoring program's)"),
+        "pbn": (".pbn", gettext_lazy("PBN (a bridge scoring program's)")),
+        "usebio": (".xml", gettext_lazy("USEBIO 1.2 XML (a bridge scoring program's)")),
     }
 
     # --- reading its parts (matches.selectors) -------------------------------------------------
@@ -210,7 +213,7 @@ class BridgeKind(BaseKind):
     compare_side_size = 2
     profile_head_to_head = False  # its records section lists the opposing pairs (``profile_sections``)
     meeting_nouns = ("board", "boards")
-    points_label = "net IMPs"
+    points_label = gettext_lazy("net IMPs")
 
     def head_to_head(self, *, player, game):
         return bridge_head_to_head(player=player, game=game)
@@ -236,7 +239,7 @@ class BridgeKind(BaseKind):
     def crosstable(self, *, game, player_ids):
         return None  # bridge is met pair against pair: the profile's head-to-head lists the pairs
 
-    compare_expected_note = (
+    compare_expected_note = gettext_lazy(
         "Seed 003's expected score of pair A in a duel against pair B, each pair rated as its partners' mean plus "
         "its partnership bonus, the gap capped at 400 (the rule of 400)."
     )

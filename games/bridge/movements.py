@@ -25,7 +25,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-MOVEMENTS = {"mitchell": "Mitchell", "howell": "Howell", "free": "Free"}
+from django.utils.translation import gettext_lazy, pgettext_lazy
+
+MOVEMENTS = {
+    "mitchell": gettext_lazy("Mitchell"),
+    "howell": gettext_lazy("Howell"),
+    "free": pgettext_lazy("a bridge movement: pairs sit as the scorer types", "Free"),
+}
 
 
 @dataclass(frozen=True)

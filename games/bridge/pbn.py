@@ -22,6 +22,7 @@ from datetime import date, time
 from fractions import Fraction
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.bridge.scoring import vulnerability_parse
 from games.bridge.travellers import (
@@ -54,7 +55,11 @@ BUTLER = re.compile(r"butler-([0-9]+)", re.IGNORECASE)
 CLOCK = re.compile(r"([0-9]{2}):([0-9]{2})(?::([0-9]{2}))?")
 
 #: ScoreTable columns of events that are not pairs: a pairs importer refuses them.
-NOT_PAIRS = {"PlayerId_North": "an individual event", "TeamId_Home": "a team event", "TeamId_NS": "a team event"}
+NOT_PAIRS = {
+    "PlayerId_North": gettext_lazy("an individual event"),
+    "TeamId_Home": gettext_lazy("a team event"),
+    "TeamId_NS": gettext_lazy("a team event"),
+}
 #: The tables read; others (``OptimumResultTable`` ...) are skipped with their rows.
 READ_TABLES = ("ScoreTable", "TotalScoreTable")
 NEEDED = ("PairId_NS", "PairId_EW", "Score_NS", "Score_EW")
@@ -74,6 +79,11 @@ class Game:
     tables: dict[str, Table] = field(default_factory=dict)
 
 
+def _line(number: int) -> str:
+    """Where a problem is: a line of the file, in the reader's language."""
+    return _("line %(number)d") % {"number": number}
+
+
 def pbn_decode(data: bytes) -> str:
     """The file's text: a byte-order mark or a ``%Content-type: ...; charset=`` hint first, then strict
     UTF-8 (Ruter i Norge writes it without a mark), then Windows-1252 (Magic Contest, older Ruter).
@@ -83,7 +93,7 @@ def pbn_decode(data: bytes) -> str:
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return data.decode("utf-16")
     if b"\x00" in data:
-        raise ValueError("The file has NUL bytes: it is binary, or UTF-16 without a byte-order mark, not PBN text.")
+        raise ValueError(_("The file has NUL bytes: it is binary, or UTF-16 without a byte-order mark, not PBN text."))
     hint = CHARSET.search(data[:4096])
     candidates = ["utf-8", "cp1252"]
     if hint:
@@ -94,7 +104,7 @@ def pbn_decode(data: bytes) -> str:
             return data.decode(encoding)
         except UnicodeDecodeError:
             continue
-    raise ValueError("The file is neither UTF-8 nor Windows-1252 text.")
+    raise ValueError(_("The file is neither UTF-8 nor Windows-1252 text."))
 
 
 def _tokens(text: str) -> list[str | None] | None:
@@ -134,7 +144,7 @@ def _games(text: str, meta: dict[str, str], problems: list[Problem]) -> list[Gam
         if stripped.startswith("["):
             tag = TAG.match(stripped)
             if tag is None:
-                problems.append(Problem(f"line {number}", 'not a PBN tag ([Name "value"]).'))
+                problems.append(Problem(_line(number), _('not a PBN tag ([Name "value"]).')))
                 continue
             if game is None:
                 game = Game(line=number)
@@ -151,8 +161,9 @@ def _games(text: str, meta: dict[str, str], problems: list[Problem]) -> list[Gam
             if row is None or len(row) != len(table.columns):
                 problems.append(
                     Problem(
-                        f"line {number}",
-                        f"a table row with {len(table.columns)} values was expected: {stripped[:80]!r}",
+                        _line(number),
+                        _("a table row with %(count)d values was expected: %(row)r")
+                        % {"count": len(table.columns), "row": stripped[:80]},
                     )
                 )
                 continue
@@ -169,14 +180,17 @@ def _pairs(games: list[Game], problems: list[Problem]) -> tuple[dict[tuple[str, 
     names and MemberID1/2; and whether the movement is a Mitchell (a pair id named once per direction)."""
     total = _total_table(games)
     if total is None:
-        problems.append(Problem("file", "no TotalScoreTable: the file does not name the pairs."))
+        problems.append(Problem(_("file"), _("no TotalScoreTable: the file does not name the pairs.")))
         return {}, False
     if "Names" not in total.columns:
-        what = "an individual event (Name, not Names)" if "Name" in total.columns else "no Names column"
-        problems.append(Problem(f"line {total.line}", f"the TotalScoreTable has {what}: only pairs events import."))
+        if "Name" in total.columns:
+            why = _("the TotalScoreTable has an individual event (Name, not Names): only pairs events import.")
+        else:
+            why = _("the TotalScoreTable has no Names column: only pairs events import.")
+        problems.append(Problem(_line(total.line), why))
         return {}, False
     if "PairId" not in total.columns:
-        problems.append(Problem(f"line {total.line}", "the TotalScoreTable has no PairId column."))
+        problems.append(Problem(_line(total.line), _("the TotalScoreTable has no PairId column.")))
         return {}, False
     rows = [(number, dict(zip(total.columns, values, strict=True))) for number, values in total.rows]
     seen: dict[tuple[str, str], set] = {}
@@ -188,7 +202,7 @@ def _pairs(games: list[Game], problems: list[Problem]) -> tuple[dict[tuple[str, 
     pairs: dict[tuple[str, str, str], Pair] = {}
     for number, row in rows:
         ids = (federation_id(row.get("MemberID1")), federation_id(row.get("MemberID2")))
-        pair = pair_split(row.get("Names") or "", ids, f"line {number}")
+        pair = pair_split(row.get("Names") or "", ids, _line(number))
         if isinstance(pair, Problem):
             problems.append(pair)
             continue
@@ -209,7 +223,9 @@ def _session_day(games: list[Game], meta: dict[str, str], problems: list[Problem
             return date(*map(int, found.groups()))
         except ValueError:
             pass
-    problems.append(Problem(f"line {line}" if line else "file", f'no session date ({name} "YYYY.MM.DD").'))
+    problems.append(
+        Problem(_line(line) if line else _("file"), _('no session date (%(tag)s "YYYY.MM.DD").') % {"tag": name})
+    )
     return None
 
 
@@ -258,12 +274,17 @@ def _travellers(games: list[Game], pairs: dict, mitchell: bool, problems: list[P
         not_pairs = next((what for column, what in NOT_PAIRS.items() if column in table.columns), None)
         missing = [column for column in NEEDED if column not in table.columns]
         if not_pairs or missing:
-            why = f"{not_pairs}: only pairs events import" if not_pairs else f"no {', '.join(missing)} column"
-            problems.append(Problem(f"line {table.line}", f"the ScoreTable has {why}."))
+            if not_pairs:
+                why = _("the ScoreTable has %(what)s: only pairs events import.") % {"what": not_pairs}
+            else:
+                why = _("the ScoreTable has no %(columns)s column.") % {"columns": ", ".join(missing)}
+            problems.append(Problem(_line(table.line), why))
             continue
         board_line, board_text = game.tags.get("Board", (table.line, ""))
         if not board_text.strip().isdigit() or not 0 < int(board_text) <= 10_000:
-            problems.append(Problem(f"line {board_line}", f"the board number {board_text!r} is not a number."))
+            problems.append(
+                Problem(_line(board_line), _("the board number %(number)r is not a number.") % {"number": board_text})
+            )
             continue
         board = int(board_text)
         reading.board_facts[board] = _board_facts(game)
@@ -271,7 +292,7 @@ def _travellers(games: list[Game], pairs: dict, mitchell: bool, problems: list[P
         reading.points_column = reading.points_column or kind
         for number, values in table.rows:
             row = dict(zip(table.columns, values, strict=True))
-            where = f"line {number} (board {board})"
+            where = _("line %(line)d (board %(board)d)") % {"line": number, "board": board}
             _traveller(row, board, where, (pairs, mitchell, kind), reading, problems)
     return reading
 
@@ -297,7 +318,9 @@ def _traveller(row: dict, board: int, where: str, context: tuple, reading: _Read
     found = [_pair(pairs, section, pair_id, side, mitchell) for side, pair_id in (("NS", ns_id), ("EW", ew_id))]
     if None in found:
         unknown = [pair_id for pair_id, pair in zip((ns_id, ew_id), found, strict=True) if pair is None]
-        problems.append(Problem(where, f"pair {', '.join(unknown)} is not in the TotalScoreTable."))
+        problems.append(
+            Problem(where, _("pair %(pair)s is not in the TotalScoreTable.") % {"pair": ", ".join(unknown)})
+        )
         return
     line = {"board": board, "ns": found[0], "ew": found[1], "section": section, "ns_pair": ns_id, "ew_pair": ew_id}
     if codes := adjusted_codes(ns_raw, ew_raw):
@@ -307,10 +330,10 @@ def _traveller(row: dict, board: int, where: str, context: tuple, reading: _Read
         return
     scores = [value for value in (ns_raw, ew_raw) if value is not None]
     if not scores:
-        problems.append(Problem(where, "no score: the board was not played at this table.", False))
+        problems.append(Problem(where, _("no score: the board was not played at this table."), False))
         return
     if not all(SCORE.fullmatch(value) for value in scores):
-        problems.append(Problem(where, f"the score {ns_raw} / {ew_raw} is not a number."))
+        problems.append(Problem(where, _("the score %(ns)s / %(ew)s is not a number.") % {"ns": ns_raw, "ew": ew_raw}))
         return
     ns_score = int(ns_raw or 0) - int(ew_raw or 0)
     if problem := score_problem(ns_score, where):
@@ -405,12 +428,14 @@ def pbn_plan(text: str) -> ImportPlan:
     meta: dict[str, str] = {}
     games = _games(text, meta, plan.problems)
     if not any("ScoreTable" in game.tables for game in games):
-        plan.problems.append(Problem("file", "no ScoreTable: this is not a PBN results file."))
+        plan.problems.append(Problem(_("file"), _("no ScoreTable: this is not a PBN results file.")))
         return plan
     for game in games:
         line, competition = game.tags.get("Competition", (0, "Pairs"))
         if competition.strip().lower() not in ("", "pairs", "#"):
-            plan.problems.append(Problem(f"line {line}", f"a {competition} event: only pairs events import."))
+            plan.problems.append(
+                Problem(_line(line), _("a %(kind)s event: only pairs events import.") % {"kind": competition})
+            )
             return plan
     pairs, mitchell = _pairs(games, plan.problems)
     day = _session_day(games, meta, plan.problems)

@@ -11,6 +11,8 @@ from datetime import datetime
 from decimal import Decimal
 
 from django.db.models import Count, F, Q
+from django.utils.text import get_text_list
+from django.utils.translation import gettext as _
 
 from games.bridge.models import BoardTable
 from leagues.models import Player
@@ -134,6 +136,7 @@ def bridge_change_notes(matches, player: Player) -> dict[int, dict]:
         scores = [float(change.details["score"]) for change in rated]
         notes[match.pk] = {
             "partners": list(partners.get(match.pk, {}).values()),
+            "partner_names": get_text_list([partner.name for partner in partners.get(match.pk, {}).values()], _("and")),
             "pairs": len(pairs.get(match.pk, ())),
             "won": sum(1 for score in scores if score > 0.5),
             "drawn": sum(1 for score in scores if score == 0.5),

@@ -26,6 +26,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db.models import Q
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from games.bridge.analysis import hand_records_queue
@@ -271,7 +272,7 @@ def _clean_bridge_table(raw: Any, where: str, number: int, vulnerability: str, e
             errors.add(
                 "boards",
                 _("%(where)s: the NS score is a whole multiple of 10 within \u00b1%(limit)s.")
-                % {"where": where, "limit": f"{BRIDGE_SCORE_LIMIT:,}"},
+                % {"where": where, "limit": number_format(BRIDGE_SCORE_LIMIT, force_grouping=True)},
             )
             return None
         if problem := ns_score_problem(score, vulnerability):

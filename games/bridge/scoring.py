@@ -102,7 +102,7 @@ def vulnerability_parse(text: str) -> str | None:
 def _vulnerability(text: str) -> str:
     name = vulnerability_parse(text)
     if name is None:
-        raise ValueError(f"{text!r} is not a vulnerability (None, NS, EW or All)")
+        raise ValueError(_("%(text)r is not a vulnerability (None, NS, EW or All)") % {"text": text})
     return name
 
 
@@ -209,17 +209,20 @@ def traveller_score(
     vulnerability is its number's unless ``vulnerability`` (as ``ns_score`` reads it) is given."""
     parsed = contract_parse(contract)
     if parsed is None:
-        return None, f"\u201c{contract.strip()}\u201d is not a contract (e.g. 4S, 3NTX, 6\u2665XX, Pass)"
+        return None, _("\u201c%(contract)s\u201d is not a contract (e.g. 4S, 3NTX, 6\u2665XX, Pass)") % {
+            "contract": contract.strip()
+        }
     if parsed.passed_out:
         return 0, ""
     who = (declarer or "").strip().upper()
     if len(who) != 1 or who not in DIRECTIONS:
-        return None, "the declarer is N, E, S or W"
+        return None, _("the declarer is N, E, S or W")
     tricks = tricks_parse(result, parsed)
     if tricks is None:
         return (
             None,
-            f"\u201c{(result or '').strip()}\u201d is not a result of {parsed} (e.g. =, +1, -2, or the tricks taken)",
+            _("\u201c%(result)s\u201d is not a result of %(contract)s (e.g. =, +1, -2, or the tricks taken)")
+            % {"result": (result or "").strip(), "contract": parsed},
         )
     return ns_score(parsed, who, tricks, board=board, vulnerability=vulnerability), ""
 

@@ -31,11 +31,12 @@ from functools import cached_property
 
 from django.urls import reverse
 from django.utils import dateformat, timezone
+from django.utils.formats import get_format
 from django.utils.functional import SimpleLazyObject
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from games.bridge.results import bridge_stored_body, session_scoring
 from games.bridge.scoring import contract_parse
@@ -71,6 +72,17 @@ VULNERABILITY_WORDS = {
     "EW": gettext_lazy("East-West vulnerable"),
     "All": gettext_lazy("Both vulnerable"),
 }
+#: A seat's and a side's letters as people read them (translated); files and forms keep N/E/S/W.
+SEAT_LETTERS = {
+    "N": pgettext_lazy("bridge seat letter: North", "N"),
+    "E": pgettext_lazy("bridge seat letter: East", "E"),
+    "S": pgettext_lazy("bridge seat letter: South", "S"),
+    "W": pgettext_lazy("bridge seat letter: West", "W"),
+}
+SIDE_LETTERS = {
+    "NS": pgettext_lazy("bridge side letters: North-South", "NS"),
+    "EW": pgettext_lazy("bridge side letters: East-West", "EW"),
+}
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_WORDS = {
     "S": gettext_lazy("spades"),
@@ -99,7 +111,7 @@ def points_text(value: Fraction | Decimal | None, *, signed: bool = False) -> st
         return "0"
     text = f"{abs(number):f}"
     if "." in text:
-        text = text.rstrip("0").rstrip(".")
+        text = text.rstrip("0").rstrip(".").replace(".", get_format("DECIMAL_SEPARATOR"))
     if number < 0:
         return MINUS + text
     return "+" + text if signed else text
@@ -108,7 +120,11 @@ def points_text(value: Fraction | Decimal | None, *, signed: bool = False) -> st
 def suit_html(letter: str) -> SafeString:
     """A suit's symbol (♠ ♥ ♦ ♣) with its name for a screen reader; "NT" for no trumps."""
     if letter in ("N", "NT"):
-        return format_html('<abbr class="strain-nt" title="{}">NT</abbr>', SUIT_WORDS["N"])
+        return format_html(
+            '<abbr class="strain-nt" title="{}">{}</abbr>',
+            SUIT_WORDS["N"],
+            pgettext("bridge strain: no trumps, abbreviated", "NT"),
+        )
     return format_html(
         '<span class="suit suit-{}" aria-hidden="true">{}</span><span class="visually-hidden">{}</span>',
         letter.lower(),
@@ -176,7 +192,10 @@ def session_rating_changes(match) -> dict[int, int]:
 def session_title(match) -> str:
     """The evening's title: its club (the league it is filed under, else the game) and its local date."""
     club = match.league.name if match.league_id else match.game.name
-    return f"{club}, {dateformat.format(timezone.localtime(match.played_at), 'l j F Y')}"
+    when = dateformat.format(
+        timezone.localtime(match.played_at), pgettext("date format of a bridge session's title", "l j F Y")
+    )
+    return _("%(club)s, %(date)s") % {"club": club, "date": when}
 
 
 # --- the pairs and their standings -----------------------------------------------------------------------------
@@ -229,10 +248,16 @@ class Pair:
 
     @property
     def label(self) -> str:
-        """ "NS 3", "3", "A NS 3"; empty without a number."""
+        """ "NS 3", "3", "A NS 3"; empty without a number. The direction in the reader's letters."""
         if self.number is None:
             return ""
-        return " ".join(part for part in (self.section, self.direction, self.number) if part)
+        direction = SIDE_LETTERS.get(self.direction, self.direction) if self.direction else None
+        return " ".join(str(part) for part in (self.section, direction, self.number) if part)
+
+    @property
+    def direction_text(self) -> str:
+        """The pair's direction in a Mitchell in the reader's letters ("NS", Russian "СЮ"); empty otherwise."""
+        return str(SIDE_LETTERS.get(self.direction, self.direction)) if self.direction else ""
 
     @property
     def names(self) -> str:
@@ -386,6 +411,7 @@ class SessionReading:
         signed = not self.matchpoints
         return {
             "table": table,
+            "declarer": SEAT_LETTERS.get(table.declarer, table.declarer),
             "points": table_points,
             "ns": self.pairs[table_points.ns_pair],
             "ew": self.pairs[table_points.ew_pair],
@@ -424,10 +450,10 @@ class SessionReading:
                     {
                         "board": board,
                         "position": position,
-                        "direction": "NS" if ns else "EW",
+                        "direction": SIDE_LETTERS["NS" if ns else "EW"],
                         "opponents": self.pairs[table_points.ew_pair if ns else table_points.ns_pair],
                         "contract": contract_html(table.contract),
-                        "declarer": table.declarer,
+                        "declarer": SEAT_LETTERS.get(table.declarer, table.declarer),
                         "result": result_text(table.contract, table.tricks),
                         "score": "" if score is None else points_text(Fraction(score), signed=True),
                         "adjusted": adjusted_text(adjusted.get("ns" if ns else "ew")) if adjusted else "",
@@ -470,7 +496,8 @@ def _par_contract_html(text: str) -> SafeString:
     if not found:
         return format_html("{}", text)
     level, strain, doubled, declarers = found.groups()
-    return format_html("{}{}{} {}", level, suit_html(strain), doubled, declarers)
+    seats = "".join(str(SEAT_LETTERS[seat]) for seat in declarers)
+    return format_html("{}{}{} {}", level, suit_html(strain), doubled, seats)
 
 
 def hand_record(board) -> dict | None:
@@ -509,7 +536,7 @@ def hand_record(board) -> dict | None:
     if board.par:
         score = int(board.par.get("score") or 0)
         par = {
-            "side": "NS" if score > 0 else "EW" if score < 0 else "",
+            "side": SIDE_LETTERS["NS"] if score > 0 else SIDE_LETTERS["EW"] if score < 0 else "",
             "score": abs(score),
             "contracts": format_html_join(
                 ", ", "{}", ((_par_contract_html(c),) for c in board.par.get("contracts", []))
@@ -517,6 +544,7 @@ def hand_record(board) -> dict | None:
         }
     return {
         "hands": [hands.get(seat) for seat in COMPASS],
+        "letters": SEAT_LETTERS,
         "dealer": SEAT_WORDS.get(board.dealer, board.dealer),
         "vulnerability": VULNERABILITY_WORDS.get(board.vulnerability, board.vulnerability),
         "double_dummy": double_dummy,

@@ -31,7 +31,9 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.bridge.results import BRIDGE_MAX_BOARDS, BRIDGE_MAX_TABLES, BRIDGE_SCORE_LIMIT
 from games.bridge.scoring import DIRECTIONS, contract_parse, ns_score
@@ -257,7 +259,12 @@ def fewer_results_convention(travellers: Iterable[Traveller], options: dict[str,
 def size_problem(data: bytes) -> Problem | None:
     if len(data) > IMPORT_MAX_BYTES:
         return Problem(
-            "file", f"The file is {len(data):,} bytes; a session's results file is at most {IMPORT_MAX_BYTES:,}."
+            _("file"),
+            _("The file is %(size)s bytes; a session's results file is at most %(most)s.")
+            % {
+                "size": number_format(len(data), force_grouping=True),
+                "most": number_format(IMPORT_MAX_BYTES, force_grouping=True),
+            },
         )
     return None
 
@@ -265,7 +272,11 @@ def size_problem(data: bytes) -> Problem | None:
 def score_problem(score: int, where: str) -> Problem | None:
     """A played score the bridge cleaner would refuse, said where the file gives it."""
     if abs(score) > BRIDGE_SCORE_LIMIT or score % 10:
-        return Problem(where, f"{score} is not a bridge score (a multiple of 10 within \u00b1{BRIDGE_SCORE_LIMIT:,}).")
+        return Problem(
+            where,
+            _("%(score)s is not a bridge score (a multiple of 10 within \u00b1%(limit)s).")
+            % {"score": score, "limit": number_format(BRIDGE_SCORE_LIMIT, force_grouping=True)},
+        )
     return None
 
 
@@ -273,7 +284,7 @@ def pair_split(names: str, ids: tuple[str, str], where: str) -> Pair | Problem:
     """A pair's "First LAST - First LAST" as two people. Split on " - " only: names have hyphens."""
     people = [name.strip() for name in names.split(" - ")]
     if len(people) != 2 or not all(people):
-        return Problem(where, f'"{names}" is not two names joined by " - ".')
+        return Problem(where, _('"%(names)s" is not two names joined by " - ".') % {"names": names})
     return (PlayerRef(people[0], ids[0]), PlayerRef(people[1], ids[1]))
 
 
@@ -295,7 +306,8 @@ def problems_capped(problems: ProblemList) -> ProblemList:
             kept.append(problem)
     left = len(problems) + getattr(problems, "more", 0) - len(kept)
     if left:
-        kept.append(Problem("file", f"and {left:,} more problems like these.", False))
+        more = ngettext("and %(count)s more problem like these.", "and %(count)s more problems like these.", left)
+        kept.append(Problem(_("file"), more % {"count": number_format(left, force_grouping=True)}, False))
     return kept
 
 
@@ -359,13 +371,21 @@ def session_body(
         problems.append(Problem(where, _("no board has a score: nothing to import.")))
         return None
     if len(numbers) > BRIDGE_MAX_BOARDS:
-        problems.append(Problem(where, f"{len(numbers)} boards: a session has at most {BRIDGE_MAX_BOARDS}."))
+        problems.append(
+            Problem(
+                where,
+                _("%(count)d boards: a session has at most %(most)d.")
+                % {"count": len(numbers), "most": BRIDGE_MAX_BOARDS},
+            )
+        )
         return None
     crowded = [number for number in numbers if len(boards.get(number, [])) > BRIDGE_MAX_TABLES]
     if crowded:
         problems.append(
             Problem(
-                where, f"board {crowded[0]} was played at more than {BRIDGE_MAX_TABLES} tables, the most a board has."
+                where,
+                _("board %(number)d was played at more than %(most)d tables, the most a board has.")
+                % {"number": crowded[0], "most": BRIDGE_MAX_TABLES},
             )
         )
         return None

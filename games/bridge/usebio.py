@@ -56,11 +56,15 @@ def usebio_root(data: bytes) -> Element:
     try:
         root = fromstring(data, forbid_dtd=False, forbid_entities=True, forbid_external=True)
     except DefusedXmlException as error:
-        raise ValueError(f"The XML declares entities or external references, which are refused: {error}.") from error
+        raise ValueError(
+            _("The XML declares entities or external references, which are refused: %(error)s.") % {"error": error}
+        ) from error
     except ParseError as error:
-        raise ValueError(f"Not readable XML (truncated, or not in its declared encoding?): {error}.") from error
+        raise ValueError(
+            _("Not readable XML (truncated, or not in its declared encoding?): %(error)s.") % {"error": error}
+        ) from error
     if root.tag != "USEBIO":
-        raise ValueError(f"The root element is <{root.tag}>, not <USEBIO>: not a USEBIO file.")
+        raise ValueError(_("The root element is <%(tag)s>, not <USEBIO>: not a USEBIO file.") % {"tag": root.tag})
     return root
 
 
@@ -111,7 +115,9 @@ def _pairs(section: Element, where: str, problems: list[Problem]) -> tuple[dict[
     mitchell = False
     for participants in section.findall("PARTICIPANTS"):
         if participants.find("TEAM") is not None or participants.find("PLAYER") is not None:
-            problems.append(Problem(f"{where}/PARTICIPANTS", "a team or individual event: only pairs events import."))
+            problems.append(
+                Problem(f"{where}/PARTICIPANTS", _("a team or individual event: only pairs events import."))
+            )
             return {}, False
         for index, element in enumerate(participants.findall("PAIR"), start=1):
             number = _text(element, "PAIR_NUMBER")
@@ -119,7 +125,7 @@ def _pairs(section: Element, where: str, problems: list[Problem]) -> tuple[dict[
             names = [_text(player, "PLAYER_NAME") for player in players]
             if not number or len(players) != 2 or not all(names):
                 problems.append(
-                    Problem(f"{where}/PARTICIPANTS/PAIR {index}", "a pair is a PAIR_NUMBER and two named PLAYERs.")
+                    Problem(f"{where}/PARTICIPANTS/PAIR {index}", _("a pair is a PAIR_NUMBER and two named PLAYERs."))
                 )
                 continue
             pair = tuple(
@@ -178,7 +184,7 @@ def _traveller(line: Element, board: int, where: str, context: tuple, reading: _
     ns, ew = _pair(pairs, ns_number, "NS", mitchell), _pair(pairs, ew_number, "EW", mitchell)
     if ns is None or ew is None:
         unknown = ns_text if ns is None else ew_text
-        problems.append(Problem(where, f"pair {unknown} is not among the PARTICIPANTS."))
+        problems.append(Problem(where, _("pair %(pair)s is not among the PARTICIPANTS.") % {"pair": unknown}))
         return
     row = {"board": board, "ns": ns, "ew": ew, "section": section, "ns_pair": ns_number, "ew_pair": ew_number}
     if codes := adjusted_codes(score, None):
@@ -186,10 +192,10 @@ def _traveller(line: Element, board: int, where: str, context: tuple, reading: _
         reading.travellers.append(Traveller(**row, adjusted=adjusted))
         return
     if not score:
-        problems.append(Problem(where, "no score: the board was not played at this table.", False))
+        problems.append(Problem(where, _("no score: the board was not played at this table."), False))
         return
     if not SCORE.fullmatch(score):
-        problems.append(Problem(where, f"the score {score!r} is not a number."))
+        problems.append(Problem(where, _("the score %(score)r is not a number.") % {"score": score}))
         return
     if problem := score_problem(int(score), where):
         problems.append(problem)
@@ -274,7 +280,7 @@ def _session(session: Element, event: Element, where: str, plan: ImportPlan, dea
     problems = plan.problems
     day = _day(_text(session, "DATE") or _text(event, "DATE"))
     if day is None:
-        problems.append(Problem(where, "no session date (DATE, DD/MM/YYYY)."))
+        problems.append(Problem(where, _("no session date (DATE, DD/MM/YYYY).")))
     reading = _Reading()
     sections = session.findall("SECTION") or [session]
     scoring = _scoring(event)
@@ -288,7 +294,11 @@ def _session(session: Element, event: Element, where: str, plan: ImportPlan, dea
         for board_element in section.findall("BOARD"):
             number = _text(board_element, "BOARD_NUMBER")
             if not number.isdigit() or not 0 < int(number) <= 10_000:
-                problems.append(Problem(f"{section_where}/BOARD", f"the BOARD_NUMBER {number!r} is not a number."))
+                problems.append(
+                    Problem(
+                        f"{section_where}/BOARD", _("the BOARD_NUMBER %(number)r is not a number.") % {"number": number}
+                    )
+                )
                 continue
             kind = "IMP" if scoring in ("cross_imps", "butler", "imps") else "MATCH"
             for index, line in enumerate(board_element.findall("TRAVELLER_LINE"), start=1):
@@ -313,13 +323,13 @@ def usebio_plan(root: Element) -> ImportPlan:
     plan = ImportPlan()
     events = root.findall("EVENT")
     if not events:
-        plan.problems.append(Problem("USEBIO", "no EVENT element."))
+        plan.problems.append(Problem("USEBIO", _("no EVENT element.")))
     deals = _deals(root)
     for position, event in enumerate(events, start=1):
         kind = event.get("EVENT_TYPE", "").upper()
         where = f"EVENT {position}"
         if "TEAM" in kind or "INDIVIDUAL" in kind:
-            plan.problems.append(Problem(where, f"a {kind} event: only pairs events import."))
+            plan.problems.append(Problem(where, _("a %(kind)s event: only pairs events import.") % {"kind": kind}))
             continue
         sessions = event.findall("SESSION") or [event]
         for index, session in enumerate(sessions, start=1):

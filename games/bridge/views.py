@@ -33,8 +33,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.shortcuts import render
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from games.bridge.movements import MOVEMENTS, traveller_prefill
 from games.bridge.results import BRIDGE_IMPS_LIMIT, BRIDGE_SCORE_LIMIT, bridge_score, session_scoring
@@ -47,6 +48,7 @@ from games.bridge.scoring import (
     traveller_score,
     tricks_parse,
 )
+from games.bridge.session import SEAT_LETTERS
 from games.entry import entry_check, entry_decimal, entry_initial_values, entry_submit
 from games.pickers import picker_read
 from leagues.models import Game, League, Player
@@ -87,7 +89,12 @@ MISSING_CHOICES = {
     "A-/A+": gettext_lazy("adjusted: A\u2212 NS, A+ EW"),
     "A-/A-": gettext_lazy("adjusted: A\u2212 both"),
 }
-CLEANER_PLACE = re.compile(r"^Board (\d+)(?:, table (\d+))?(?:, (NS|EW))?")
+#: A duel's outcome for NS in the board's preview (a draw is within 1 IMP).
+OUTCOMES = {
+    "win": pgettext_lazy("a duel's outcome", "win"),
+    "loss": pgettext_lazy("a duel's outcome", "loss"),
+    "draw": pgettext_lazy("a duel's outcome", "draw"),
+}
 ADJUSTED_CODES = re.compile(r"A([+=-])(?:/?A?([+=-]))?")
 ADJUSTED_PERCENTS = re.compile(r"A?(\d{1,3}(?:\.\d{1,2})?)%?/(\d{1,3}(?:\.\d{1,2})?)%?")
 OTHER_SIDE = {"+": "-", "-": "+", "=": "="}
@@ -352,7 +359,8 @@ def _row_result(form: BridgeForm, board: int, t: int, row: dict[str, str]) -> Ro
                 vulnerability=board_vulnerability_name(board),
             )
             if score is None:
-                where = "by" if "declarer" in problem else "result"
+                declarer = row["by"].strip().upper()
+                where = "by" if len(declarer) != 1 or declarer not in "NESW" else "result"
                 return RowResult(fields={}, cell=where, problem=f"{_where(board, t)}: {problem}.")
             tricks = tricks_parse(row["result"], contract)
             return RowResult(
@@ -503,11 +511,35 @@ def evening_body(form: BridgeForm, game: Game, *, implied: frozenset[str] = froz
     return Reading(body=body, cells=cells, filled=filled, places=places, missing=unresolved)
 
 
+def _placeholder(text: str, name: str, pattern: str) -> str:
+    """``text`` escaped for a regular expression, its placeholder ``%(name)…`` matching ``pattern``."""
+    return re.sub(re.escape(re.escape(f"%({name})")) + r"[sd]", lambda _m: pattern, re.escape(text))
+
+
+def cleaner_place() -> re.Pattern:
+    """Where a cleaner's message says it is, in the language it was written in: "Board 7, table 2, NS: ..."
+    gives the board, the table and the side (the cleaner's ``%(where)s`` formats, read back)."""
+    board = _placeholder(_("Board %(number)d"), "number", r"(\d+)")
+    table = _("%(where)s, table %(table)d")
+    before, _where_mark, after = table.partition("%(where)s")
+    table_part = _placeholder(after, "table", r"(\d+)")
+    return re.compile(f"^{re.escape(before)}{board}(?:{table_part})?(?:, (NS|EW))?")
+
+
+def _players_words() -> tuple[str, str]:
+    """The stems of a cleaner's message about a table's players (not its score), in the page's language."""
+    return (
+        pgettext("stem of words about a bridge pair in an error message", "pair"),
+        pgettext("stem of words about a seat at a bridge table in an error message", "seat"),
+    )
+
+
 def cleaner_cells(messages: list[str], reading: Reading, form: BridgeForm) -> dict[str, str]:
     """The cleaner's messages about boards, each at the cell it names ("Board 7, table 2, NS: ...")."""
     cells = {}
+    place_pattern = cleaner_place()
     for message in messages:
-        place = CLEANER_PLACE.match(message)
+        place = place_pattern.match(message)
         if not place or int(place.group(1)) not in form.rows:
             cells.setdefault("boards", message)
             continue
@@ -516,10 +548,12 @@ def cleaner_cells(messages: list[str], reading: Reading, form: BridgeForm) -> di
         if row is None:
             rows = form.rows[board]
             row = next((t for t in range(1, len(rows) + 1) if form.row_played(rows, t)), 1)
-            message = message.replace(f", table {table}", "") if table else message
+            if table:
+                message = message.replace(_where(board, int(table)), _("Board %(number)d") % {"number": board}, 1)
         else:
-            message = message.replace(f"table {table}", f"table {row}", 1)
-        name = side.lower() if side else ("ns" if "pair" in message or "seat" in message else "score")
+            message = message.replace(_where(board, int(table)), _where(board, row), 1)
+        about_players = any(word in message for word in _players_words())
+        name = side.lower() if side else ("ns" if about_players else "score")
         if name == "score" and form.entry == "contract":
             name = "contract"
         cells.setdefault(f"b{board}-t{row}-{name}", message)
@@ -573,7 +607,7 @@ def board_preview(form: BridgeForm, board: int) -> dict:
         if result.score is None:
             problem = _("%(where)s: the NS score is a whole multiple of 10 within \u00b1%(limit)s.") % {
                 "where": _where(board, t),
-                "limit": f"{BRIDGE_SCORE_LIMIT:,}",
+                "limit": number_format(BRIDGE_SCORE_LIMIT, force_grouping=True),
             }
             cell = f"b{board}-t{t}-{text_cell}"
             break
@@ -591,7 +625,7 @@ def board_preview(form: BridgeForm, board: int) -> dict:
             "second": u,
             "imps": to_imps(a - b),
             "signed": signed(to_imps(a - b)),
-            "outcome": "win" if to_imps(a - b) > 1 else "loss" if to_imps(a - b) < -1 else "draw",
+            "outcome": OUTCOMES["win" if to_imps(a - b) > 1 else "loss" if to_imps(a - b) < -1 else "draw"],
         }
         for i, (t, _row, a) in enumerate(played)
         for (u, _other, b) in played[i + 1 :]
@@ -658,7 +692,7 @@ def _form_context(
         boards.append(
             {
                 "number": board,
-                "dealer": board_dealer(board),
+                "dealer": SEAT_LETTERS[board_dealer(board)],
                 "vulnerable": VULNERABLE[board_vulnerability(board)],
                 "rows": [
                     {
