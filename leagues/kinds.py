@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from django.utils.translation import pgettext_lazy
+
 
 class GameKind:
     """What every layer may ask of a game. The defaults suit a game of seats only (as Slaps is).
@@ -32,7 +34,7 @@ class GameKind:
     #: The engine slug this kind serves (``Game.rating_system``, ``ratings.engines.REGISTRY``).
     slug: ClassVar[str] = ""
     #: What a result of this game is called on pages ("match", "game", "session").
-    result_noun: ClassVar[str] = "match"
+    result_noun: ClassVar[str] = pgettext_lazy("a result of a game", "match")
     #: The league's rating period holds results back until it closes (the bridge thesis).
     rating_periods: ClassVar[bool] = False
     #: Seats may be held by bots (Preferans): only such games are offered when an admin adds a bot.

@@ -29,10 +29,12 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
+from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from leagues.kinds import KINDS, kind_of
+from leagues.names import name_key
 
 # The longest inactivity setting a league takes (ten years): beyond it a date would leave the calendar's range.
 INACTIVE_AFTER_DAYS_MAX = 3660
@@ -49,15 +51,16 @@ def rating_system_choices() -> list[tuple[str, str]]:
 
 
 class Game(models.Model):
-    slug = models.SlugField(unique=True)
-    name = models.CharField(max_length=100)
-    rating_system = models.CharField(max_length=20, choices=rating_system_choices)
+    slug = models.SlugField(_("slug"), unique=True)
+    name = models.CharField(_("name"), max_length=100)
+    rating_system = models.CharField(_("rating system"), max_length=20, choices=rating_system_choices)
     parameters = models.JSONField(
+        _("parameters"),
         default=dict,
         blank=True,
-        help_text='Overrides of the rating engine\'s defaults, e.g. {"k_provisional": 32}.',
+        help_text=_('Overrides of the rating engine\'s defaults, e.g. {"k_provisional": 32}.'),
     )
-    start_rating = models.DecimalField(max_digits=9, decimal_places=2, default=1000)
+    start_rating = models.DecimalField(_("start rating"), max_digits=9, decimal_places=2, default=1000)
 
     class ListPeriod(models.TextChoices):
         """How often the game's official rating list is published (``ratings.lists``), each closing at the end
@@ -69,15 +72,20 @@ class Game(models.Model):
         NONE = "none", _("Never (published by hand only)")
 
     rating_list_period = models.CharField(
+        _("rating list period"),
         max_length=12,
         choices=ListPeriod.choices,
         default=ListPeriod.MONTHLY,
-        help_text="How often the periodic task publishes the official rating list; an admin may publish one for "
-        "any past day with manage.py publish_rating_list.",
+        help_text=_(
+            "How often the periodic task publishes the official rating list; an admin may publish one for "
+            "any past day with manage.py publish_rating_list."
+        ),
     )
 
     class Meta:
         ordering = ["name"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
 
     def __str__(self) -> str:
         return self.name
@@ -112,50 +120,68 @@ class Game(models.Model):
 
 class League(models.Model):
     class Tier(models.TextChoices):
-        AMATEUR = "amateur", "Amateur"
-        PRO = "pro", "Pro"
+        AMATEUR = "amateur", _("Amateur")
+        PRO = "pro", _("Pro")
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="leagues")
-    slug = models.SlugField(unique=True)
-    name = models.CharField(max_length=100)
-    tier = models.CharField(max_length=10, choices=Tier.choices)
+    game = models.ForeignKey(Game, verbose_name=_("game"), on_delete=models.PROTECT, related_name="leagues")
+    slug = models.SlugField(_("slug"), unique=True)
+    name = models.CharField(_("name"), max_length=100)
+    tier = models.CharField(_("tier"), max_length=10, choices=Tier.choices)
     promotion_threshold = models.DecimalField(
+        _("promotion threshold"),
         max_digits=9,
         decimal_places=2,
         null=True,
         blank=True,
-        help_text="Reaching this rating moves a player up to the game's pro league (amateur leagues).",
+        help_text=_("Reaching this rating moves a player up to the game's pro league (amateur leagues)."),
     )
     rating_floor = models.DecimalField(
+        _("rating floor"),
         max_digits=9,
         decimal_places=2,
         null=True,
         blank=True,
-        help_text="The lowest rating a player in this league can fall to; empty for none.",
+        help_text=_("The lowest rating a player in this league can fall to; empty for none."),
     )
     rating_period_days = models.PositiveSmallIntegerField(
+        _("rating period days"),
         default=0,
-        help_text="0: results are rated as they arrive. N: results of matches filed under this league wait, "
-        "and each N-day period is rated at its close, all from the ratings at its start (seed 003 used 3).",
+        help_text=_(
+            "0: results are rated as they arrive. N: results of matches filed under this league wait, "
+            "and each N-day period is rated at its close, all from the ratings at its start (seed 003 used 3)."
+        ),
     )
     requires_confirmation = models.BooleanField(
+        _("requires confirmation"),
         default=False,
-        help_text="Two-step results: a rated result waits until a second referee confirms it. It covers every "
-        "result filed under this league and every result with a player in this league when the result is "
-        "entered or corrected, whichever page, API call or admin correction brings it in. Results entered "
-        "before the setting was turned on are not recalled.",
+        help_text=_(
+            "Two-step results: a rated result waits until a second referee confirms it. It covers every "
+            "result filed under this league and every result with a player in this league when the result is "
+            "entered or corrected, whichever page, API call or admin correction brings it in. Results entered "
+            "before the setting was turned on are not recalled."
+        ),
     )
     rating_period_anchor = models.DateField(
+        _("rating period anchor"),
         default=datetime.date(2026, 1, 5),
-        help_text="Periods run from this date in steps of the period length (midnight in the site's time zone).",
+        help_text=_("Periods run from this date in steps of the period length (midnight in the site's time zone)."),
     )
     inactive_after_days = models.PositiveSmallIntegerField(
+        _("inactive after days"),
         null=True,
         blank=True,
         validators=[MinValueValidator(1), MaxValueValidator(INACTIVE_AFTER_DAYS_MAX)],
-        help_text="Empty: nobody is ever inactive. N: a player of this league whose last rated result is N full "
-        "days old (days in the site's time zone) leaves the default leaderboard, keeps their rating and comes "
-        f"back with their next rated result. From 1 to {INACTIVE_AFTER_DAYS_MAX}.",
+        help_text=lazy(
+            lambda: (
+                _(
+                    "Empty: nobody is ever inactive. N: a player of this league whose last rated result is N full "
+                    "days old (days in the site's time zone) leaves the default leaderboard, keeps their rating and "
+                    "comes back with their next rated result. From 1 to %(most)s."
+                )
+                % {"most": INACTIVE_AFTER_DAYS_MAX}
+            ),
+            str,
+        )(),
     )
 
     class SeasonRule(models.TextChoices):
@@ -213,6 +239,8 @@ class League(models.Model):
 
     class Meta:
         ordering = ["game__name", "tier"]
+        verbose_name = _("league")
+        verbose_name_plural = _("leagues")
         constraints = [
             models.UniqueConstraint(fields=["game", "tier"], name="league_one_per_tier"),
             models.CheckConstraint(
@@ -321,14 +349,19 @@ class Season(models.Model):
     seasons is served as iCalendar (``web.feeds``).
     """
 
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
-    name = models.CharField(max_length=100)
-    first_day = models.DateField()
-    last_day = models.DateField()
+    league = models.ForeignKey(League, verbose_name=_("league"), on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(_("name"), max_length=100)
+    first_day = models.DateField(_("first day"))
+    last_day = models.DateField(_("last day"))
     table_at = models.DateTimeField(
-        null=True, blank=True, editable=False, help_text=_("When the season's table was last worked out.")
+        _("table at"),
+        null=True,
+        blank=True,
+        editable=False,
+        help_text=_("When the season's table was last worked out."),
     )
     closed_at = models.DateTimeField(
+        _("closed at"),
         null=True,
         blank=True,
         editable=False,
@@ -337,6 +370,8 @@ class Season(models.Model):
 
     class Meta:
         ordering = ["league", "first_day"]
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
         constraints = [
             models.CheckConstraint(condition=Q(last_day__gte=F("first_day")), name="season_ends_after_it_begins"),
             models.UniqueConstraint(fields=["league", "first_day"], name="season_one_start_per_day"),
@@ -392,21 +427,28 @@ class SeasonStanding(models.Model):
     key, like a rating list's rows: a frozen table outlives merges.
     """
 
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standings")
-    rank = models.PositiveIntegerField()
-    player_id = models.PositiveBigIntegerField()
-    name = models.CharField(max_length=100)
+    season = models.ForeignKey(Season, verbose_name=_("season"), on_delete=models.CASCADE, related_name="standings")
+    rank = models.PositiveIntegerField(_("rank"))
+    player_id = models.PositiveBigIntegerField(_("player id"))
+    name = models.CharField(_("name"), max_length=100)
     points = models.DecimalField(
-        max_digits=12, decimal_places=2, help_text=_("Points, best results' points, or rating gained, by the rule.")
+        _("points"),
+        max_digits=12,
+        decimal_places=2,
+        help_text=_("Points, best results' points, or rating gained, by the rule."),
     )
-    results = models.PositiveIntegerField(help_text=_("The player's results in the season that the table counts."))
-    won = models.PositiveIntegerField(default=0)
-    drawn = models.PositiveIntegerField(default=0)
-    lost = models.PositiveIntegerField(default=0)
-    tied = models.BooleanField(default=False, help_text=_("Shares its rank with another line."))
+    results = models.PositiveIntegerField(
+        _("results"), help_text=_("The player's results in the season that the table counts.")
+    )
+    won = models.PositiveIntegerField(_("won"), default=0)
+    drawn = models.PositiveIntegerField(_("drawn"), default=0)
+    lost = models.PositiveIntegerField(_("lost"), default=0)
+    tied = models.BooleanField(_("tied"), default=False, help_text=_("Shares its rank with another line."))
 
     class Meta:
         ordering = ["season", "rank", "name", "player_id"]
+        verbose_name = _("season standing")
+        verbose_name_plural = _("season standings")
         constraints = [
             models.UniqueConstraint(fields=["season", "player_id"], name="season_standing_once_per_player"),
             models.CheckConstraint(condition=Q(rank__gte=1), name="season_standing_rank_positive"),
@@ -425,16 +467,20 @@ class SeasonMove(models.Model):
         UP = "up", _("Promoted")
         DOWN = "down", _("Relegated")
 
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="moves")
-    player = models.ForeignKey("leagues.Player", on_delete=models.CASCADE, related_name="season_moves")
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
-    from_league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
-    to_league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
-    direction = models.CharField(max_length=4, choices=Direction.choices)
-    at = models.DateTimeField(help_text=_("The season's end: local midnight after its last day, in UTC."))
+    season = models.ForeignKey(Season, verbose_name=_("season"), on_delete=models.CASCADE, related_name="moves")
+    player = models.ForeignKey(
+        "leagues.Player", verbose_name=_("player"), on_delete=models.CASCADE, related_name="season_moves"
+    )
+    game = models.ForeignKey(Game, verbose_name=_("game"), on_delete=models.CASCADE, related_name="+")
+    from_league = models.ForeignKey(League, verbose_name=_("from league"), on_delete=models.CASCADE, related_name="+")
+    to_league = models.ForeignKey(League, verbose_name=_("to league"), on_delete=models.CASCADE, related_name="+")
+    direction = models.CharField(_("direction"), max_length=4, choices=Direction.choices)
+    at = models.DateTimeField(_("at"), help_text=_("The season's end: local midnight after its last day, in UTC."))
 
     class Meta:
         ordering = ["at", "id"]
+        verbose_name = _("season move")
+        verbose_name_plural = _("season moves")
         indexes = [models.Index(fields=["game", "at"], name="season_move_game_at_idx")]
         constraints = [
             models.UniqueConstraint(fields=["season", "player"], name="season_move_once_per_player"),
@@ -442,6 +488,11 @@ class SeasonMove(models.Model):
         ]
 
     def __str__(self) -> str:
+        values = {"player": self.player, "league": self.to_league, "season": self.season}
+        if self.direction == self.Direction.UP:
+            return gettext("%(player)s up to %(league)s (%(season)s)") % values
+        if self.direction == self.Direction.DOWN:
+            return gettext("%(player)s down to %(league)s (%(season)s)") % values
         return f"{self.player} {self.direction} to {self.to_league} ({self.season})"
 
 
@@ -456,30 +507,78 @@ def local_midnight(day: datetime.date, zone: datetime.tzinfo) -> datetime.dateti
     return datetime.datetime.combine(day, datetime.time(), tzinfo=zone).astimezone(datetime.UTC)
 
 
+class PlayerQuerySet(models.QuerySet):
+    """Players' writes that skip ``Player.save`` keep the search key in step with the name as well."""
+
+    def bulk_create(self, objs, *args, **kwargs):
+        objs = list(objs)
+        for player in objs:
+            player.search_name = name_key(player.name)
+        return super().bulk_create(objs, *args, **kwargs)
+
+    def bulk_update(self, objs, fields, *args, **kwargs):
+        objs, fields = list(objs), list(fields)
+        if "name" in fields:
+            for player in objs:
+                player.search_name = name_key(player.name)
+            if "search_name" not in fields:
+                fields.append("search_name")
+        return super().bulk_update(objs, fields, *args, **kwargs)
+
+    def update(self, **kwargs):
+        if "name" in kwargs and "search_name" not in kwargs:
+            if not isinstance(kwargs["name"], str):
+                raise TypeError("A player's name is updated with text, so that its search key can follow it.")
+            kwargs["search_name"] = name_key(kwargs["name"])
+        return super().update(**kwargs)
+
+    update.queryset_only = False
+
+
 class Player(models.Model):
-    name = models.CharField(max_length=100)
+    name = models.CharField(_("name"), max_length=100)
+    #: The name as search and name order read it (``leagues.names.name_key``): case folded, ё undotted, a
+    #: Latin look-alike inside a Cyrillic word made Cyrillic (and the reverse), spaces collapsed. Every
+    #: write of a name keeps it: ``save``, and the queryset's ``bulk_create``, ``bulk_update`` and ``update``.
+    search_name = models.CharField(_("search name"), max_length=400, editable=False, default="")
     federation_id = models.CharField(
+        _("federation id"),
         max_length=40,
         blank=True,
         default="",
         db_default="",  # rows written by code that predates the column (a migration's historical model) get none
         db_index=True,
-        help_text="The player's federation or club number, as text (leading zeros matter); imports match by it.",
+        help_text=_("The player's federation or club number, as text (leading zeros matter); imports match by it."),
     )
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     erased_at = models.DateTimeField(
+        _("erased at"),
         null=True,
         blank=True,
         editable=False,
-        help_text="When the person's details were erased on their request (ratings.people.player_erase).",
+        help_text=_("When the person's details were erased on their request (ratings.people.player_erase)."),
     )
 
+    objects = PlayerQuerySet.as_manager()
+
     class Meta:
-        ordering = ["name", "id"]
-        indexes = [models.Index(fields=["name"], name="player_name_idx")]
+        ordering = ["search_name", "id"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        indexes = [
+            models.Index(fields=["name"], name="player_name_idx"),
+            # Name order and a search's beginnings (``games.pickers``); on PostgreSQL the column is in the "C"
+            # collation (leagues migration 0019), so the order is SQLite's and a LIKE prefix reads this index.
+            models.Index(fields=["search_name", "id"], name="player_search_name_idx"),
+        ]
         constraints = [
             models.CheckConstraint(condition=~Q(name=""), name="player_name_not_empty"),
             # Two people may share a name, never a number: an import matching by it must find one.
@@ -491,24 +590,34 @@ class Player(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args, **kwargs):
+        self.search_name = name_key(self.name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields and "search_name" not in update_fields:
+            kwargs["update_fields"] = [*update_fields, "search_name"]
+        super().save(*args, **kwargs)
+
     def get_absolute_url(self) -> str:
         return reverse("player-profile", args=[self.pk])
 
 
 class Bot(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="bots")
-    slug = models.SlugField(help_text="The difficulty, e.g. normal; API bodies name bots by it.")
-    name = models.CharField(max_length=100)
-    rating = models.DecimalField(max_digits=9, decimal_places=2, help_text="The bot's fixed rating.")
+    game = models.ForeignKey(Game, verbose_name=_("game"), on_delete=models.PROTECT, related_name="bots")
+    slug = models.SlugField(_("slug"), help_text=_("The difficulty, e.g. normal; API bodies name bots by it."))
+    name = models.CharField(_("name"), max_length=100)
+    rating = models.DecimalField(_("rating"), max_digits=9, decimal_places=2, help_text=_("The bot's fixed rating."))
     max_rating = models.DecimalField(
+        _("max rating"),
         max_digits=9,
         decimal_places=2,
-        help_text="No deal played with this bot lifts a player above this rating (anti-farming).",
+        help_text=_("No deal played with this bot lifts a player above this rating (anti-farming)."),
     )
-    active = models.BooleanField(default=True, help_text="Inactive bots cannot be seated in new games.")
+    active = models.BooleanField(_("active"), default=True, help_text=_("Inactive bots cannot be seated in new games."))
 
     class Meta:
         ordering = ["game", "rating"]
+        verbose_name = _("bot")
+        verbose_name_plural = _("bots")
         constraints = [
             models.UniqueConstraint(fields=["game", "slug"], name="bot_unique_slug_per_game"),
             models.CheckConstraint(condition=Q(rating__gt=0), name="bot_rating_positive"),

@@ -23,6 +23,7 @@ import re
 import unicodedata
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 from leagues.models import Player
 
@@ -36,16 +37,16 @@ EMOJI_TAG_SEQUENCE = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f")
 
 def player_name_clean(value) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise ValidationError({"name": ["This field is required: the player's name."]})
+        raise ValidationError({"name": [_("This field is required: the player's name.")]})
     name = unicodedata.normalize("NFC", " ".join(value.split()))
     if len(name) > NAME_MAX:
-        raise ValidationError({"name": [f"At most {NAME_MAX} characters."]})
+        raise ValidationError({"name": [_("At most %(most)s characters.") % {"most": NAME_MAX}]})
     if name[0] in JOINERS or name[-1] in JOINERS or any(f" {j}" in name or f"{j} " in name for j in JOINERS):
-        raise ValidationError({"name": ["A zero-width joiner or non-joiner must stand between two characters."]})
+        raise ValidationError({"name": [_("A zero-width joiner or non-joiner must stand between two characters.")]})
     shown = EMOJI_TAG_SEQUENCE.sub("\U0001f3f4", name)
     if any(unicodedata.category(char) in REFUSED_CATEGORIES and char not in JOINERS for char in shown):
         raise ValidationError(
-            {"name": ["The name contains control, formatting (such as bidirectional) or unassigned characters."]}
+            {"name": [_("The name contains control, formatting (such as bidirectional) or unassigned characters.")]}
         )
     return name
 
@@ -67,13 +68,20 @@ def _federation_id_text(value) -> str:
         or any(not char.isprintable() or char.isspace() for char in number)
     ):
         raise ValidationError(
-            {"federation_id": [f"A federation number is printable text without spaces, at most {FEDERATION_ID_MAX}."]}
+            {
+                "federation_id": [
+                    _("A federation number is printable text without spaces, at most %(most)s.")
+                    % {"most": FEDERATION_ID_MAX}
+                ]
+            }
         )
     return number
 
 
 def _number_taken(number: str) -> ValidationError:
-    return ValidationError({"federation_id": [f"Another player has federation number {number}."]})
+    return ValidationError(
+        {"federation_id": [_("Another player has federation number %(number)s.") % {"number": number}]}
+    )
 
 
 def player_create(*, name, federation_id: str = "") -> Player:

@@ -1,8 +1,15 @@
-"""Display helpers: ratings are kept to two decimals and shown as whole numbers."""
+"""Display helpers: ratings are kept to two decimals and shown as whole numbers.
+
+``rating`` prints plain digits (safe in an attribute a script reads); ``signed``, ``shown_change`` and
+``percent`` are text for people, in the active language's number format (``number_format``: a decimal comma
+in Russian, were a decimal ever shown). None of them belongs in a data-* attribute: put the raw value there,
+with ``|unlocalize``.
+"""
 
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from django import template
+from django.utils.formats import number_format
 
 register = template.Library()
 
@@ -27,17 +34,17 @@ def signed(value) -> str:
     if whole is None:
         return ""
     if whole > 0:
-        return f"+{whole}"
+        return f"+{number_format(whole)}"
     if whole < 0:
-        return f"\u2212{abs(whole)}"
+        return f"\u2212{number_format(abs(whole))}"
     return "\u00b10"
 
 
 @register.filter
 def percent(value) -> str:
     try:
-        return f"{float(value) * 100:.0f}%"
-    except (TypeError, ValueError):
+        return f"{number_format(round(float(value) * 100))}%"
+    except (TypeError, ValueError, OverflowError):
         return ""
 
 
