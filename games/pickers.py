@@ -15,10 +15,13 @@ field. ``docs/entry.md`` describes it for referees.
 The search (``players_search``) reads at most ``SEARCH_LIMIT`` players, with
 their ratings: the exact federation number, names that begin with the text,
 and, only when fewer begin with it and it has three characters or more, names
-that contain it. On PostgreSQL that is two statements at most, and both name
-searches are indexed (``leagues`` migration 0009): a prefix is a range of
-``UPPER(name) COLLATE "C"``, read in that order; a contained text uses
-pg_trgm's index on ``UPPER(name)``.
+that contain it. Names are compared by their search key (``Player.search_name``,
+``leagues.names.name_key``), made from the text the same way: any case, ё as its undotted
+letter, a Latin look-alike inside a Cyrillic word as its Cyrillic letter, on every
+database. On PostgreSQL that is two statements at most, and both name
+searches are indexed (``leagues`` migration 0019): a prefix is a range of
+``search_name`` (in the "C" collation), read in that order; a contained text uses
+pg_trgm's index on ``search_name``.
 """
 
 from __future__ import annotations
@@ -27,10 +30,9 @@ import unicodedata
 from dataclasses import dataclass
 
 from django.db import connection
-from django.db.models import Value
-from django.db.models.functions import Collate, Upper
 
 from leagues.models import Game, Player
+from leagues.names import name_key
 from ratings.models import PlayerRating
 
 #: The most players one search answers: a list a referee scans at a glance, a fragment of a few KB.
@@ -64,28 +66,22 @@ def search_text(value) -> str:
     return unicodedata.normalize("NFC", text)[:TEXT_MAX]  # names are stored in NFC (``player_name_clean``)
 
 
-def _name_key():
-    """``UPPER(name)``, in byte order on PostgreSQL: the expression ``player_name_prefix_idx`` indexes."""
-    key = Upper("name")
-    return Collate(key, "C") if connection.vendor == "postgresql" else key
-
-
 def players_named(name: str) -> list[Player]:
-    """The players whose name is ``name`` but for case (trimmed): at most ``SEARCH_LIMIT``, by id."""
-    text = search_text(name)
-    if not text:
+    """The players whose name is ``name`` but for case, ё's dots and look-alike letters (its search key, trimmed):
+    at most ``SEARCH_LIMIT``, by id."""
+    key = name_key(search_text(name))
+    if not key:
         return []
-    found = Player.objects.annotate(key=_name_key()).filter(key=Upper(Value(text)))
-    return list(found.order_by("id")[:SEARCH_LIMIT])
+    return list(Player.objects.filter(search_name=key).order_by("id")[:SEARCH_LIMIT])
 
 
 def players_search(text: str, *, limit: int = SEARCH_LIMIT, game: str = "", public: bool = False) -> list[Player]:
     """The players a picker offers for ``text`` (already ``search_text``): the one with that exact
     federation number, then those whose name begins with it, then those whose name contains it, each
-    group in name order (case-insensitive). At most ``limit``. Each has ``rating``, in the game of slug
-    ``game`` (None: not rated there, or no game named).
+    group in name order (by search key: any case, ё undotted). At most ``limit``. Each has ``rating``, in the
+    game of slug ``game`` (None: not rated there, or no game named).
 
-    On PostgreSQL, where the search runs at every keystroke over the indexes of ``leagues`` migration 0009,
+    On PostgreSQL, where the search runs at every keystroke over the indexes of ``leagues`` migration 0019,
     it is two written-out statements (``_search_sql``): one for the number and the beginnings, each an
     index read with its limit, with the ratings; a second for names containing the text, only when fewer
     than ``limit`` begin with it and it has ``CONTAINS_MIN`` characters or more. Building the same search
@@ -115,14 +111,14 @@ def _search_orm(text: str, *, limit: int, game: str, public: bool = False) -> li
     people = Player.objects.filter(erased_at__isnull=True) if public else Player.objects.all()
     numbered = people.filter(federation_id=text)[:1] if len(text) <= FEDERATION_ID_MAX and not public else []
     found: list[Player] = list(numbered)
-    upper = Upper(Value(text))
-    names = people.annotate(key=_name_key()).order_by("key", "id")
-    prefix = names.filter(key__startswith=upper).exclude(pk__in=[player.pk for player in found])
-    begun = list(prefix[: limit - len(found)])
+    key = name_key(text)
+    names = people.order_by("search_name", "id")
+    prefix = names.filter(search_name__startswith=key).exclude(pk__in=[player.pk for player in found])
+    begun = list(prefix[: limit - len(found)]) if key else []
     found += begun
-    if _look_inside(text, found=len(found), begun=len(begun), limit=limit):
-        # ``icontains`` is UPPER(name) LIKE UPPER('%text%'): the expression the trigram index holds.
-        inside = names.filter(name__icontains=text).exclude(key__startswith=upper)
+    if key and _look_inside(key, found=len(found), begun=len(begun), limit=limit):
+        # Both sides are keys already (``name_key``): a plain LIKE '%key%', the one the trigram index holds.
+        inside = names.filter(search_name__contains=key).exclude(search_name__startswith=key)
         found += inside.exclude(pk__in=[player.pk for player in found])[: limit - len(found)]
     found = found[:limit]
     ratings = {}
@@ -135,12 +131,12 @@ def _search_orm(text: str, *, limit: int, game: str, public: bool = False) -> li
 
 
 # The statements of ``_search_sql``. Table names come from the models; every value is a parameter.
-# ``_LIKE`` is the typed text as a LIKE pattern matches it literally: upper-cased by PostgreSQL (as the
-# indexes are), then \, % and _ escaped, as Django's ``startswith``/``contains`` of an expression do.
+# ``_LIKE`` is the typed text's search key (``name_key``, as ``search_name`` holds names) as a LIKE pattern
+# matches it literally: \, % and _ escaped, as Django's ``startswith``/``contains`` do.
 _PLAYER = Player._meta.db_table
 _COLUMNS = ", ".join(f'p."{field.column}"' for field in Player._meta.concrete_fields)
-_LIKE = r"REPLACE(REPLACE(REPLACE(UPPER(%(text)s), '\', '\\'), '%%', '\%%'), '_', '\_')"
-_KEY = 'UPPER(p."name") COLLATE "C"'
+_LIKE = r"REPLACE(REPLACE(REPLACE(%(key)s, '\', '\\'), '%%', '\%%'), '_', '\_')"
+_KEY = 'p."search_name"'  # in the "C" collation (``leagues`` migration 0019), as ``player_search_name_idx``
 _SHOWN = '(NOT %(public)s OR p."erased_at" IS NULL)'  # the public search shows no erased player
 _RATING = (
     f'(SELECT r."rating" FROM "{PlayerRating._meta.db_table}" r'  # noqa: S608 - as below
@@ -156,17 +152,18 @@ _BEGINNING = (
 )
 _INSIDE = (
     f'SELECT {_COLUMNS}, {_RATING} FROM "{_PLAYER}" p'  # noqa: S608 - as above
-    f" WHERE UPPER(p.\"name\") LIKE '%%' || {_LIKE} || '%%' AND NOT ({_KEY} LIKE {_LIKE} || '%%')"
+    f" WHERE {_KEY} LIKE '%%' || {_LIKE} || '%%' AND NOT ({_KEY} LIKE {_LIKE} || '%%')"
     f' AND NOT p."id" = ANY(%(found)s) AND {_SHOWN} ORDER BY {_KEY}, p."id" LIMIT %(limit)s'
 )
 
 
 def _search_sql(text: str, *, limit: int, game: str, public: bool = False) -> list[Player]:
     # A number is looked up only for referees (NULL equals nothing); text longer than one can hold matches none.
-    params = {"text": text, "number": None if public else text, "game": game, "limit": limit, "public": public}
+    key = name_key(text)
+    params = {"key": key, "number": None if public else text, "game": game, "limit": limit, "public": public}
     found = _first_each(Player.objects.raw(_BEGINNING, params), limit)
     begun = sum(1 for player in found if player.grp == 1)
-    if _look_inside(text, found=len(found), begun=begun, limit=limit):
+    if key and _look_inside(key, found=len(found), begun=begun, limit=limit):
         inside = {**params, "limit": limit - len(found), "found": [player.pk for player in found]}
         found += list(Player.objects.raw(_INSIDE, inside))
     return found
