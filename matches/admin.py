@@ -5,12 +5,15 @@ through the services too (``match_correct``, ``match_void``)."""
 import json
 
 from django.contrib import admin, messages
+from django.contrib.humanize.templatetags.humanize import intcomma
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Prefetch, Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from config.admin import ReadOnlyAdmin
 from config.jsonbody import JSONBodyError, json_body_loads
@@ -19,6 +22,9 @@ from leagues.kinds import kind_of
 from matches.models import AuditEntry, Match, Seat
 from matches.selectors import match_as_body, match_detail
 from matches.services import match_correct, match_void
+
+#: The folded section of a match's page: its services' bookkeeping.
+INTERNAL = gettext_lazy("Internal")
 
 
 class SeatInline(admin.TabularInline):
@@ -39,14 +45,15 @@ class AuditInline(admin.TabularInline):
     fields = ["at", "actor", "action", "data_shown"]
     readonly_fields = fields
 
-    @admin.display(description="Data")
+    @admin.display(description=gettext_lazy("Data"))
     def data_shown(self, obj):
         # Folded: a bridge session's body is thousands of characters, a column 5,000 px tall on a phone.
         text = json.dumps(obj.data, indent=1, ensure_ascii=False)
+        characters = ngettext("%(count)s character", "%(count)s characters", len(text)) % {"count": intcomma(len(text))}
         return format_html(
-            '<details><summary>{} ({} characters)</summary><pre class="audit-data">{}</pre></details>',
+            '<details><summary>{} ({})</summary><pre class="audit-data">{}</pre></details>',
             obj.get_action_display(),
-            f"{len(text):,}",
+            characters,
             text,
         )
 
@@ -60,11 +67,11 @@ class AuditInline(admin.TabularInline):
 class WaitingFilter(admin.SimpleListFilter):
     """Results a two-step league holds until a second referee confirms them."""
 
-    title = "waiting for confirmation"
+    title = gettext_lazy("waiting for confirmation")
     parameter_name = "waiting"
 
     def lookups(self, request, model_admin):
-        return [("yes", "Waiting"), ("no", "Not waiting")]
+        return [("yes", _("Waiting")), ("no", _("Not waiting"))]
 
     def queryset(self, request, queryset):
         waiting = Q(awaiting_confirmation=True, status=Match.Status.SUBMITTED)
@@ -79,11 +86,11 @@ class DisputedFilter(admin.SimpleListFilter):
     """Results a second referee disputed (``matches.confirmation.match_dispute``): each waits for an admin
     to correct or void it, and its note is on its page."""
 
-    title = "dispute"
+    title = gettext_lazy("dispute")
     parameter_name = "disputed"
 
     def lookups(self, request, model_admin):
-        return [("yes", "Disputed")]
+        return [("yes", _("Disputed"))]
 
     def queryset(self, request, queryset):
         return queryset.filter(disputed_at__isnull=False) if self.value() == "yes" else queryset
@@ -159,11 +166,11 @@ class MatchAdmin(admin.ModelAdmin):
     sections = [
         (None, ["game", "played_at", "league", "rated", "status"]),
         (
-            "Confirmation and rating",
+            gettext_lazy("Confirmation and rating"),
             ["awaiting_confirmation", "confirmed_by", "disputed_at", "disputed_by", "dispute_note", "due_at"],
         ),
-        ("Record", ["referee", "created_at", "voided_at", "voided_by"]),
-        ("Internal", ["idempotency_key", "idempotency_fingerprint", "batch_head"]),
+        (gettext_lazy("Record"), ["referee", "created_at", "voided_at", "voided_by"]),
+        (INTERNAL, ["idempotency_key", "idempotency_fingerprint", "batch_head"]),
     ]
 
     class Media:
@@ -178,7 +185,7 @@ class MatchAdmin(admin.ModelAdmin):
         first, *others = self.sections
         fieldsets = [(first[0], {"fields": first[1] + rest})]
         for title, names in others:
-            fieldsets.append((title, {"fields": names, "classes": ["collapse"] if title == "Internal" else []}))
+            fieldsets.append((title, {"fields": names, "classes": ["collapse"] if title is INTERNAL else []}))
         return fieldsets
 
     def get_queryset(self, request):
@@ -192,22 +199,22 @@ class MatchAdmin(admin.ModelAdmin):
             return False
         return super().has_change_permission(request, obj)
 
-    @admin.display(description="Played at", ordering="played_at")
+    @admin.display(description=gettext_lazy("Played at"), ordering="played_at")
     def played(self, obj):
         # Short, in the site's zone: "Nov. 30, 2026, 8 p.m." took a column's width from the players'.
         return timezone.localtime(obj.played_at).strftime("%Y-%m-%d %H:%M")
 
-    @admin.display(description="Players")
+    @admin.display(description=gettext_lazy("Players"))
     def players(self, obj):
         kind = kind_of(obj.game)
         if kind is None:  # a game whose kind is not loaded: its seats, as stored
             return ", ".join(str(seat.occupant) for seat in obj.seats.all())
         return kind.admin_players(obj)
 
-    @admin.display(description="Status", ordering="status")
+    @admin.display(description=gettext_lazy("Status"), ordering="status")
     def status_shown(self, obj):
         if obj.status == Match.Status.SUBMITTED and obj.awaiting_confirmation:
-            return "Waiting for confirmation"
+            return _("Waiting for confirmation")
         return obj.get_status_display()
 
     def has_add_permission(self, request):
@@ -251,20 +258,20 @@ class MatchAdmin(admin.ModelAdmin):
                 body = json_body_loads(text)
                 match_correct(match_id=pk, by=request.user, data=body)
             except JSONBodyError as error:
-                errors = [f"Not valid JSON: {error}"]
+                errors = [_("Not valid JSON: %(error)s") % {"error": error}]
             except ValidationError as error:
                 errors = [f"{field}: {' '.join(messages_)}" for field, messages_ in error.message_dict.items()]
             else:
                 if match_as_body(match_detail(match_id=pk)) == stored:
-                    self.message_user(request, "No change: the result is as stored; nothing was replayed.")
+                    self.message_user(request, _("No change: the result is as stored; nothing was replayed."))
                 else:
                     self.message_user(
-                        request, "Result corrected; ratings are being replayed from it.", messages.SUCCESS
+                        request, _("Result corrected; ratings are being replayed from it."), messages.SUCCESS
                     )
                 return redirect(reverse("admin:matches_match_change", args=[pk]))
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Correct {match}",
+            "title": _("Correct %(match)s") % {"match": match},
             "match": match,
             "opts": self.model._meta,
             "body": text,
@@ -272,13 +279,18 @@ class MatchAdmin(admin.ModelAdmin):
         }
         return render(request, "admin/matches/match/correct.html", context, status=400 if errors else 200)
 
-    @admin.action(description="Void selected matches (ratings are replayed)")
+    @admin.action(description=gettext_lazy("Void selected matches (ratings are replayed)"))
     def void_matches(self, request, queryset):
         if not user_can_void(request.user):
-            self.message_user(request, "You may not void matches.", messages.ERROR)
+            self.message_user(request, _("You may not void matches."), messages.ERROR)
             return
         voided = 0
         for match_id in queryset.exclude(status=Match.Status.VOID).values_list("pk", flat=True):
             match_void(match_id=match_id, by=request.user)
             voided += 1
-        self.message_user(request, f"Voided {voided} match(es); ratings are being replayed.", messages.SUCCESS)
+        done = ngettext(
+            "Voided %(count)d match; ratings are being replayed.",
+            "Voided %(count)d matches; ratings are being replayed.",
+            voided,
+        )
+        self.message_user(request, done % {"count": voided}, messages.SUCCESS)

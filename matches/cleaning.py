@@ -27,6 +27,8 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from leagues.kinds import kind_of
 from leagues.models import Game, League, Player
@@ -56,10 +58,10 @@ class ResultBatch:
 
 def _clean_game(value: Any, errors: Errors, batch: ResultBatch | None = None) -> Game | None:
     if value in (None, ""):
-        errors.add("game", "This field is required.")
+        errors.add("game", _("This field is required."))
         return None
     if not isinstance(value, str):
-        errors.add("game", 'Give the game\'s slug, e.g. "slaps".')
+        errors.add("game", _('Give the game\'s slug, e.g. "slaps".'))
         return None
     if batch is not None and value in batch.games:
         game = batch.games[value]
@@ -69,13 +71,15 @@ def _clean_game(value: Any, errors: Errors, batch: ResultBatch | None = None) ->
             batch.games[value] = game
     if game is None:
         slugs = ", ".join(Game.objects.order_by("slug").values_list("slug", flat=True))
-        errors.add("game", f"Unknown game {value[:50]!r}. Known games: {slugs}.")
+        errors.add(
+            "game", _("Unknown game %(game)s. Known games: %(games)s.") % {"game": repr(value[:50]), "games": slugs}
+        )
     return game
 
 
 def _clean_played_at(value: Any, errors: Errors) -> datetime | None:
     if value in (None, ""):
-        errors.add("played_at", "This field is required.")
+        errors.add("played_at", _("This field is required."))
         return None
     if isinstance(value, datetime):
         played_at = value
@@ -85,18 +89,18 @@ def _clean_played_at(value: Any, errors: Errors) -> datetime | None:
         except ValueError:
             played_at = None
         if played_at is None:
-            errors.add("played_at", "Enter a valid date and time (ISO 8601, e.g. 2026-11-01T18:00:00Z).")
+            errors.add("played_at", _("Enter a valid date and time (ISO 8601, e.g. 2026-11-01T18:00:00Z)."))
             return None
     else:
-        errors.add("played_at", "Enter a valid date and time (ISO 8601, e.g. 2026-11-01T18:00:00Z).")
+        errors.add("played_at", _("Enter a valid date and time (ISO 8601, e.g. 2026-11-01T18:00:00Z)."))
         return None
     if timezone.is_naive(played_at):
         played_at = timezone.make_aware(played_at)
     if played_at > timezone.now() + FUTURE_TOLERANCE:
-        errors.add("played_at", "The match cannot have been played in the future.")
+        errors.add("played_at", _("The match cannot have been played in the future."))
         return None
     if played_at.year < 1900:
-        errors.add("played_at", "The date is too far in the past.")
+        errors.add("played_at", _("The date is too far in the past."))
         return None
     return played_at
 
@@ -110,7 +114,7 @@ def _clean_rated(value: Any, errors: Errors) -> bool | None:
         return True
     if isinstance(value, str) and value.strip().lower() in {"false", "0", "off", "no", "friendly"}:
         return False
-    errors.add("rated", "Must be true (rated) or false (friendly).")
+    errors.add("rated", _("Must be true (rated) or false (friendly)."))
     return None
 
 
@@ -122,7 +126,9 @@ def _clean_league(value: Any, leagues: tuple[League, ...], game: Game | None, er
     league = next((league for league in leagues if league.slug == value), None) if is_slug(value) else None
     if league is None:
         slugs = ", ".join(league.slug for league in leagues)
-        errors.add("league", f"Unknown league for {game.name}. Leagues: {slugs}.")
+        errors.add(
+            "league", _("Unknown league for %(game)s. Leagues: %(leagues)s.") % {"game": game.name, "leagues": slugs}
+        )
     return league
 
 
@@ -166,23 +172,46 @@ def _check_league_players(
             outside.append((player, own))
     if not outside:
         return
-    named = [f"{player.name} (id {player.pk})" for player, _ in outside[:4]]
+    named = [_("%(name)s (id %(id)s)") % {"name": player.name, "id": player.pk} for player, _own in outside[:4]]
     if len(outside) > 4:
-        named.append(f"{len(outside) - 4} more")
-    names = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
-    their = sorted({own.name if own else "no league" for _, own in outside})
-    filed = f"{league.name} ({league.slug})"
+        more = len(outside) - 4
+        named.append(ngettext("%(count)d more", "%(count)d more", more) % {"count": more})
+    their = sorted({own.name if own else _("no league") for _player, own in outside})
+    values = {
+        "league": f"{league.name} ({league.slug})",
+        "names": _listed(named),
+        "leagues": _listed(their),
+    }
     if kept:
-        filed += ", where this result is filed (a correction without league keeps it),"
-    message = (
-        f"{filed} takes results between players of that league or a higher one, but {names} "
-        f"{'is' if len(outside) == 1 else 'are'} in {' and '.join(their)}."
-    )
-    if entry is not None:
-        message += f' File the result under "{entry.slug}"' + (
-            "." if kept else " (the default when league is left out)."
+        message = ngettext(
+            "%(league)s, where this result is filed (a correction without league keeps it), takes results between "
+            "players of that league or a higher one, but %(names)s is in %(leagues)s.",
+            "%(league)s, where this result is filed (a correction without league keeps it), takes results between "
+            "players of that league or a higher one, but %(names)s are in %(leagues)s.",
+            len(outside),
         )
+    else:
+        message = ngettext(
+            "%(league)s takes results between players of that league or a higher one, but %(names)s is in %(leagues)s.",
+            "%(league)s takes results between players of that league or a higher one, but %(names)s are in "
+            "%(leagues)s.",
+            len(outside),
+        )
+    message %= values
+    if entry is not None:
+        if kept:
+            advice = _('File the result under "%(league)s".')
+        else:
+            advice = _('File the result under "%(league)s" (the default when league is left out).')
+        message = f"{message} {advice % {'league': entry.slug}}"
     errors.add("league", message)
+
+
+def _listed(items: list[str]) -> str:
+    """Items in a sentence: "A", "A and B", "A, B and C"."""
+    if len(items) == 1:
+        return items[0]
+    return _("%(items)s and %(last)s") % {"items": ", ".join(items[:-1]), "last": items[-1]}
 
 
 def match_clean(
@@ -200,7 +229,7 @@ def match_clean(
     game and leagues once for the batch; every check is the same.
     """
     if not isinstance(data, Mapping):
-        raise ValidationError({"non_field_errors": ["Send a JSON object."]})
+        raise ValidationError({"non_field_errors": [_("Send a JSON object.")]})
     errors = Errors()
     game = _clean_game(data.get("game"), errors, batch)
     played_at = _clean_played_at(data.get("played_at"), errors)
@@ -209,7 +238,7 @@ def match_clean(
     if game is not None:
         kind = kind_of(game)
         if kind is None:
-            errors.add("game", f"Results for {game.name} cannot be entered yet.")
+            errors.add("game", _("Results for %(game)s cannot be entered yet.") % {"game": game.name})
         else:
             known = batch_players.set(batch.players) if batch is not None else None
             try:

@@ -23,6 +23,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from config.permissions import user_can_submit
 from leagues.models import League
@@ -59,7 +60,7 @@ def match_needs_confirmation(*, cleaned: MatchInput) -> bool:
     return any(current.get(player_id, entry) in two_step for player_id in player_ids)
 
 
-DISPUTED_WAITS = "This result is disputed: it waits for an admin to correct or void it."
+DISPUTED_WAITS = gettext_lazy("This result is disputed: it waits for an admin to correct or void it.")
 
 
 def match_workers(match: Match) -> tuple[int | None, int | None]:
@@ -89,9 +90,9 @@ def _own_work(match: Match, by, *, confirm: bool) -> None:
     author, importer = match_workers(match)
     if author == by.pk:
         if confirm:
-            message = "A second referee must confirm: you entered (or corrected) this result."
+            message = _("A second referee must confirm: you entered (or corrected) this result.")
         else:
-            message = "A second referee disputes a result: you entered (or corrected) this one."
+            message = _("A second referee disputes a result: you entered (or corrected) this one.")
         raise ValidationError({"non_field_errors": [message]})
     if importer == by.pk:
         if confirm:
@@ -113,15 +114,26 @@ def dispute_note_clean(value) -> str:
     """A dispute's note as stored: NFC, line breaks as ``\\n``, trimmed; refused when empty, longer than
     ``DISPUTE_NOTE_MAX`` or holding control or formatting characters (``ValidationError`` on ``note``)."""
     if not isinstance(value, str) or not value.strip():
-        raise ValidationError({"note": ["Say what is wrong with the result: a note is required to dispute it."]})
+        raise ValidationError({"note": [_("Say what is wrong with the result: a note is required to dispute it.")]})
     note = unicodedata.normalize("NFC", value.replace("\r\n", "\n").replace("\r", "\n")).strip()
     # As sent and as stored: the API's schema bounds the text sent, the column the text stored.
     longest = max(len(value), len(note))
     if longest > DISPUTE_NOTE_MAX:
-        raise ValidationError({"note": [f"At most {DISPUTE_NOTE_MAX} characters; this note has {longest}."]})
+        raise ValidationError(
+            {
+                "note": [
+                    ngettext(
+                        "At most %(max)d characters; this note has %(count)d.",
+                        "At most %(max)d characters; this note has %(count)d.",
+                        longest,
+                    )
+                    % {"max": DISPUTE_NOTE_MAX, "count": longest}
+                ]
+            }
+        )
     if any(unicodedata.category(char) in _REFUSED_CATEGORIES and char not in _ALLOWED for char in note):
         raise ValidationError(
-            {"note": ["The note contains control, formatting (such as bidirectional) or unassigned characters."]}
+            {"note": [_("The note contains control, formatting (such as bidirectional) or unassigned characters.")]}
         )
     return note
 
@@ -140,20 +152,20 @@ def match_confirm(*, match_id: int, by, version: int | None = None) -> Match:
     refused, so nobody confirms a version they have not seen.
     """
     if not user_can_submit(by):
-        raise PermissionDenied("Only referees can confirm results.")
+        raise PermissionDenied(_("Only referees can confirm results."))
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None:
             raise Match.DoesNotExist(f"No match {match_id}.")
         if match.status == Match.Status.VOID:
-            raise ValidationError({"non_field_errors": ["This result was voided: there is nothing to confirm."]})
+            raise ValidationError({"non_field_errors": [_("This result was voided: there is nothing to confirm.")]})
         if not match.awaiting_confirmation:
-            raise ValidationError({"non_field_errors": ["This result is not waiting for confirmation."]})
+            raise ValidationError({"non_field_errors": [_("This result is not waiting for confirmation.")]})
         if match.disputed_at is not None:
             raise ValidationError({"non_field_errors": [DISPUTED_WAITS]})
         if version is not None and match_version_id(match) != version:
             raise ValidationError(
-                {"non_field_errors": ["This result was corrected after you read it: read it again, then confirm."]}
+                {"non_field_errors": [_("This result was corrected after you read it: read it again, then confirm.")]}
             )
         _own_work(match, by, confirm=True)
         match.awaiting_confirmation = False
@@ -180,27 +192,27 @@ def match_dispute(*, match_id: int, by, note, version: int | None = None) -> Mat
     the note) and the results version; no rating is asked for.
     """
     if not user_can_submit(by):
-        raise PermissionDenied("Only referees can dispute results.")
+        raise PermissionDenied(_("Only referees can dispute results."))
     note = dispute_note_clean(note)
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None:
             raise Match.DoesNotExist(f"No match {match_id}.")
         if match.status == Match.Status.VOID:
-            raise ValidationError({"non_field_errors": ["This result was voided: there is nothing to dispute."]})
+            raise ValidationError({"non_field_errors": [_("This result was voided: there is nothing to dispute.")]})
         if match.disputed_at is not None:
-            raise ValidationError({"non_field_errors": ["This result is already disputed: it waits for an admin."]})
+            raise ValidationError({"non_field_errors": [_("This result is already disputed: it waits for an admin.")]})
         if not match.awaiting_confirmation or match.status != Match.Status.SUBMITTED:
             raise ValidationError(
                 {
                     "non_field_errors": [
-                        "Only a result waiting for confirmation can be disputed; ask an admin to correct this one."
+                        _("Only a result waiting for confirmation can be disputed; ask an admin to correct this one.")
                     ]
                 }
             )
         if version is not None and match_version_id(match) != version:
             raise ValidationError(
-                {"non_field_errors": ["This result was corrected after you read it: read it again, then dispute."]}
+                {"non_field_errors": [_("This result was corrected after you read it: read it again, then dispute.")]}
             )
         _own_work(match, by, confirm=False)
         match.disputed_at = timezone.now()

@@ -7,6 +7,7 @@ and the confirmations page (``web.confirm_pages``) use them.
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django_ratelimit.decorators import ratelimit
 
 from config.permissions import user_can_submit
@@ -22,7 +23,7 @@ limit_writes = ratelimit(key="user_or_ip", rate=_page_write_rate, method="POST",
 
 def referee_required(request):
     if not user_can_submit(request.user):
-        raise PermissionDenied("Only referees can enter results.")
+        raise PermissionDenied(_("Only referees can enter results."))
 
 
 def bounded_int(value, default: int, low: int, high: int) -> int:

@@ -23,6 +23,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.core.validators import slug_re
+from django.utils.translation import ngettext
 
 from config.decimals import CENT
 from leagues.models import Bot, Game, League, Player
@@ -127,6 +128,7 @@ def players_by_id(ids, errors: Errors, field: str) -> dict[int, Player] | None:
         players = {player_id: known[player_id] for player_id in ids if player_id in known}
     missing = [str(player_id) for player_id in ids if player_id not in players]
     if missing:
-        errors.add(field, f"Unknown player id(s): {', '.join(missing)}.")
+        unknown = ngettext("Unknown player id: %(ids)s.", "Unknown player ids: %(ids)s.", len(missing))
+        errors.add(field, unknown % {"ids": ", ".join(missing)})
         return None
     return players

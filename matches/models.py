@@ -31,86 +31,128 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 
 class Match(models.Model):
     class Status(models.TextChoices):
-        SUBMITTED = "submitted", "Submitted"
-        RATED = "rated", "Rated"
-        FRIENDLY = "friendly", "Friendly"
-        VOID = "void", "Void"
+        SUBMITTED = "submitted", _("Submitted")
+        RATED = "rated", _("Rated")
+        FRIENDLY = "friendly", _("Friendly")
+        VOID = "void", _("Void")
 
-    game = models.ForeignKey("leagues.Game", on_delete=models.PROTECT, related_name="matches")
-    played_at = models.DateTimeField()
-    rated = models.BooleanField(default=True)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SUBMITTED)
+    game = models.ForeignKey("leagues.Game", verbose_name=_("game"), on_delete=models.PROTECT, related_name="matches")
+    played_at = models.DateTimeField(verbose_name=_("played at"))
+    rated = models.BooleanField(verbose_name=_("rated"), default=True)
+    status = models.CharField(verbose_name=_("status"), max_length=10, choices=Status.choices, default=Status.SUBMITTED)
     referee = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="refereed_matches"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("referee"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="refereed_matches",
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    voided_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+    voided_at = models.DateTimeField(verbose_name=_("voided at"), null=True, blank=True)
     voided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="voided_matches"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("voided by"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="voided_matches",
     )
     league = models.ForeignKey(
         "leagues.League",
+        verbose_name=_("league"),
         null=True,
         blank=True,
         on_delete=models.PROTECT,
         related_name="matches",
-        help_text="The league the match was played in, when it matters (its rating period).",
+        help_text=_("The league the match was played in, when it matters (its rating period)."),
     )
     idempotency_key = models.CharField(  # noqa: DJ001 - NULL is "no key" for the partial unique constraint
+        verbose_name=_("idempotency key"),
         max_length=64,
         null=True,
         blank=True,
-        help_text="The client's Idempotency-Key: a retried submission with the same key returns this match.",
+        help_text=_("The client's Idempotency-Key: a retried submission with the same key returns this match."),
     )
     idempotency_fingerprint = models.CharField(  # noqa: DJ001 - NULL exactly when there is no key
+        verbose_name=_("idempotency fingerprint"),
         max_length=64,
         null=True,
         blank=True,
-        help_text="SHA-256 of the result the keyed request stored (its body as stored, canonical JSON): "
-        "the same key with a body that would store anything else is refused (422).",
+        help_text=_(
+            "SHA-256 of the result the keyed request stored (its body as stored, canonical JSON): "
+            "the same key with a body that would store anything else is refused (422)."
+        ),
     )
     batch_head = models.ForeignKey(
         "self",
+        verbose_name=_("batch head"),
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
         related_name="batch_members",
-        help_text="Stored by one batch request (POST /api/matches/batch/): the batch's first match, which "
-        "carries the batch's Idempotency-Key; empty for the first match itself and for a single submission.",
+        help_text=_(
+            "Stored by one batch request (POST /api/matches/batch/): the batch's first match, which "
+            "carries the batch's Idempotency-Key; empty for the first match itself and for a single submission."
+        ),
     )
     awaiting_confirmation = models.BooleanField(
-        default=False, help_text="Entered in a two-step league: not rated until a second referee confirms it."
+        verbose_name=_("awaiting confirmation"),
+        default=False,
+        help_text=_("Entered in a two-step league: not rated until a second referee confirms it."),
     )
     confirmed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="confirmed_matches"
-    )
-    due_at = models.DateTimeField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("confirmed by"),
         null=True,
         blank=True,
-        help_text="When the result may be rated: the close of its league's rating period (empty: at once).",
+        on_delete=models.PROTECT,
+        related_name="confirmed_matches",
+    )
+    due_at = models.DateTimeField(
+        verbose_name=_("due at"),
+        null=True,
+        blank=True,
+        help_text=_("When the result may be rated: the close of its league's rating period (empty: at once)."),
     )
     # A dispute (matches.confirmation.match_dispute): set together, cleared together by a correction or a void.
-    disputed_at = models.DateTimeField(null=True, blank=True, help_text="When a second referee disputed the result.")
+    disputed_at = models.DateTimeField(
+        verbose_name=_("disputed at"), null=True, blank=True, help_text=_("When a second referee disputed the result.")
+    )
     disputed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="disputed_matches"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("disputed by"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="disputed_matches",
     )
     dispute_note = models.CharField(
-        max_length=1000, blank=True, default="", help_text="What the disputing referee says is wrong."
+        verbose_name=_("dispute note"),
+        max_length=1000,
+        blank=True,
+        default="",
+        help_text=_("What the disputing referee says is wrong."),
     )
     facts = models.JSONField(
+        verbose_name=_("facts"),
         default=dict,
         blank=True,
-        help_text="What the game's kind keeps about the result as a whole, beside its parts (bridge: the "
-        "session's scoring, movement and event); its cleaner validates it.",
+        help_text=_(
+            "What the game's kind keeps about the result as a whole, beside its parts (bridge: the "
+            "session's scoring, movement and event); its cleaner validates it."
+        ),
     )
 
     class Meta:
         ordering = ["-played_at", "-id"]
-        verbose_name_plural = "matches"
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
         permissions = [
             ("submit_result", "Can submit match results (referee)"),
             ("void_match", "Can void matches (admin)"),
@@ -181,21 +223,45 @@ def due_condition(now) -> Q:
 
 
 class Seat(models.Model):
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
-    position = models.PositiveSmallIntegerField()
-    player = models.ForeignKey("leagues.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="seats")
-    bot = models.ForeignKey("leagues.Bot", null=True, blank=True, on_delete=models.PROTECT, related_name="seats")
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(verbose_name=_("position"))
+    player = models.ForeignKey(
+        "leagues.Player",
+        verbose_name=_("player"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="seats",
+    )
+    bot = models.ForeignKey(
+        "leagues.Bot", verbose_name=_("bot"), null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
     result = models.DecimalField(
-        max_digits=12, decimal_places=2, help_text="Points the seat scored (Slaps: 1 win, 0 loss; Preferans: whists)."
+        verbose_name=_("result"),
+        max_digits=12,
+        decimal_places=2,
+        help_text=_("Points the seat scored (Slaps: 1 win, 0 loss; Preferans: whists)."),
     )
     bot_rating = models.DecimalField(
-        max_digits=9, decimal_places=2, null=True, blank=True, help_text="A bot seat: the bot's rating as played."
+        verbose_name=_("bot rating"),
+        max_digits=9,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text=_("A bot seat: the bot's rating as played."),
     )
     bot_max_rating = models.DecimalField(
-        max_digits=9, decimal_places=2, null=True, blank=True, help_text="A bot seat: the bot's maximum as played."
+        verbose_name=_("bot max rating"),
+        max_digits=9,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text=_("A bot seat: the bot's maximum as played."),
     )
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["match", "position"]
         constraints = [
             models.UniqueConstraint(fields=["match", "position"], name="seat_unique_position"),
@@ -234,35 +300,41 @@ class AuditEntry(models.Model):
     their name out of the merge entries that named them (the log must not keep what was erased)."""
 
     class Action(models.TextChoices):
-        SUBMITTED = "submitted", "Submitted"
-        CORRECTED = "corrected", "Corrected"
-        CONFIRMED = "confirmed", "Confirmed"
-        DISPUTED = "disputed", "Disputed"
-        VOIDED = "voided", "Voided"
-        MERGED = "merged", "Players merged"
-        ERASED = "erased", "Player erased"
-        SEASON = "season", "Season closed"
+        SUBMITTED = "submitted", _("Submitted")
+        CORRECTED = "corrected", _("Corrected")
+        CONFIRMED = "confirmed", _("Confirmed")
+        DISPUTED = "disputed", _("Disputed")
+        VOIDED = "voided", _("Voided")
+        MERGED = "merged", _("Players merged")
+        ERASED = "erased", _("Player erased")
+        SEASON = "season", _("Season closed")
 
-    at = models.DateTimeField(auto_now_add=True, db_index=True)
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
-    action = models.CharField(max_length=10, choices=Action.choices)
+    at = models.DateTimeField(verbose_name=_("at"), auto_now_add=True, db_index=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("actor"), null=True, on_delete=models.PROTECT, related_name="+"
+    )
+    action = models.CharField(verbose_name=_("action"), max_length=10, choices=Action.choices)
     match = models.ForeignKey(
         Match,
+        verbose_name=_("match"),
         null=True,
         blank=True,
         on_delete=models.PROTECT,
         related_name="audit_entries",
-        help_text="The result the entry is about; none for an entry about people (a merge, an erasure).",
+        help_text=_("The result the entry is about; none for an entry about people (a merge, an erasure)."),
     )
     data = models.JSONField(
+        verbose_name=_("data"),
         default=dict,
-        help_text="The result as submitted, or before and after a correction; a dispute's note; the players "
-        "merged or erased.",
+        help_text=_(
+            "The result as submitted, or before and after a correction; a dispute's note; the players merged or erased."
+        ),
     )
 
     class Meta:
         ordering = ["-at", "-id"]
-        verbose_name_plural = "audit entries"
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit entries")
         constraints = [
             # A result's entry names its match; an entry about people or a season's end names none.
             models.CheckConstraint(

@@ -19,6 +19,8 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from config.permissions import user_can_submit, user_can_void
 from leagues.kinds import kind_of
@@ -51,8 +53,11 @@ def _idempotent_replay(existing: Match, *, key: str, fingerprint: str) -> Match:
         raise IdempotencyKeyReused(
             {
                 "Idempotency-Key": [
-                    f"The key {key!r} was used for another request (match {existing.pk}), with a different body; "
-                    "nothing was stored. Send a new key for a new result."
+                    _(
+                        "The key %(key)s was used for another request (match %(match)s), with a different body; "
+                        "nothing was stored. Send a new key for a new result."
+                    )
+                    % {"key": repr(key), "match": existing.pk}
                 ]
             }
         )
@@ -80,7 +85,7 @@ def match_submit_idempotent(*, referee, data: Mapping[str, Any], key: str | None
         return match_submit(referee=referee, data=data), True
     _key_checked(key)
     if not user_can_submit(referee):
-        raise PermissionDenied("Only referees can submit results.")
+        raise PermissionDenied(_("Only referees can submit results."))
     cleaned = match_clean(data=data)
     fingerprint = match_body_fingerprint(match_input_as_body(cleaned))
     existing = Match.objects.filter(referee=referee, idempotency_key=key).first()
@@ -103,7 +108,9 @@ def match_submit_idempotent(*, referee, data: Mapping[str, Any], key: str | None
 
 def _key_checked(key: str | None) -> None:
     if key is not None and not (0 < len(key) <= IDEMPOTENCY_KEY_MAX and key.isascii() and key.isprintable()):
-        raise ValidationError({"Idempotency-Key": [f"1 to {IDEMPOTENCY_KEY_MAX} printable ASCII characters."]})
+        raise ValidationError(
+            {"Idempotency-Key": [_("1 to %(max)d printable ASCII characters.") % {"max": IDEMPOTENCY_KEY_MAX}]}
+        )
 
 
 class BatchRefused(Exception):
@@ -139,14 +146,19 @@ def match_submit_batch(*, referee, items: Any, key: str | None = None) -> tuple[
     with single submissions, so two racing requests meet there.
     """
     if not user_can_submit(referee):
-        raise PermissionDenied("Only referees can submit results.")
+        raise PermissionDenied(_("Only referees can submit results."))
     _key_checked(key)
     if not isinstance(items, list):
-        raise ValidationError({"matches": ["A list of result bodies, as POST /api/matches/ takes each."]})
+        raise ValidationError({"matches": [_("A list of result bodies, as POST /api/matches/ takes each.")]})
     if not items:
-        raise ValidationError({"matches": ["At least one result."]})
+        raise ValidationError({"matches": [_("At least one result.")]})
     if len(items) > BATCH_MAX:
-        raise ValidationError({"matches": [f"At most {BATCH_MAX} results in one request; this one has {len(items)}."]})
+        too_many = ngettext(
+            "At most %(max)d results in one request; this one has %(count)d.",
+            "At most %(max)d results in one request; this one has %(count)d.",
+            len(items),
+        )
+        raise ValidationError({"matches": [too_many % {"max": BATCH_MAX, "count": len(items)}]})
     cleaned: list[MatchInput] = []
     errors: dict[str, dict[str, list[str]]] = {}
     for index, item in enumerate(items):
@@ -216,7 +228,7 @@ def _batch_replay(existing: Match, *, key: str, fingerprint: str) -> list[Match]
 def match_submit(*, referee, data: Mapping[str, Any]) -> Match:
     """Store a validated result and queue its rating once the transaction commits."""
     if not user_can_submit(referee):
-        raise PermissionDenied("Only referees can submit results.")
+        raise PermissionDenied(_("Only referees can submit results."))
     return match_record(referee=referee, data=data)
 
 
@@ -401,7 +413,7 @@ def match_void(*, match_id: int, by) -> Match:
     void ends a dispute (``matches.confirmation.match_dispute``).
     """
     if not user_can_void(by):
-        raise PermissionDenied("Only admins can void matches.")
+        raise PermissionDenied(_("Only admins can void matches."))
     game_id = Match.objects.filter(pk=match_id).values_list("game_id", flat=True).first()
     if game_id is None:
         raise Match.DoesNotExist(f"No match {match_id}.")
@@ -448,7 +460,7 @@ def match_correct(*, match_id: int, by, data: Mapping[str, Any]) -> Match:
     that changes nothing leaves it as it is.
     """
     if not user_can_void(by):
-        raise PermissionDenied("Only admins can correct results.")
+        raise PermissionDenied(_("Only admins can correct results."))
     return match_correct_record(match_id=match_id, by=by, data=data)
 
 
@@ -464,14 +476,15 @@ def match_correct_record(
         raise Match.DoesNotExist(f"No match {match_id}.")
     if not isinstance(data, Mapping) or data.get("game") != match.game.slug:
         match_clean(data=data)  # the body's own errors first, if it has any
-        raise ValidationError({"game": [f"A correction cannot move the match to another game ({match.game.slug})."]})
+        moved = _("A correction cannot move the match to another game (%(game)s).") % {"game": match.game.slug}
+        raise ValidationError({"game": [moved]})
     cleaned = match_clean(data=data, unnamed_league=match.league)
     awaiting_confirmation = match_needs_confirmation(cleaned=cleaned)
     with transaction.atomic():
         intake = ratings_intake(game_id=match.game_id)
         match = Match.objects.select_for_update().get(pk=match_id)
         if match.status == Match.Status.VOID:
-            raise ValidationError({"non_field_errors": ["A voided match cannot be corrected."]})
+            raise ValidationError({"non_field_errors": [_("A voided match cannot be corrected.")]})
         before = match_as_body(match_detail(match_id=match.pk))
         if match_input_as_body(cleaned) == before:
             return match  # nothing to correct: nothing changes
@@ -549,8 +562,14 @@ def match_players_move(*, drop_id: int, keep_id: int) -> dict[int, tuple[datetim
         raise ValidationError(
             {
                 "players": [
-                    f"Both players sit in {len(shared)} match(es) ({listed}): they are two people, or those results "
-                    "are wrong. Correct or void them first; nothing was merged."
+                    ngettext(
+                        "Both players sit in %(count)d match (%(listed)s): they are two people, or that result "
+                        "is wrong. Correct or void it first; nothing was merged.",
+                        "Both players sit in %(count)d matches (%(listed)s): they are two people, or those results "
+                        "are wrong. Correct or void them first; nothing was merged.",
+                        len(shared),
+                    )
+                    % {"count": len(shared), "listed": listed}
                 ]
             }
         )
@@ -567,7 +586,9 @@ def match_players_move(*, drop_id: int, keep_id: int) -> dict[int, tuple[datetim
     games = list(Game.objects.filter(pk__in=by_game))
     for game in games:
         if kind_of(game) is None:  # its parts are unknown here: moving only the seats would split a result
-            raise ValidationError({"players": [f"The game {game.slug} has no registered kind; nothing was merged."]})
+            raise ValidationError(
+                {"players": [_("The game %(game)s has no registered kind; nothing was merged.") % {"game": game.slug}]}
+            )
     seats.update(player_id=keep_id)
     for game in games:
         kind_of(game).parts_player_move(by_game[game.pk], drop_id=drop_id, keep_id=keep_id)

@@ -32,7 +32,7 @@ class RatingChangeAdmin(ReadOnlyAdmin):
     class Media:
         css = {"all": ["css/admin.css"]}
 
-    @admin.display(description="Played at", ordering="played_at")
+    @admin.display(description=gettext_lazy("Played at"), ordering="played_at")
     def played(self, obj):
         # Short: "Oct. 6, 2026, 7 p.m." beside the match's own date pushed the table past a 1366 px screen.
         return timezone.localtime(obj.played_at).strftime("%Y-%m-%d %H:%M")

@@ -27,7 +27,7 @@ from config.api import AnswerSerializer
 from leagues.kinds import KINDS
 from leagues.models import Game
 from ratings.engines import get_rating_system, parameter_ranges
-from ratings.parameters import rating_parameters
+from ratings.parameters import figure, rating_parameters
 
 CALCULATOR_RATING_LIMIT = 100_000
 # What a rating typed into a calculator may be (``calculator_number`` checks it); the APIs' schema says so.
@@ -40,7 +40,7 @@ def calculator_query(params) -> dict:
     field as "not given": a form sends every field.)"""
     blank = sorted(name for name, value in params.items() if value == "")
     if blank:
-        raise ValidationError({name: ["Give a value, or leave the parameter out."] for name in blank})
+        raise ValidationError({name: [_("Give a value, or leave the parameter out.")] for name in blank})
     return params
 
 
@@ -53,15 +53,18 @@ def calculator_number(data, field: str, errors: dict, *, default=None, minimum=0
     raw = data.get(field)
     if raw in (None, ""):
         if default is None:
-            errors.setdefault(field, []).append("This field is required.")
+            errors.setdefault(field, []).append(_("This field is required."))
         return default
     try:
         value = float(raw)
     except (TypeError, ValueError):
-        errors.setdefault(field, []).append("Enter a number.")
+        errors.setdefault(field, []).append(_("Enter a number."))
         return None
     if value != value or value in (float("inf"), float("-inf")) or not minimum <= value <= maximum:
-        errors.setdefault(field, []).append(f"Enter a number between {minimum:g} and {maximum:g}.")
+        errors.setdefault(field, []).append(
+            _("Enter a number between %(minimum)s and %(maximum)s.")
+            % {"minimum": figure(minimum), "maximum": figure(maximum)}
+        )
         return None
     return value
 

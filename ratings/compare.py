@@ -18,6 +18,7 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
 
 from leagues.models import Game, League, Player
 from matches.models import Match
@@ -82,29 +83,36 @@ class Comparison:
 def compare_game(slug: str | None) -> Game:
     """The game named by ``slug``; a ValidationError on ``game`` when it is missing or unknown."""
     if not slug:
-        raise ValidationError({"game": ["Name a game by its slug."]})
+        raise ValidationError({"game": [_("Name a game by its slug.")]})
     game = Game.objects.filter(slug=slug[:100]).first()
     if game is None:
-        raise ValidationError({"game": [f"Unknown game {slug[:50]!r}."]})
+        raise ValidationError({"game": [_("Unknown game %(game)s.") % {"game": repr(slug[:50])}]})
     return game
 
 
 def side_ids(raw: str | None, *, name: str, size: int) -> tuple[int, ...]:
     """A side's player ids from its parameter: ``size`` different positive whole numbers, comma-separated."""
-    wanted = "a player's id" if size == 1 else f"{size} players' ids, comma-separated (a pair: 12,13)"
+    if size == 1:
+        give = _("Give a player's id.")
+        whole = _("Player ids are positive whole numbers; give a player's id.")
+    else:
+        give = _("Give %(count)d players' ids, comma-separated (a pair: 12,13).") % {"count": size}
+        whole = _(
+            "Player ids are positive whole numbers; give %(count)d players' ids, comma-separated (a pair: 12,13)."
+        ) % {"count": size}
     if not raw:
-        raise ValidationError({name: [f"Give {wanted}."]})
+        raise ValidationError({name: [give]})
     parts = raw[: SIDE_TEXT_MAX + 1].split(",")
     if len(raw) > SIDE_TEXT_MAX or len(parts) != size:
-        raise ValidationError({name: [f"Give {wanted}."]})
+        raise ValidationError({name: [give]})
     ids = []
     for part in parts:
         part = part.strip()
         if not (part.isascii() and part.isdigit()) or not 1 <= int(part) <= 2**63 - 1:
-            raise ValidationError({name: [f"Player ids are positive whole numbers; give {wanted}."]})
+            raise ValidationError({name: [whole]})
         ids.append(int(part))
     if len(set(ids)) != len(ids):
-        raise ValidationError({name: ["A pair is two different players."]})
+        raise ValidationError({name: [_("A pair is two different players.")]})
     return tuple(ids)
 
 
@@ -115,7 +123,7 @@ def compare_sides(*, game: Game, a: tuple[int, ...], b: tuple[int, ...]) -> Comp
     Refused (ValidationError on ``b``) when the sides share a player; ``Player.DoesNotExist`` when an id
     names no player (a bot's id included: bots are not players)."""
     if set(a) & set(b):
-        raise ValidationError({"b": ["Compare two different players (or pairs with no player in common)."]})
+        raise ValidationError({"b": [_("Compare two different players (or pairs with no player in common).")]})
     ids = [*a, *b]
     players = Player.objects.in_bulk(ids)
     missing = [pk for pk in ids if pk not in players]

@@ -27,24 +27,36 @@ from decimal import Decimal
 from django.db import models
 from django.db.models import Q
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext_lazy as _
 
 
 class PlayerRating(models.Model):
-    player = models.ForeignKey("leagues.Player", on_delete=models.CASCADE, related_name="ratings")
-    game = models.ForeignKey("leagues.Game", on_delete=models.PROTECT, related_name="player_ratings")
-    league = models.ForeignKey("leagues.League", on_delete=models.PROTECT, related_name="player_ratings")
-    rating = models.DecimalField(max_digits=9, decimal_places=2)
-    peak_rating = models.DecimalField(max_digits=9, decimal_places=2)
-    rated_matches = models.PositiveIntegerField(default=0)
+    player = models.ForeignKey(
+        "leagues.Player", verbose_name=_("player"), on_delete=models.CASCADE, related_name="ratings"
+    )
+    game = models.ForeignKey(
+        "leagues.Game", verbose_name=_("game"), on_delete=models.PROTECT, related_name="player_ratings"
+    )
+    league = models.ForeignKey(
+        "leagues.League", verbose_name=_("league"), on_delete=models.PROTECT, related_name="player_ratings"
+    )
+    rating = models.DecimalField(verbose_name=_("rating"), max_digits=9, decimal_places=2)
+    peak_rating = models.DecimalField(verbose_name=_("peak rating"), max_digits=9, decimal_places=2)
+    rated_matches = models.PositiveIntegerField(verbose_name=_("rated matches"), default=0)
     last_played_at = models.DateTimeField(
+        verbose_name=_("last played at"),
         null=True,
         blank=True,
-        help_text="When the player's last rated result in this game was played (the latest played_at of their "
-        "ledger rows): what a league's inactivity setting is judged by.",
+        help_text=_(
+            "When the player's last rated result in this game was played (the latest played_at of their "
+            "ledger rows): what a league's inactivity setting is judged by."
+        ),
     )
-    updated_at = models.DateTimeField(auto_now=True)
+    updated_at = models.DateTimeField(verbose_name=_("updated at"), auto_now=True)
 
     class Meta:
+        verbose_name = _("player rating")
+        verbose_name_plural = _("player ratings")
         ordering = ["-rating"]
         constraints = [
             models.UniqueConstraint(fields=["player", "game"], name="player_rating_one_per_game"),
@@ -71,30 +83,57 @@ class RatingChange(models.Model):
     # lock, matches are never deleted (they are voided), and the ORM still
     # refuses to delete a game, match, player or league the ledger names.
     game = models.ForeignKey(
-        "leagues.Game", on_delete=models.PROTECT, related_name="rating_changes", db_index=False, db_constraint=False
+        "leagues.Game",
+        verbose_name=_("game"),
+        on_delete=models.PROTECT,
+        related_name="rating_changes",
+        db_index=False,
+        db_constraint=False,
     )
     match = models.ForeignKey(
-        "matches.Match", on_delete=models.PROTECT, related_name="rating_changes", db_index=False, db_constraint=False
+        "matches.Match",
+        verbose_name=_("match"),
+        on_delete=models.PROTECT,
+        related_name="rating_changes",
+        db_index=False,
+        db_constraint=False,
     )
     player = models.ForeignKey(
-        "leagues.Player", on_delete=models.PROTECT, related_name="rating_changes", db_index=False, db_constraint=False
+        "leagues.Player",
+        verbose_name=_("player"),
+        on_delete=models.PROTECT,
+        related_name="rating_changes",
+        db_index=False,
+        db_constraint=False,
     )
     unit = models.PositiveIntegerField(
-        default=0, help_text="The rated unit inside the match (deal or board); 0 for Slaps."
+        verbose_name=_("unit"), default=0, help_text=_("The rated unit inside the match (deal or board); 0 for Slaps.")
     )
-    played_at = models.DateTimeField(help_text="Copied from the match: the ledger's order is (played_at, match, unit).")
-    rating_before = models.DecimalField(max_digits=9, decimal_places=2)
-    rating_after = models.DecimalField(max_digits=9, decimal_places=2)
-    delta = models.DecimalField(max_digits=9, decimal_places=2)
-    peak_after = models.DecimalField(max_digits=9, decimal_places=2)
-    rated_matches_after = models.PositiveIntegerField()
+    played_at = models.DateTimeField(
+        verbose_name=_("played at"),
+        help_text=_("Copied from the match: the ledger's order is (played_at, match, unit)."),
+    )
+    rating_before = models.DecimalField(verbose_name=_("rating before"), max_digits=9, decimal_places=2)
+    rating_after = models.DecimalField(verbose_name=_("rating after"), max_digits=9, decimal_places=2)
+    delta = models.DecimalField(verbose_name=_("delta"), max_digits=9, decimal_places=2)
+    peak_after = models.DecimalField(verbose_name=_("peak after"), max_digits=9, decimal_places=2)
+    rated_matches_after = models.PositiveIntegerField(verbose_name=_("rated matches after"))
     league_after = models.ForeignKey(
-        "leagues.League", on_delete=models.PROTECT, related_name="+", db_index=False, db_constraint=False
+        "leagues.League",
+        verbose_name=_("league after"),
+        on_delete=models.PROTECT,
+        related_name="+",
+        db_index=False,
+        db_constraint=False,
     )
-    details = models.JSONField(default=dict, help_text="The formula's inputs: expected score, K, ...")
-    created_at = models.DateTimeField(auto_now_add=True)
+    details = models.JSONField(
+        verbose_name=_("details"), default=dict, help_text=_("The formula's inputs: expected score, K, ...")
+    )
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         ordering = ["game", "played_at", "match_id", "unit"]
         constraints = [
             # Applying a match twice can never write a second row.
@@ -123,15 +162,25 @@ class RatingChange(models.Model):
 
 
 class Promotion(models.Model):
-    player = models.ForeignKey("leagues.Player", on_delete=models.CASCADE, related_name="promotions")
-    game = models.ForeignKey("leagues.Game", on_delete=models.PROTECT, related_name="+")
-    from_league = models.ForeignKey("leagues.League", on_delete=models.PROTECT, related_name="+")
-    to_league = models.ForeignKey("leagues.League", on_delete=models.PROTECT, related_name="+")
-    match = models.ForeignKey("matches.Match", on_delete=models.PROTECT, related_name="promotions")
-    played_at = models.DateTimeField()
-    rating = models.DecimalField(max_digits=9, decimal_places=2)
+    player = models.ForeignKey(
+        "leagues.Player", verbose_name=_("player"), on_delete=models.CASCADE, related_name="promotions"
+    )
+    game = models.ForeignKey("leagues.Game", verbose_name=_("game"), on_delete=models.PROTECT, related_name="+")
+    from_league = models.ForeignKey(
+        "leagues.League", verbose_name=_("from league"), on_delete=models.PROTECT, related_name="+"
+    )
+    to_league = models.ForeignKey(
+        "leagues.League", verbose_name=_("to league"), on_delete=models.PROTECT, related_name="+"
+    )
+    match = models.ForeignKey(
+        "matches.Match", verbose_name=_("match"), on_delete=models.PROTECT, related_name="promotions"
+    )
+    played_at = models.DateTimeField(verbose_name=_("played at"))
+    rating = models.DecimalField(verbose_name=_("rating"), max_digits=9, decimal_places=2)
 
     class Meta:
+        verbose_name = _("promotion")
+        verbose_name_plural = _("promotions")
         ordering = ["-played_at"]
         constraints = [
             models.UniqueConstraint(fields=["player", "match", "to_league"], name="promotion_once_per_match"),
@@ -142,14 +191,18 @@ class Promotion(models.Model):
 
 
 class RatingState(models.Model):
-    game = models.OneToOneField("leagues.Game", on_delete=models.CASCADE, related_name="rating_state")
-    applied_until_played_at = models.DateTimeField(null=True, blank=True)
-    applied_until_match_id = models.BigIntegerField(null=True, blank=True)
-    replay_from_played_at = models.DateTimeField(null=True, blank=True)
-    replay_from_match_id = models.BigIntegerField(null=True, blank=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    game = models.OneToOneField(
+        "leagues.Game", verbose_name=_("game"), on_delete=models.CASCADE, related_name="rating_state"
+    )
+    applied_until_played_at = models.DateTimeField(verbose_name=_("applied until played at"), null=True, blank=True)
+    applied_until_match_id = models.BigIntegerField(verbose_name=_("applied until match id"), null=True, blank=True)
+    replay_from_played_at = models.DateTimeField(verbose_name=_("replay from played at"), null=True, blank=True)
+    replay_from_match_id = models.BigIntegerField(verbose_name=_("replay from match id"), null=True, blank=True)
+    updated_at = models.DateTimeField(verbose_name=_("updated at"), auto_now=True)
 
     class Meta:
+        verbose_name = _("rating state")
+        verbose_name_plural = _("rating states")
         constraints = [
             models.CheckConstraint(
                 condition=Q(applied_until_played_at__isnull=True, applied_until_match_id__isnull=True)
@@ -176,23 +229,31 @@ class TuningRun(models.Model):
     """
 
     class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
 
-    game = models.ForeignKey("leagues.Game", on_delete=models.CASCADE, related_name="tuning_runs")
-    user = models.ForeignKey("auth.User", null=True, on_delete=models.SET_NULL, related_name="+")
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
-    split = models.FloatField(default=0.5)
-    fingerprint = models.CharField(max_length=64, blank=True)
-    result = models.JSONField(default=dict, blank=True)  # ratings.evaluation.Tuning.as_dict()
-    error = models.TextField(blank=True)
-    applied = models.PositiveIntegerField(null=True, blank=True)  # the index of the candidate applied
-    created_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    game = models.ForeignKey(
+        "leagues.Game", verbose_name=_("game"), on_delete=models.CASCADE, related_name="tuning_runs"
+    )
+    user = models.ForeignKey(
+        "auth.User", verbose_name=_("user"), null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    status = models.CharField(verbose_name=_("status"), max_length=16, choices=Status.choices, default=Status.QUEUED)
+    split = models.FloatField(verbose_name=_("split"), default=0.5)
+    fingerprint = models.CharField(verbose_name=_("fingerprint"), max_length=64, blank=True)
+    result = models.JSONField(verbose_name=_("result"), default=dict, blank=True)  # ratings.evaluation.Tuning.as_dict()
+    error = models.TextField(verbose_name=_("error"), blank=True)
+    applied = models.PositiveIntegerField(
+        verbose_name=_("applied"), null=True, blank=True
+    )  # the index of the candidate applied
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+    finished_at = models.DateTimeField(verbose_name=_("finished at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("tuning run")
+        verbose_name_plural = _("tuning runs")
         ordering = ["-created_at", "-id"]
         constraints = [
             # One tuning of a game at a time: a second Tune click finds the first (ratings.tuning_runs).
@@ -261,17 +322,28 @@ class RatingList(models.Model):
     that is a new ``version``, the old one still readable (``ratings.lists``).
     """
 
-    game = models.ForeignKey("leagues.Game", on_delete=models.PROTECT, related_name="rating_lists")
-    day = models.DateField(help_text="The closing day: the list holds the ratings at the end of it.")
-    version = models.PositiveSmallIntegerField(default=1)
-    closes_at = models.DateTimeField(help_text="The end of the closing day in the site's time zone.")
-    published_at = models.DateTimeField()
-    players = models.PositiveIntegerField(help_text="The rows of the list.")
+    game = models.ForeignKey(
+        "leagues.Game", verbose_name=_("game"), on_delete=models.PROTECT, related_name="rating_lists"
+    )
+    day = models.DateField(
+        verbose_name=_("day"), help_text=_("The closing day: the list holds the ratings at the end of it.")
+    )
+    version = models.PositiveSmallIntegerField(verbose_name=_("version"), default=1)
+    closes_at = models.DateTimeField(
+        verbose_name=_("closes at"), help_text=_("The end of the closing day in the site's time zone.")
+    )
+    published_at = models.DateTimeField(verbose_name=_("published at"))
+    players = models.PositiveIntegerField(verbose_name=_("players"), help_text=_("The rows of the list."))
     published_by = models.CharField(
-        max_length=150, blank=True, help_text="Who published it: empty for the periodic task."
+        verbose_name=_("published by"),
+        max_length=150,
+        blank=True,
+        help_text=_("Who published it: empty for the periodic task."),
     )
 
     class Meta:
+        verbose_name = _("rating list")
+        verbose_name_plural = _("rating lists")
         ordering = ["game", "-day", "-version"]
         constraints = [
             models.UniqueConstraint(fields=["game", "day", "version"], name="rating_list_once_per_version"),
@@ -287,23 +359,36 @@ class RatingListRow(models.Model):
     """A player's line in a published list: rank, rating, peak and rated units at the closing time, the change
     since the previous list (null when new on it), and the marks of the day."""
 
-    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="rows")
-    rank = models.PositiveIntegerField()
+    rating_list = models.ForeignKey(
+        RatingList, verbose_name=_("rating list"), on_delete=models.CASCADE, related_name="rows"
+    )
+    rank = models.PositiveIntegerField(verbose_name=_("rank"))
     # No database foreign key: a merge deletes the player it drops, and the list stays as published (its
     # published name says who it was); erasing a player renames them, here too (ratings.people).
     player = models.ForeignKey(
-        "leagues.Player", on_delete=models.DO_NOTHING, related_name="+", db_constraint=False, db_index=False
+        "leagues.Player",
+        verbose_name=_("player"),
+        on_delete=models.DO_NOTHING,
+        related_name="+",
+        db_constraint=False,
+        db_index=False,
     )
-    name = models.CharField(max_length=100, help_text="The player's name when the list was published.")
-    rating = models.DecimalField(max_digits=9, decimal_places=2)
-    peak = models.DecimalField(max_digits=9, decimal_places=2)
-    units = models.PositiveIntegerField(help_text="Rated units (matches, deals, boards) by the closing time.")
-    change = models.DecimalField(max_digits=9, decimal_places=2, null=True, blank=True)
-    new = models.BooleanField(default=False, help_text="Not on the previous list.")
-    provisional = models.BooleanField(default=False)
-    inactive = models.BooleanField(default=False)
+    name = models.CharField(
+        verbose_name=_("name"), max_length=100, help_text=_("The player's name when the list was published.")
+    )
+    rating = models.DecimalField(verbose_name=_("rating"), max_digits=9, decimal_places=2)
+    peak = models.DecimalField(verbose_name=_("peak"), max_digits=9, decimal_places=2)
+    units = models.PositiveIntegerField(
+        verbose_name=_("units"), help_text=_("Rated units (matches, deals, boards) by the closing time.")
+    )
+    change = models.DecimalField(verbose_name=_("change"), max_digits=9, decimal_places=2, null=True, blank=True)
+    new = models.BooleanField(verbose_name=_("new"), default=False, help_text=_("Not on the previous list."))
+    provisional = models.BooleanField(verbose_name=_("provisional"), default=False)
+    inactive = models.BooleanField(verbose_name=_("inactive"), default=False)
 
     class Meta:
+        verbose_name = _("rating list row")
+        verbose_name_plural = _("rating list rows")
         ordering = ["rating_list", "rank", "name", "player_id"]
         constraints = [
             models.UniqueConstraint(fields=["rating_list", "player"], name="rating_list_row_one_per_player"),

@@ -3,14 +3,25 @@
 Reads, not writes: the rating services, the calculators, the pages and the
 system check read a game's parameters through ``rating_parameters``; admin's
 game form and ``Game.full_clean`` refuse a set the engine would reject (``Game.parameters_validate``).
+
+The engines are pure Python and speak English; ``parameters_problem`` says what they refuse in the
+reader's language (issue 28).
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
+from dataclasses import fields
+from typing import Any
+
 from django.core.exceptions import ValidationError
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from leagues.models import Game
-from ratings.engines import EngineInputError, get_rating_system, parameters_from_mapping
+from ratings.engines import EngineInputError, get_rating_system, parameter_ranges, parameters_from_mapping
 
 
 def rating_parameters(*, game: Game):
@@ -26,11 +37,91 @@ def rating_parameters(*, game: Game):
     try:
         return parameters_from_mapping(system.parameters_class, game.parameters)
     except (EngineInputError, TypeError) as error:
+        problem = parameters_problem(system.parameters_class, game.parameters, error)
         raise ValidationError(
             {
                 "parameters": [
-                    f"The rating parameters stored for {game.name} ({game.slug}) cannot be used: {error} "
-                    "An admin must correct them on the game's admin page; its results are not rated until then."
+                    _(
+                        "The rating parameters stored for %(game)s (%(slug)s) cannot be used: %(problem)s "
+                        "An admin must correct them on the game's admin page; its results are not rated until then."
+                    )
+                    % {"game": game.name, "slug": game.slug, "problem": problem}
                 ]
             }
         ) from error
+
+
+def figure(value: float) -> str:
+    """A parameter's value in the reader's language: 24, 0.225 (0,225 in Russian), never "24.0" or "1e+05"."""
+    if float(value).is_integer():
+        return str(int(value))
+    text = f"{value:.6f}".rstrip("0").rstrip(".")
+    return number_format(value, len(text.split(".")[1]) if "." in text else 0)
+
+
+def _given(value: Any) -> str:
+    """A value as the engine quotes it (``:g``, else ``repr``), with the reader's decimal mark."""
+    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+        text = f"{value:g}"
+        if "." in text and "e" not in text:
+            return number_format(value, len(text.split(".")[1]))
+        return text
+    return repr(value)
+
+
+def parameters_problem(parameters_class: type, values: Mapping[str, Any] | None, error: Exception) -> str:
+    """What ``parameters_from_mapping`` refused in ``values`` (it raised ``error``), in the reader's language:
+    the engine's own checks, in the same order, worded here. A refusal this does not recognise is the
+    engine's text as it is."""
+    values = dict(values or {}) if isinstance(values, Mapping) else {}
+    known = {field.name for field in fields(parameters_class)}
+    unknown = sorted(set(values) - known)
+    if unknown:
+        return ngettext("Unknown parameter: %(names)s.", "Unknown parameters: %(names)s.", len(unknown)) % {
+            "names": ", ".join(unknown)
+        }
+    ranges = parameter_ranges(parameters_class)
+    for name, value in values.items():
+        param = ranges.get(name)
+        if param is None:
+            default = getattr(parameters_class(), name)
+            numeric = isinstance(default, int | float) and not isinstance(default, bool)
+            if numeric and (isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value)):
+                return _("Parameter %(name)s must be a finite number.") % {"name": name}
+            continue
+        try:
+            param.clean(value)
+        except EngineInputError:
+            words = {
+                "name": name,
+                "minimum": figure(param.minimum),
+                "maximum": figure(param.maximum),
+                "value": _given(value),
+            }
+            if param.integer and param.minimum_excluded:
+                text = _(
+                    "Parameter %(name)s must be a whole number above %(minimum)s and at most %(maximum)s; "
+                    "got %(value)s."
+                )
+            elif param.integer:
+                text = _("Parameter %(name)s must be a whole number from %(minimum)s to %(maximum)s; got %(value)s.")
+            elif param.minimum_excluded:
+                text = _(
+                    "Parameter %(name)s must be a number above %(minimum)s and at most %(maximum)s; got %(value)s."
+                )
+            else:
+                text = _("Parameter %(name)s must be a number from %(minimum)s to %(maximum)s; got %(value)s.")
+            return text % words
+    for low, high in getattr(parameters_class, "ORDERED", ()):
+        low_value, high_value = values.get(low), values.get(high)
+        defaults = parameters_class()
+        low_value = getattr(defaults, low) if low_value is None else low_value
+        high_value = getattr(defaults, high) if high_value is None else high_value
+        if isinstance(low_value, int | float) and isinstance(high_value, int | float) and low_value > high_value:
+            return _("Parameter %(low)s (%(low_value)s) must not exceed %(high)s (%(high_value)s).") % {
+                "low": low,
+                "low_value": figure(low_value),
+                "high": high,
+                "high_value": figure(high_value),
+            }
+    return str(error)

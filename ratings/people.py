@@ -48,6 +48,7 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.dispatch import Signal
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from leagues.models import Player, SeasonStanding
 from matches.models import AuditEntry, Match, Seat
@@ -170,29 +171,46 @@ def players_merge(*, keep: Player, drop: Player, by) -> Player:
     the replays, the delete and the audit entry; a refusal changes nothing.
     """
     if not (by and by.is_authenticated and by.is_active and by.has_perms(MERGE_PERMISSIONS)):
-        raise PermissionDenied("Only admins who may change and delete players can merge them.")
+        raise PermissionDenied(_("Only admins who may change and delete players can merge them."))
     keep, drop = _as_player(keep, "keep"), _as_player(drop, "merge")
     if keep.pk == drop.pk:
-        raise _refuse("A player cannot be merged with themselves.")
+        raise _refuse(_("A player cannot be merged with themselves."))
     with transaction.atomic():
         game_ids = sorted(set(Seat.objects.filter(player=drop).values_list("match__game_id", flat=True)))
         states = {game_id: rating_state_lock(game_id=game_id) for game_id in game_ids}
         rows = {player.pk: player for player in Player.objects.select_for_update().filter(pk__in=[keep.pk, drop.pk])}
         if len(rows) != 2:
-            raise _refuse("One of the players no longer exists (merged or deleted meanwhile); nothing was merged.")
+            raise _refuse(_("One of the players no longer exists (merged or deleted meanwhile); nothing was merged."))
         keep, drop = rows[keep.pk], rows[drop.pk]
         if now_in := set(Seat.objects.filter(player=drop).values_list("match__game_id", flat=True)) - set(states):
-            raise _refuse(f"A result naming {drop.name} was entered meanwhile (games {sorted(now_in)}); try again.")
+            raise _refuse(
+                _("A result naming %(name)s was entered meanwhile (games %(games)s); try again.")
+                % {"name": drop.name, "games": sorted(now_in)}
+            )
         for player in (keep, drop):
             if player.erased_at is not None:
-                raise _refuse(f"{player.name} was erased: nothing identifies them any more, so they are not merged.")
+                raise _refuse(
+                    _("%(name)s was erased: nothing identifies them any more, so they are not merged.")
+                    % {"name": player.name}
+                )
         if keep.federation_id and drop.federation_id and keep.federation_id != drop.federation_id:
             raise _refuse(
-                f"{keep.name} has federation number {keep.federation_id} and {drop.name} {drop.federation_id}: "
-                "two numbers are two people, or one number is wrong. Correct it first; nothing was merged."
+                _(
+                    "%(keep)s has federation number %(keep_number)s and %(drop)s %(drop_number)s: "
+                    "two numbers are two people, or one number is wrong. Correct it first; nothing was merged."
+                )
+                % {
+                    "keep": keep.name,
+                    "keep_number": keep.federation_id,
+                    "drop": drop.name,
+                    "drop_number": drop.federation_id,
+                }
             )
         if keep.user_id and drop.user_id and keep.user_id != drop.user_id:
-            raise _refuse(f"{keep.name} and {drop.name} each have a login: unlink one first (a person has one login).")
+            raise _refuse(
+                _("%(keep)s and %(drop)s each have a login: unlink one first (a person has one login).")
+                % {"keep": keep.name, "drop": drop.name}
+            )
         kept, dropped = _summary(keep), _summary(drop)
         firsts = match_players_move(drop_id=drop.pk, keep_id=keep.pk)
         for game_id, (played_at, match_id) in firsts.items():
@@ -246,12 +264,12 @@ def _audit_erasing(on: bool) -> None:
 def player_erase(*, player: Player, by) -> Player:
     """Erase a person's details on their request: see the module. Returns the player, reloaded."""
     if not (by and by.is_authenticated and by.is_active and by.has_perms(ERASE_PERMISSIONS)):
-        raise PermissionDenied("Only admins who may change players can erase one.")
+        raise PermissionDenied(_("Only admins who may change players can erase one."))
     player = _as_player(player, "erase")
     with transaction.atomic():
         player = Player.objects.select_for_update().filter(pk=player.pk).first()
         if player is None:
-            raise _refuse("That player no longer exists; nothing was erased.")
+            raise _refuse(_("That player no longer exists; nothing was erased."))
         if player.erased_at is not None:
             return player
         ids = _merged_into(player.pk)

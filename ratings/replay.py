@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.db.models import Max, Q
+from django.utils.translation import gettext as _
 
 from leagues.kinds import kind_of
 from leagues.models import Game, League, SeasonMove
@@ -88,7 +89,7 @@ def game_setup(game: Game) -> GameSetup:
     by_tier = {league.tier: league for league in leagues.values()}
     entry_league = by_tier.get(League.Tier.AMATEUR) or next(iter(leagues.values()), None)
     if entry_league is None:
-        raise ValidationError(f"The game {game} has no league to place players in.")
+        raise ValidationError(_("The game %(game)s has no league to place players in.") % {"game": game})
     return GameSetup(system, kind, leagues, by_tier, entry_league)
 
 

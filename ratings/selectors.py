@@ -29,6 +29,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from leagues.kinds import kind_of
 from leagues.models import Game, League, Player
@@ -289,12 +290,12 @@ def _page_number(raw, *, count: int, page_size: int, clamp: bool) -> int:
     except (TypeError, ValueError):
         if clamp:
             return 1
-        raise PageNotAnInteger("That page number is not an integer.") from None
+        raise PageNotAnInteger(_("That page number is not an integer.")) from None
     if 1 <= number <= pages:
         return number
     if clamp:
         return pages
-    raise EmptyPage("That page contains no results.")
+    raise EmptyPage(_("That page contains no results."))
 
 
 def _ties_ahead(field: str, active_from: datetime | None = None):

@@ -21,15 +21,20 @@ from typing import NamedTuple
 from celery import current_app
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from leagues.models import Game
 from ratings.engines import REGISTRY, EngineInputError, get_rating_system, parameters_from_mapping
 from ratings.evaluation import MAX_CANDIDATES, game_fingerprint, game_tuning
 from ratings.models import TuningRun
-from ratings.parameters import rating_parameters
+from ratings.parameters import figure, parameters_problem, rating_parameters
 
 logger = logging.getLogger(__name__)
+
+#: The candidates a run's calibration shows, as the chart's legend names them.
+CANDIDATE_NAMES = {"chosen": gettext_lazy("chosen"), "current": gettext_lazy("current")}
 
 
 class TuningRefused(Exception):
@@ -103,29 +108,34 @@ def tuning_run_candidate(*, run: TuningRun, index) -> dict:
     from the engine's defaults. Refused (``TuningRefused``) if the run is not done, the index is not a
     candidate's, or the game changed since the run (a result written, a rule changed)."""
     if run.status != TuningRun.Status.DONE:
-        raise TuningRefused(f"This tuning run is {run.get_status_display().lower()}: it has no candidates to apply.")
+        raise TuningRefused(
+            _("This tuning run is %(status)s: it has no candidates to apply.")
+            % {"status": run.get_status_display().lower()}
+        )
     candidates = run.result.get("candidates", [])
     if not isinstance(index, int) or not 0 <= index < len(candidates):
-        raise TuningRefused("There is no such candidate in this tuning run.")
+        raise TuningRefused(_("There is no such candidate in this tuning run."))
     game = Game.objects.get(pk=run.game_id)
     if game_fingerprint(game) != run.fingerprint:
         raise TuningRefused(
-            "This tuning run is stale: the game's results or rules changed after it ran. Run the tuning again."
+            _("This tuning run is stale: the game's results or rules changed after it ran. Run the tuning again.")
         )
     system = get_rating_system(game.rating_system)
     try:
         parameters = parameters_from_mapping(system.parameters_class, candidates[index]["parameters"])
     except (EngineInputError, TypeError) as error:
-        raise TuningRefused(f"The candidate's parameters cannot be used: {error}") from error
+        problem = parameters_problem(system.parameters_class, candidates[index]["parameters"], error)
+        raise TuningRefused(
+            _("The candidate's parameters cannot be used: %(problem)s") % {"problem": problem}
+        ) from error
     defaults = asdict(system.parameters_class())
     return {name: value for name, value in asdict(parameters).items() if defaults.get(name) != value}
 
 
 def tuning_figure(value) -> str:
-    """A parameter's value as the tuning page writes it: 24, 0.225, 100000 (never "24.0" or "1e+05")."""
-    if float(value).is_integer():
-        return str(int(value))
-    return f"{value:.6f}".rstrip("0").rstrip(".")
+    """A parameter's value as the tuning page writes it: 24, 0.225, 100000 (never "24.0" or "1e+05"), with the
+    reader's decimal mark (0,225 in Russian)."""
+    return figure(value)
 
 
 def _changed(parameters: dict, current: dict) -> str:
@@ -201,9 +211,13 @@ def tuning_run_view(run: TuningRun | None) -> dict:
     ]
     first = calibrations[0]["rows"] if calibrations else []
     chart = {
-        "labels": [f"{b['from']:.1f}-{b['to']:.1f}" for b in first],
+        "labels": [f"{number_format(b['from'], 1)}-{number_format(b['to'], 1)}" for b in first],
         "series": [
-            {"label": f"{c['name']} (#{c['index']}) observed", "data": [b["observed"] for b in c["rows"]]}
+            {
+                "label": _("%(candidate)s (#%(index)s) observed")
+                % {"candidate": CANDIDATE_NAMES[c["name"]], "index": c["index"]},
+                "data": [b["observed"] for b in c["rows"]],
+            }
             for c in calibrations
         ],
         "predicted": [b["predicted"] for b in first],

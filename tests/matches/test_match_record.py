@@ -224,5 +224,5 @@ def test_a_batch_reads_a_player_it_was_not_given_and_refuses_an_unknown_one(refe
     assert not [query for query in captured if "leagues_player" in query["sql"]]
     match_clean(data=body(a, c), batch=batch)
     assert c.pk in batch.players
-    with pytest.raises(ValidationError, match=f"Unknown player id\\(s\\): {c.pk + 100}"):
+    with pytest.raises(ValidationError, match=f"Unknown player id: {c.pk + 100}"):
         match_clean(data={**body(a, b), "players": [a.pk, c.pk + 100], "winner": a.pk}, batch=batch)
