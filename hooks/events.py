@@ -13,12 +13,15 @@ and shared by every webhook that wants it; reads only, no writes.
 from __future__ import annotations
 
 import datetime
+import functools
 from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.conf import settings
 from django.db.models import Max, OuterRef, Subquery, Sum
 from django.urls import reverse
+from django.utils import translation
+from django.utils.formats import get_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -54,14 +57,31 @@ def _number(value) -> str | None:
     return None if value is None else str(Decimal(str(value)).quantize(CENT))
 
 
+def _in_words(text: str) -> str:
+    """A number of the ``text`` (never of ``data``) with the decimal separator of the active language."""
+    return text.replace(".", get_format("DECIMAL_SEPARATOR"))
+
+
 def _signed(value: Decimal) -> str:
     shown = value.normalize() if value == value.to_integral() else value
-    shown = f"{shown:f}"
+    shown = _in_words(f"{shown:f}")
     return shown if value < 0 else f"+{shown}"
 
 
 def _whole(value: Decimal) -> str:
-    return f"{value.to_integral_value():f}" if value == value.to_integral_value() else f"{value:f}"
+    return _in_words(f"{value.to_integral_value():f}" if value == value.to_integral_value() else f"{value:f}")
+
+
+def in_site_language(facts_of):
+    """An event's ``text`` goes to a club's chat, read by everyone there: it is written in the site's
+    language (``LANGUAGE_CODE``), never in that of the request or worker that happens to build it."""
+
+    @functools.wraps(facts_of)
+    def wrapped(*args, **kwargs):
+        with translation.override(settings.LANGUAGE_CODE):
+            return facts_of(*args, **kwargs)
+
+    return wrapped
 
 
 def _league(league: League | None) -> dict | None:
@@ -156,6 +176,7 @@ def results_read(*, game_id: int, match_ids: list[int]) -> tuple[Game, list[Rate
     return game, results
 
 
+@in_site_language
 def results_facts(*, game: Game, results: list[RatedResult], part: int, parts: int) -> Facts:
     """One ``result.rated`` event: up to ``RESULTS_PER_EVENT`` results, part ``part`` of ``parts``."""
     data = {
@@ -185,6 +206,7 @@ def results_facts(*, game: Game, results: list[RatedResult], part: int, parts: i
     return Facts(event=Event.RESULT_RATED, data=data, text=text)
 
 
+@in_site_language
 def list_facts(*, rating_list: RatingList) -> Facts:
     game = rating_list.game
     day = rating_list.day.isoformat()
@@ -231,6 +253,7 @@ def list_facts(*, rating_list: RatingList) -> Facts:
     return Facts(event=Event.LIST_PUBLISHED, data=data, text=text)
 
 
+@in_site_language
 def season_facts(*, season: Season) -> Facts:
     league = season.league
     standings = list(SeasonStanding.objects.filter(season=season).order_by("rank", "name", "player_id")[:TOP_ROWS])
@@ -275,6 +298,7 @@ def season_facts(*, season: Season) -> Facts:
     return Facts(event=Event.SEASON_CLOSED, data=data, text=text)
 
 
+@in_site_language
 def ping_facts(*, webhook_name: str, by: str) -> Facts:
     data = {"webhook": webhook_name, "by": by}
     text = _("Cardrank test event for the webhook %(name)s: it reaches you.") % {"name": webhook_name}

@@ -23,9 +23,22 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Length
 from django.db.models.lookups import GreaterThanOrEqual
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from hooks import validation
+
+
+def _secret_help_now() -> str:
+    return gettext(
+        "Signs every event (HMAC-SHA256, the X-Cardrank-Signature header); the receiver keeps a copy to "
+        "check it. At least %(length)s characters."
+    ) % {"length": validation.SECRET_MIN_LENGTH}
+
+
+#: The secret's help, in the reader's language (``gettext_lazy("...") % {...}`` would be read at import time).
+_secret_help = lazy(_secret_help_now, str)
 
 
 class Event(models.TextChoices):
@@ -48,11 +61,7 @@ class Webhook(models.Model):
     secret = models.CharField(
         _("secret"),
         max_length=validation.SECRET_MAX_LENGTH,
-        help_text=_(
-            "Signs every event (HMAC-SHA256, the X-Cardrank-Signature header); the receiver keeps a copy to "
-            "check it. At least %(length)s characters."
-        )
-        % {"length": validation.SECRET_MIN_LENGTH},
+        help_text=_secret_help(),
     )
     on_result_rated = models.BooleanField(_("results rated"), default=True)
     on_list_published = models.BooleanField(_("rating list published"), default=True)

@@ -3,8 +3,9 @@
 Every mail of the app is made by ``notice_message`` and nowhere else, so every one carries what RFC 8058
 asks (``List-Unsubscribe`` with the HTTPS link of a signed token, ``List-Unsubscribe-Post:
 List-Unsubscribe=One-Click``) and a visible footer linking the person's choices and the same unsubscribe
-link; and every one is written in the person's language (``in_language_of``: the site's for now, the
-person's own with issue 28). Links are absolute, made from ``CARDRANK_SITE_URL``: a task has no request.
+link; and every one is written in the person's language (``in_language_of``: their own choice, else the
+site's): its words, its dates and its numbers. Links are absolute, made from ``CARDRANK_SITE_URL``: a
+task has no request.
 """
 
 from __future__ import annotations
@@ -18,9 +19,12 @@ from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
+from django.utils.formats import date_format
 from django.utils.html import strip_tags
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import pgettext
 
+from config.language import language_for
 from notices.services import unsubscribe_token
 
 
@@ -43,9 +47,15 @@ def words(html: str) -> str:
 
 
 def language_of(user) -> str:
-    """The language a person reads their mail in: the site's (``LANGUAGE_CODE``) until people choose one
-    (issue 28); that choice is to be read here, and only here."""
-    return settings.LANGUAGE_CODE
+    """The language a person reads their mail in: their stored choice (``config.models.LanguageChoice``),
+    else the site's (``LANGUAGE_CODE``). Read the users with ``select_related("language_choice")``: the
+    choice then costs no query."""
+    return language_for(user)
+
+
+def mail_day(day) -> str:
+    """A day as a mail shows it, in the active language's way (``2026-11-30``; ``30.11.2026`` in Russian)."""
+    return date_format(day, pgettext("a date format in a mail (Django's date filter)", "Y-m-d"))
 
 
 @contextmanager

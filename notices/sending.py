@@ -27,7 +27,7 @@ from matches.confirmation import match_workers
 from matches.models import Match
 from matches.selectors import match_version_id
 from notices.digests import digest_context, digest_sections, digests_due
-from notices.mail import in_language_of, notice_message, site_url
+from notices.mail import in_language_of, mail_day, notice_message, site_url
 from notices.models import DigestSent, ListNoticeSent, RefereeNoticeSent
 from ratings.models import RatingList, RatingListRow
 
@@ -56,14 +56,14 @@ def digest_send_now(*, user_id: int, day: datetime.date, now: datetime.datetime 
     evenings = [evening for evening in digests_due(now=now, user_id=user_id) if evening.day == day]
     if not evenings:
         return False
-    user = get_user_model().objects.get(pk=user_id)
+    user = get_user_model().objects.select_related("language_choice").get(pk=user_id)
     player = Player.objects.get(pk=evenings[0].player_id)
     with in_language_of(user):
         sections = digest_sections(player=player, day=day, game_ids=[evening.game_id for evening in evenings])
         if not sections:
             return False
         games = ", ".join(section.game.name for section in sections)
-        subject = _("Your evening of %(day)s: %(games)s") % {"day": day.isoformat(), "games": games}
+        subject = _("Your evening of %(day)s: %(games)s") % {"day": mail_day(day), "games": games}
         message = notice_message(
             user=user,
             notice="evening_digest",
@@ -90,7 +90,7 @@ def list_notices_send_now(*, rating_list_id: int, limit: int = LIST_BATCH) -> tu
         )
         .exclude(player__user__email="")
         .exclude(player__user_id__in=told)
-        .select_related("player__user")
+        .select_related("player__user__language_choice")
         .order_by("rank", "pk")[:limit]
     )
     day = rating_list.day.isoformat()
@@ -104,7 +104,7 @@ def list_notices_send_now(*, rating_list_id: int, limit: int = LIST_BATCH) -> tu
         with in_language_of(user):
             subject = _("The %(game)s rating list of %(day)s: you are #%(rank)d") % {
                 "game": rating_list.game.name,
-                "day": day,
+                "day": mail_day(rating_list.day),
                 "rank": row.rank,
             }
             message = notice_message(
@@ -124,6 +124,7 @@ def _referees_chosen():
         get_user_model()
         .objects.filter(is_active=True, notice_choices__referee_notices=True)
         .exclude(email="")
+        .select_related("language_choice")
         .order_by("pk")
     )
 

@@ -107,7 +107,7 @@ class GameAdmin(admin.ModelAdmin):
     class Media:
         css = {"all": ["css/admin.css"]}
 
-    @admin.display(description="Engine parameters, their defaults and what they may be set to")
+    @admin.display(description=gettext_lazy("Engine parameters, their defaults and what they may be set to"))
     def engine_defaults(self, obj):
         system = REGISTRY.get(obj.rating_system) if obj else None
         if system is None:
@@ -132,7 +132,7 @@ class GameAdmin(admin.ModelAdmin):
                 if PERIOD_FIELDS & set(inline_form.changed_data) and inline_form.instance.pk:
                     league_due_dates_refresh(league=inline_form.instance)
         if change and changed & RULE_FIELDS and ratings_request_full_replay(game_id=form.instance.pk):
-            self.message_user(request, "The rules changed: this game's ratings are being replayed.")
+            self.message_user(request, _("The rules changed: this game's ratings are being replayed."))
 
     # --- tuning on the game's own history (ratings.tuning_runs) ---
 
@@ -164,7 +164,7 @@ class GameAdmin(admin.ModelAdmin):
             "original": game,
             "game": game,
             "run": run,
-            "title": f"Tune {game.name}'s rating parameters",
+            "title": _("Tune %(game)s's rating parameters") % {"game": game.name},
             **tuning_run_view(run),
             **extra,
         }
@@ -177,10 +177,10 @@ class GameAdmin(admin.ModelAdmin):
                 split = float(request.POST.get("split", "0.5"))
                 run, new = tuning_run_create(game=game, user=request.user, split=split)
             except ValueError:
-                self.message_user(request, "The split must be a number above 0 and below 1.", messages.ERROR)
+                self.message_user(request, _("The split must be a number above 0 and below 1."), messages.ERROR)
             else:
                 if new:
-                    self.message_user(request, "Tuning queued: the page follows it.", messages.SUCCESS)
+                    self.message_user(request, _("Tuning queued: the page follows it."), messages.SUCCESS)
                 else:
                     self.message_user(
                         request,
@@ -354,7 +354,7 @@ class LeagueAdmin(admin.ModelAdmin):
         if change and set(form.changed_data) & PERIOD_FIELDS:
             league_due_dates_refresh(league=obj)
         if change and set(form.changed_data) & RULE_FIELDS and ratings_request_full_replay(game_id=obj.game_id):
-            self.message_user(request, "The league's rules changed: this game's ratings are being replayed.")
+            self.message_user(request, _("The league's rules changed: this game's ratings are being replayed."))
 
 
 class PlayerRatingInline(admin.TabularInline):
@@ -399,18 +399,20 @@ class PlayerAdmin(admin.ModelAdmin):
         # Merging changes one player and deletes the other: both rights (an action's own list needs only one).
         return self.has_change_permission(request) and self.has_delete_permission(request)
 
-    @admin.action(description="Merge two selected players (one person entered twice)", permissions=["merge"])
+    @admin.action(
+        description=gettext_lazy("Merge two selected players (one person entered twice)"), permissions=["merge"]
+    )
     def merge_players(self, request, queryset):
         players = list(queryset.order_by("pk")[:3])
         if len(players) != 2:
-            self.message_user(request, "Select exactly two players to merge.", messages.ERROR)
+            self.message_user(request, _("Select exactly two players to merge."), messages.ERROR)
             return None
         errors = []
         if request.POST.get("confirm") == "merge":
             keep_id = request.POST.get("keep")
             chosen = [player for player in players if str(player.pk) == keep_id]
             if not chosen:
-                errors = ["Choose the player to keep."]
+                errors = [_("Choose the player to keep.")]
             else:
                 keep = chosen[0]
                 drop = players[1] if keep is players[0] else players[0]
@@ -422,7 +424,8 @@ class PlayerAdmin(admin.ModelAdmin):
                 else:
                     self.message_user(
                         request,
-                        f"{dropped_name} was merged into {keep.name}; their games' ratings were replayed.",
+                        _("%(dropped)s was merged into %(kept)s; their games' ratings were replayed.")
+                        % {"dropped": dropped_name, "kept": keep.name},
                         messages.SUCCESS,
                     )
                     return None
@@ -435,7 +438,7 @@ class PlayerAdmin(admin.ModelAdmin):
         }
         context = {
             **self.admin_site.each_context(request),
-            "title": "Merge two players",
+            "title": _("Merge two players"),
             "opts": self.model._meta,
             "players": [(player, counts.get(player.pk, 0), games[player.pk]) for player in players],
             "errors": errors,

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class WebConfig(AppConfig):
@@ -9,4 +10,4 @@ class WebConfig(AppConfig):
     """
 
     name = "web"
-    verbose_name = "Pages and APIs"
+    verbose_name = _("Pages and APIs")

@@ -6,6 +6,7 @@ ledger) is ``web.league_apis``'s.
 """
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import generics, serializers, status
 from rest_framework.response import Response
@@ -82,7 +83,7 @@ class LeagueListApi(generics.ListAPIView):
         game = query_params_once(self.request).get("game")
         if game:
             if not Game.objects.filter(slug=game).exists():
-                raise ValidationError({"game": [f"Unknown game {game[:50]!r}."]})
+                raise ValidationError({"game": [gettext("Unknown game %(slug)r.") % {"slug": game[:50]}]})
             queryset = queryset.filter(game__slug=game)
         return queryset
 

@@ -8,7 +8,7 @@ from datetime import UTC
 
 from django.core.exceptions import ValidationError
 from django.core.paginator import InvalidPage, Paginator
-from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
@@ -21,6 +21,7 @@ from leagues.models import Player
 from ratings.compare import compare_game, compare_sides, comparison_record, player_head_to_head, side_ids
 from ratings.headtohead import HeadToHeadRow
 from ratings.selectors import rating_decimals, rating_number
+from web.found import object_or_404
 
 HEAD_TO_HEAD_PAGE_SIZE = 50
 HEAD_TO_HEAD_PAGE_MAX = 200
@@ -178,7 +179,7 @@ class PlayerHeadToHeadApi(APIView):
         responses={200: OutputSerializer, **error_responses(400, 404, *ANY_REQUEST_ERRORS)},
     )
     def get(self, request, pk):
-        player = get_object_or_404(Player, pk=pk)
+        player = object_or_404(Player, pk=pk)
         params = query_params_once(request)
         game = compare_game(params.get("game"))
         size = _whole(params.get("page_size"), "page_size", HEAD_TO_HEAD_PAGE_SIZE)
@@ -188,7 +189,7 @@ class PlayerHeadToHeadApi(APIView):
         try:
             page = paginator.page(number)
         except InvalidPage as error:
-            raise NotFound(f"Invalid page: {error}") from error
+            raise NotFound(gettext("Invalid page: %(reason)s") % {"reason": error}) from error
         decimals = rating_decimals(game)
         url = request.build_absolute_uri()
         data = {
@@ -208,7 +209,7 @@ def _whole(raw: str | None, name: str, default: int) -> int:
     if not raw:
         return default
     if not (raw.isascii() and raw.isdigit() and len(raw) <= 9 and int(raw) >= 1):
-        raise ValidationError({name: ["A whole number from 1."]})
+        raise ValidationError({name: [gettext("A whole number from 1.")]})
     return int(raw)
 
 

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext
 
 from leagues.models import Game, League, Player
 from ratings.compare import (
@@ -31,7 +32,7 @@ def head_to_head_page(request, pk):
     try:
         game = compare_game(request.GET.get("game"))
     except ValidationError as error:
-        raise Http404("No such game.") from error
+        raise Http404(gettext("No such game.")) from error
     paginator = Paginator(player_head_to_head(player=player, game=game), HEAD_TO_HEAD_PAGE_SIZE)
     page = paginator.get_page(request.GET.get("page"))
     context = {"player": player, "game": game, "kind": game.kind, "page": page, "rows": page.object_list}
@@ -75,6 +76,6 @@ def compare_page(request):
         context["errors"] = error.message_dict
         return render(request, "ratings/compare.html", context, status=400)
     except Player.DoesNotExist as error:
-        raise Http404("No such player.") from error
+        raise Http404(gettext("No such player.")) from error
     context.update(comparison=comparison, record=comparison_record(comparison), kind=game.kind)
     return render(request, "ratings/compare.html", context)

@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Prefetch, prefetch_related_objects
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
@@ -65,13 +66,13 @@ def _act(request) -> dict:
     version = bounded_int(seen, 0, 0, 2**62) if seen else None
     try:
         if action not in ACTIONS:
-            raise ValidationError("Confirm or dispute: nothing else is done here.")
+            raise ValidationError(gettext("Confirm or dispute: nothing else is done here."))
         if action == "dispute":
             match_dispute(match_id=match_id, by=request.user, note=note, version=version)
         else:
             match_confirm(match_id=match_id, by=request.user, version=version)
     except Match.DoesNotExist:
-        return {"error": "That result no longer exists."}
+        return {"error": gettext("That result no longer exists.")}
     except ValidationError as problem:
         return {"error": " ".join(problem.messages), "error_match": match_id, "note": note, "action": action}
     # After the commit: the rating task has run by now when Celery is eager (dev, tests) or quick.

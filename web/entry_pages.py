@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
@@ -33,7 +34,7 @@ def result_entry(request, game):
     correct = request.GET.get("correct") or request.POST.get("correct")
     if correct:
         if not user_can_void(request.user):
-            raise PermissionDenied("Only admins can correct results.")
+            raise PermissionDenied(gettext("Only admins can correct results."))
     else:
         referee_required(request)
     slug = game
@@ -43,21 +44,25 @@ def result_entry(request, game):
         # another cache, ``QuerySet.update``): the database says whether it exists.
         game = Game.objects.filter(slug=slug).first()
     if game is None:
-        raise Http404("No such game.")
+        raise Http404(gettext("No such game."))
     kind = game.kind
     if kind is None or not kind.has_entry_page:
-        raise Http404("This game has no entry page.")
+        raise Http404(gettext("This game has no entry page."))
     if correct:
         match_id = parse_id(correct)
         if match_id is None or not Match.objects.filter(pk=match_id, game=game).exists():
-            raise Http404("No such result of this game.")
+            raise Http404(gettext("No such result of this game."))
         match = match_detail(match_id=match_id)
         if match.status == Match.Status.VOID:
-            messages.error(request, "A voided match cannot be corrected.")
+            messages.error(request, gettext("A voided match cannot be corrected."))
             return redirect(reverse("admin:matches_match_change", args=[match.pk]))
         initial = kind.entry_initial(match)
         if initial is None:
-            messages.info(request, f"The {game.name} entry page cannot show this result: correct it here, as JSON.")
+            messages.info(
+                request,
+                gettext("The %(game)s entry page cannot show this result: correct it here, as JSON.")
+                % {"game": game.name},
+            )
             return redirect(reverse("admin:matches_match_correct", args=[match.pk]))
         request.correction = Correction(
             match=match,

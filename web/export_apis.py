@@ -9,10 +9,10 @@ game with its players' numbers, is the staff's alone.
 
 import contextlib
 
+from django.contrib.humanize.templatetags.humanize import intcomma
 from django.core.exceptions import ValidationError
 from django.core.files.storage import default_storage
 from django.http import FileResponse, Http404
-from django.shortcuts import get_object_or_404
 from django.utils.http import http_date
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -33,6 +33,7 @@ from games.export_files import RESULTS_CSV, STREAM_AT_MOST, results_stream_allow
 from games.exporting import ExportFilter, export_csv_pieces, export_filter, export_json_pieces
 from leagues.models import Game
 from ratings.figures import RETRY_AFTER_SECONDS, figure_kept, figures_request
+from web.found import object_or_404
 
 FILTERS = [
     OpenApiParameter("league", str, description="Only the results filed under this league of the game (its slug)."),
@@ -48,7 +49,7 @@ FILTERS = [
 
 
 def _game_and_filter(request, slug: str) -> tuple[Game, ExportFilter]:
-    game = get_object_or_404(Game, slug=DownloadApi.slug_of(slug))
+    game = object_or_404(Game, slug=DownloadApi.slug_of(slug))
     params = query_params_once(request)
     return game, export_filter(
         game=game, league=params.get("league"), date_from=params.get("from"), date_to=params.get("to")
@@ -80,7 +81,10 @@ class GameResultsCsvApi(DownloadApi):
     def get(self, request, slug):
         game, which = _game_and_filter(request, slug)
         if not game.kind.csv_columns:
-            raise Http404(f"{game.name} results have no CSV: staff download the JSON dump (results.json).")
+            raise Http404(
+                gettext("%(game)s results have no CSV: staff download the JSON dump (results.json).")
+                % {"game": game.name}
+            )
         staff = user_sees_club_data(request.user)
         if not staff and which == ExportFilter():
             return _prepared_file(game)
@@ -92,7 +96,7 @@ class GameResultsCsvApi(DownloadApi):
                             "More than %(most)s results: narrow the league or the days, or download the whole "
                             "file (results.csv without a filter), prepared in the background."
                         )
-                        % {"most": f"{export_files.STREAM_AT_MOST:,}"}
+                        % {"most": intcomma(export_files.STREAM_AT_MOST)}
                     ]
                 }
             )

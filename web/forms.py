@@ -8,6 +8,8 @@ characters), or the page answers 400 with the form saying why.
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from leagues.models import Game, League
 from ratings.selectors import SEARCH_MAX, HistoryFilter
@@ -15,17 +17,21 @@ from ratings.selectors import SEARCH_MAX, HistoryFilter
 
 class HistoryFilterForm(forms.Form):
     game = forms.ModelChoiceField(
-        queryset=Game.objects.order_by("name"), to_field_name="slug", required=False, empty_label="Every game"
+        queryset=Game.objects.order_by("name"), to_field_name="slug", required=False, empty_label=_("Every game")
     )
     league = forms.ModelChoiceField(
         queryset=League.objects.select_related("game").order_by("game__name", "tier", "name"),
         to_field_name="slug",
         required=False,
-        empty_label="Every league",
+        empty_label=_("Every league"),
     )
-    since = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={"type": "date"}))
-    until = forms.DateField(required=False, label="To", widget=forms.DateInput(attrs={"type": "date"}))
-    opponent = forms.CharField(required=False, max_length=SEARCH_MAX, label="Opponent's name")
+    since = forms.DateField(
+        required=False, label=pgettext_lazy("first day", "From"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    until = forms.DateField(
+        required=False, label=pgettext_lazy("last day", "To"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    opponent = forms.CharField(required=False, max_length=SEARCH_MAX, label=_("Opponent's name"))
     # The pager's own parameter: read by the paginator (which shows the nearest page for any value).
     page = forms.CharField(required=False, widget=forms.HiddenInput)
 
@@ -33,10 +39,14 @@ class HistoryFilterForm(forms.Form):
         cleaned = super().clean()
         since, until = cleaned.get("since"), cleaned.get("until")
         if since and until and since > until:
-            raise forms.ValidationError("The first day comes after the last: swap them.")
+            raise forms.ValidationError(gettext("The first day comes after the last: swap them."))
         game, league = cleaned.get("game"), cleaned.get("league")
         if game and league and league.game_id != game.pk:
-            self.add_error("league", f"{league.name} is a league of {league.game.name}, not of {game.name}.")
+            self.add_error(
+                "league",
+                gettext("%(league)s is a league of %(its_game)s, not of %(game)s.")
+                % {"league": league.name, "its_game": league.game.name, "game": game.name},
+            )
         return cleaned
 
     def filters(self) -> HistoryFilter:

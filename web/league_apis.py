@@ -14,7 +14,6 @@ from datetime import UTC
 
 from django.core.exceptions import ValidationError
 from django.core.paginator import InvalidPage
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers
@@ -42,6 +41,7 @@ from ratings.caching import cached, rating_version_of_state
 from ratings.exports import history_csv_pieces, leaderboard_csv_pieces
 from ratings.selectors import Sort, rating_decimals, rating_number
 from web.club_apis import PlayerDetailSerializer
+from web.found import object_or_404
 
 
 class PlayerRefSerializer(AnswerSerializer):
@@ -86,7 +86,7 @@ def include_inactive_param(params) -> bool:
         return False
     if value == "true":
         return True
-    raise ValidationError({"include_inactive": ["Must be 'true' or 'false'."]})
+    raise ValidationError({"include_inactive": [gettext("Must be 'true' or 'false'.")]})
 
 
 class LeaderboardPagination(PageNumberPagination):
@@ -126,12 +126,12 @@ class LeaderboardApi(APIView):
     )
     def get(self, request, slug):
         # The league and its game's ratings version in one query.
-        league = get_object_or_404(League.objects.select_related("game", "game__rating_state"), slug=slug)
+        league = object_or_404(League.objects.select_related("game", "game__rating_state"), slug=slug)
         version = rating_version_of_state(getattr(league.game, "rating_state", None))
         params = query_params_once(request)
         sort = params.get("sort") or Sort.CURRENT
         if sort not in Sort.CHOICES:
-            raise ValidationError({"sort": ["Must be 'current' or 'peak'."]})
+            raise ValidationError({"sort": [gettext("Must be 'current' or 'peak'.")]})
         search = selectors.leaderboard_search(params.get("search"))
         everyone = include_inactive_param(params)
         activity = selectors.league_activity(league=league, everyone=everyone)
@@ -139,7 +139,13 @@ class LeaderboardApi(APIView):
         raw_size = params.get(paginator.page_size_query_param) or ""
         if raw_size and not (raw_size.isascii() and raw_size.isdigit() and int(raw_size) >= 1):
             # DRF would silently serve the default size for "abc" or 0; a client asking that made a mistake.
-            raise ValidationError({"page_size": [f"A whole number from 1 (at most {paginator.max_page_size} rows)."]})
+            raise ValidationError(
+                {
+                    "page_size": [
+                        gettext("A whole number from 1 (at most %(most)d rows).") % {"most": paginator.max_page_size}
+                    ]
+                }
+            )
         page_size = paginator.get_page_size(request)
         try:
             number = selectors.leaderboard_page_number(
@@ -240,7 +246,7 @@ class PlayerDetailApi(APIView):
 
     @extend_schema(responses={200: OutputSerializer, **error_responses(404, *ANY_REQUEST_ERRORS)})
     def get(self, request, pk):
-        player = get_object_or_404(Player, pk=pk)
+        player = object_or_404(Player, pk=pk)
         return Response(self.OutputSerializer(player_detail_data(player)).data)
 
 
@@ -299,14 +305,14 @@ class PlayerHistoryApi(APIView):
         responses={200: OutputSerializer, **error_responses(400, 404, *ANY_REQUEST_ERRORS)},
     )
     def get(self, request, pk):
-        player = get_object_or_404(Player, pk=pk)
+        player = object_or_404(Player, pk=pk)
         params = query_params_once(request)
         game = None
         slug = params.get("game")
         if slug:
             game = Game.objects.filter(slug=slug[:100]).first()
             if game is None:
-                raise ValidationError({"game": [f"Unknown game {slug[:50]!r}."]})
+                raise ValidationError({"game": [gettext("Unknown game %(slug)r.") % {"slug": slug[:50]}]})
         size = whole_number_param(params, "page_size", selectors.HISTORY_API_PAGE_SIZE)
         number = whole_number_param(params, "page", 1)
         try:
@@ -344,7 +350,7 @@ def _history_game(request) -> Game | None:
         return None
     game = Game.objects.filter(slug=slug[:100]).first()
     if game is None:
-        raise ValidationError({"game": [f"Unknown game {slug[:50]!r}."]})
+        raise ValidationError({"game": [gettext("Unknown game %(slug)r.") % {"slug": slug[:50]}]})
     return game
 
 
@@ -370,11 +376,11 @@ class LeaderboardCsvApi(DownloadApi):
         ),
     )
     def get(self, request, slug):
-        league = get_object_or_404(League.objects.select_related("game"), slug=self.slug_of(slug))
+        league = object_or_404(League.objects.select_related("game"), slug=self.slug_of(slug))
         params = query_params_once(request)
         sort = params.get("sort") or Sort.CURRENT
         if sort not in Sort.CHOICES:
-            raise ValidationError({"sort": ["Must be 'current' or 'peak'."]})
+            raise ValidationError({"sort": [gettext("Must be 'current' or 'peak'.")]})
         activity = selectors.league_activity(league=league, everyone=include_inactive_param(params))
         pieces = leaderboard_csv_pieces(
             league=league, sort=sort, with_ids=user_sees_club_data(request.user), activity=activity
@@ -402,7 +408,7 @@ class PlayerHistoryCsvApi(DownloadApi):
         ),
     )
     def get(self, request, pk):
-        player = get_object_or_404(Player, pk=self.id_of(pk))
+        player = object_or_404(Player, pk=self.id_of(pk))
         game = _history_game(request)
         suffix = f"-{game.slug}" if game else ""
         return download(

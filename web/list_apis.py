@@ -16,7 +16,6 @@ from __future__ import annotations
 import datetime
 
 from django.core.exceptions import ValidationError
-from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
@@ -30,6 +29,7 @@ from leagues.models import Game, Player
 from ratings.list_selectors import player_rating_on, rating_list_of, rating_lists_of
 from ratings.models import RatingListRow
 from ratings.selectors import activity_today, rating_decimals, rating_number
+from web.found import object_or_404
 from web.league_apis import PlayerRefSerializer, page_link, whole_number_param
 
 #: Rows of a list a page, by default and at most.
@@ -45,7 +45,7 @@ def _day(text: str, name: str) -> datetime.date:
 
 
 def _game(slug: str) -> Game:
-    return get_object_or_404(Game, slug=slug[:100])
+    return object_or_404(Game, slug=slug[:100])
 
 
 class ListSummarySerializer(AnswerSerializer):
@@ -190,7 +190,7 @@ class PlayerRatingOnApi(APIView):
         responses={200: OutputSerializer, **error_responses(400, 404, *ANY_REQUEST_ERRORS)},
     )
     def get(self, request, pk):
-        player = get_object_or_404(Player, pk=pk)
+        player = object_or_404(Player, pk=pk)
         params = query_params_once(request)
         slug, on = params.get("game") or "", params.get("on") or ""
         errors = {}

@@ -23,6 +23,7 @@ from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
+from django.utils.formats import number_format
 from django.utils.translation import gettext
 from django.views.decorators.vary import vary_on_headers
 
@@ -70,8 +71,8 @@ def _places(value: Decimal, decimals: int) -> Decimal:
 
 
 def shown_rating(value: Decimal | None, decimals: int) -> str:
-    """A rating to the game's decimals: ``1016``, ``1502.59``."""
-    return "" if value is None else str(_places(value, decimals))
+    """A rating to the game's decimals, in the reader's locale: ``1016``, ``1502.59`` (``1502,59`` in Russian)."""
+    return "" if value is None else number_format(_places(value, decimals), decimals)
 
 
 def shown_change(value: Decimal | None, decimals: int) -> str:
@@ -80,9 +81,10 @@ def shown_change(value: Decimal | None, decimals: int) -> str:
     if value is None:
         return ""
     change = _places(value, decimals)
+    shown = number_format(abs(change), decimals)  # a decimal comma in Russian
     if change > 0:
-        return f"+{change}"
-    return f"\u2212{-change}" if change < 0 else f"\u00b1{abs(change)}"
+        return f"+{shown}"
+    return f"\u2212{shown}" if change < 0 else f"\u00b1{shown}"
 
 
 def _dress(rows, decimals: int) -> list[RatingListRow]:
@@ -107,11 +109,11 @@ def _with_player_link(rows):
 def _day(text: str) -> datetime.date:
     """The closing day of the URL, ``YYYY-MM-DD``; anything else is a page that does not exist."""
     if not DAY.fullmatch(text):
-        raise Http404("A list's day is YYYY-MM-DD.")
+        raise Http404(gettext("A list's day is YYYY-MM-DD."))
     try:
         return datetime.date.fromisoformat(text)
     except ValueError:
-        raise Http404("No such day.") from None
+        raise Http404(gettext("No such day.")) from None
 
 
 def _rating_list(request, slug: str, day: str) -> tuple[Game, RatingList, bool]:
@@ -121,10 +123,10 @@ def _rating_list(request, slug: str, day: str) -> tuple[Game, RatingList, bool]:
     closing = _day(day)
     asked = request.GET.get("version", "")
     if asked and not VERSION.fullmatch(asked):
-        raise Http404("A version is a number from 1.")
+        raise Http404(gettext("A version is a number from 1."))
     rating_list = rating_list_of(game=game, day=closing, version=int(asked) if asked else None)
     if rating_list is None:
-        raise Http404("No list of that day.")
+        raise Http404(gettext("No list of that day."))
     return game, rating_list, bool(asked)
 
 

@@ -31,10 +31,10 @@ from contextlib import contextmanager
 from datetime import UTC
 from typing import Any, ClassVar
 
+from django.contrib.humanize.templatetags.humanize import intcomma
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
 from django.http import Http404
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.plumbing import ResolvedComponent
@@ -85,6 +85,7 @@ from ratings.selectors import (
     rating_decimals,
     rating_number,
 )
+from web.found import not_found, object_or_404
 
 
 def _utc_time(**kwargs) -> serializers.DateTimeField:
@@ -604,11 +605,11 @@ class MatchBatchApi(APIView):
                     "A batch's body is at most %(limit)s bytes: send its results in smaller batches, "
                     "each with its own Idempotency-Key."
                 )
-                % {"limit": f"{BATCH_MAX_BYTES:,}"}
+                % {"limit": intcomma(BATCH_MAX_BYTES)}
             )
         data = request.data
         if not isinstance(data, dict):
-            raise ValidationError({"non_field_errors": ['A JSON object: {"matches": [...]}.']})
+            raise ValidationError({"non_field_errors": [gettext('A JSON object: {"matches": [...]}.')]})
         try:
             matches, created = match_submit_batch(
                 referee=request.user, items=data.get("matches"), key=request.headers.get("Idempotency-Key")
@@ -639,7 +640,7 @@ def _unknown_match_is_404():
     try:
         yield
     except Match.DoesNotExist as error:
-        raise Http404(f"No {Match._meta.object_name} matches the given query.") from error
+        raise not_found(Match) from error
 
 
 class MatchDetailApi(APIView):
@@ -695,7 +696,7 @@ class MatchCorrectApi(APIView):
             data = request.data
         except Exception:
             # An unknown match is a 404 whatever its body (unreadable, too large, not JSON), as it always was.
-            get_object_or_404(Match, pk=pk)
+            object_or_404(Match, pk=pk)
             raise
         with _unknown_match_is_404():
             match_correct(match_id=pk, by=request.user, data=data)
@@ -746,11 +747,11 @@ class MatchDisputeApi(APIView):
         try:
             data = request.data
         except Exception:
-            get_object_or_404(Match, pk=pk)  # an unknown match is a 404 whatever its body, as for a correction
+            object_or_404(Match, pk=pk)  # an unknown match is a 404 whatever its body, as for a correction
             raise
         if not isinstance(data, dict):
-            get_object_or_404(Match, pk=pk)
-            raise ValidationError({"non_field_errors": ['A JSON object: {"note": "what is wrong"}.']})
+            object_or_404(Match, pk=pk)
+            raise ValidationError({"non_field_errors": [gettext('A JSON object: {"note": "what is wrong"}.')]})
         with _unknown_match_is_404():
             match_dispute(match_id=pk, by=request.user, note=data.get("note"))
         return Response(self.OutputSerializer(_answer_for(match_detail_rated(match_id=pk), request)).data)

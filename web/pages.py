@@ -17,6 +17,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 from django.views.decorators.vary import vary_on_headers
 
 from leagues.kinds import KINDS
@@ -229,7 +230,7 @@ def player_records(request, pk, kind, name):
         None,
     )
     if found is None:
-        raise Http404("No such section.")
+        raise Http404(gettext("No such section."))
     template, read = found
     section = mark_safe(render_to_string(template, {"player": player, "full": True, **read(player)}).strip())  # noqa: S308
     return render(request, "leagues/player_records.html", {"player": player, "section": section})

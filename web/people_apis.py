@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import UTC
 
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.permissions import BasePermission
@@ -39,7 +40,7 @@ class MeClaimSerializer(AnswerSerializer):
 
 
 class IsSignedIn(BasePermission):
-    message = "Sign in (an API token, or the site's session) to read this."
+    message = gettext_lazy("Sign in (an API token, or the site's session) to read this.")
 
     def has_permission(self, request, view):
         return bool(request.user and request.user.is_authenticated)

@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.template.defaultfilters import floatformat
 from django.utils.html import format_html
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from games.pickers import players_search, search_text
@@ -56,7 +57,7 @@ def player_search(request):
 _OPTION = '<li role="option" id="{0}-option-{1}" data-id="{1}" data-name="{2}" aria-selected="false">{2}{3}</li>\n'
 
 
-_NONE = '<li role="option" aria-disabled="true" class="picker-none">No player found for “{}”.</li>\n'
+_NONE = '<li role="option" aria-disabled="true" class="picker-none">{}</li>\n'
 
 
 def _option_details(hit: Hit) -> str:
@@ -65,10 +66,13 @@ def _option_details(hit: Hit) -> str:
     rating = floatformat(hit.rating, "-2") if hit.rating is not None else ""
     number = hit.player.federation_id or ""
     if rating and number:
-        return format_html(" <small>{} · fed. {}</small>", rating, number)
+        return format_html(
+            " <small>{}</small>",
+            gettext("%(rating)s · fed. %(number)s") % {"rating": rating, "number": number},
+        )
     if rating:
         return format_html(" <small>{}</small>", rating)
-    return format_html(" <small>fed. {}</small>", number) if number else ""
+    return format_html(" <small>{}</small>", gettext("fed. %(number)s") % {"number": number}) if number else ""
 
 
 def options_html(hits: list[Hit], field: str, text: str) -> str:
@@ -81,7 +85,7 @@ def options_html(hits: list[Hit], field: str, text: str) -> str:
     statements (``docs/performance.md``).
     """
     if not hits:
-        return format_html(_NONE, text) if text else ""
+        return format_html(_NONE, gettext("No player found for “%(text)s”.") % {"text": text}) if text else ""
     return "".join(
         format_html(_OPTION, field, str(hit.player.pk), hit.player.name, _option_details(hit)) for hit in hits
     )

@@ -1,7 +1,6 @@
 """Read APIs over rating quality: a game's rating drift (``ratings.drift``)."""
 
 from django.core.exceptions import ValidationError
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers
@@ -12,6 +11,7 @@ from config.api import ANY_REQUEST_ERRORS, AnswerSerializer, error_responses, qu
 from leagues.models import Game
 from ratings.drift import ACTIVE_DAYS, AUTO, DRIFT_WINDOWS, PERIODS, drift_kept, drift_windows, game_active_days
 from ratings.figures import RETRY_AFTER_SECONDS
+from web.found import object_or_404
 
 
 class DriftPointSerializer(AnswerSerializer):
@@ -68,11 +68,11 @@ class GameDriftApi(APIView):
         responses={200: OutputSerializer, 202: OutputSerializer, **error_responses(400, 404, *ANY_REQUEST_ERRORS)},
     )
     def get(self, request, slug):
-        game = get_object_or_404(Game, slug=slug)
+        game = object_or_404(Game, slug=slug)
         params = query_params_once(request)
         period = params.get("period") or AUTO
         if period not in (*PERIODS, AUTO):
-            raise ValidationError({"period": ["Must be 'week', 'month' or 'auto'."]})
+            raise ValidationError({"period": [gettext("Must be 'week', 'month' or 'auto'.")]})
         raw_days = params.get("active_days") or None
         offered = drift_windows(game)
         if raw_days is not None and not (raw_days.isascii() and raw_days.isdigit() and int(raw_days) in offered):

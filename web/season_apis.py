@@ -11,7 +11,6 @@ A running season's table is the one last worked out (``table_at``); a closed one
 from __future__ import annotations
 
 from django.core.paginator import Paginator
-from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
@@ -23,6 +22,7 @@ from rest_framework.views import APIView
 from config.api import ANY_REQUEST_ERRORS, AnswerSerializer, error_responses, query_params_once
 from leagues.models import League, Season
 from leagues.season_selectors import season_honours, season_lines, season_moved, seasons_of
+from web.found import object_or_404
 from web.league_apis import PlayerRefSerializer, page_link, whole_number_param
 
 #: Lines of a table a page, by default and at most.
@@ -33,7 +33,7 @@ SEASONS_MAX = 200
 
 
 def _league(slug: str) -> League:
-    return get_object_or_404(League.objects.select_related("game"), slug=slug[:100])
+    return object_or_404(League.objects.select_related("game"), slug=slug[:100])
 
 
 class SeasonSummarySerializer(AnswerSerializer):
@@ -121,7 +121,7 @@ class SeasonApi(APIView):
     )
     def get(self, request, slug, pk):
         league = _league(slug)
-        season = get_object_or_404(Season, league=league, pk=pk)
+        season = object_or_404(Season, league=league, pk=pk)
         params = query_params_once(request)
         size = min(whole_number_param(params, "page_size", TABLE_PAGE_SIZE), TABLE_PAGE_MAX)
         number = whole_number_param(params, "page", 1)

@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 from django.core.paginator import Paginator
 from django.db.models import Exists, OuterRef
 from django.shortcuts import get_object_or_404, render
+from django.utils.formats import get_format
 from django.utils.translation import gettext as _
 
 from leagues.models import League, Player, Season
@@ -24,10 +25,11 @@ TABLE_PAGE_SIZE = 50
 
 
 def shown_points(value: Decimal) -> str:
-    """Points without trailing zeros: ``4``, ``4.5``."""
+    """Points without trailing zeros, in the reader's locale: ``4``, ``4.5`` (``4,5`` in Russian)."""
     text = f"{abs(value).normalize():f}"
     if "." in text:
         text = text.rstrip("0").rstrip(".")
+    text = text.replace(".", get_format("DECIMAL_SEPARATOR"))  # a decimal comma in Russian
     return f"-{text}" if value < 0 else text
 
 
