@@ -39,9 +39,11 @@ class ApiTokenForm(forms.ModelForm):
         if "expires_at" not in self.fields:  # the change form: the expiry is read-only there
             return
         self.fields["expires_at"].required = False
-        self.fields["expires_at"].help_text = _("Leave blank for %(days)s days from now.") % {
-            "days": settings.CARDRANK_TOKEN_DAYS
-        }
+        self.fields["expires_at"].help_text = ngettext(
+            "Leave blank for %(days)s day from now.",
+            "Leave blank for %(days)s days from now.",
+            settings.CARDRANK_TOKEN_DAYS,
+        ) % {"days": settings.CARDRANK_TOKEN_DAYS}
 
     def clean_expires_at(self):
         expires_at = self.cleaned_data["expires_at"]

@@ -20,6 +20,9 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, HttpResponse, JsonResponse
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views import defaults
 from django_ratelimit.core import get_usage
 from drf_spectacular.types import OpenApiTypes
@@ -35,13 +38,21 @@ from config.jsonbody import JSON_MAX_DEPTH, JSONBodyParser
 from config.permissions import user_can_submit, user_can_void, user_sees_club_data
 
 
+def grouped(number: int) -> str:
+    """A count of bytes or parameters in a message: its digits grouped as the language groups them (1,048,576;
+    in Russian 1 048 576), whatever ``USE_THOUSAND_SEPARATOR`` says for the pages' figures."""
+    return number_format(number, force_grouping=True)
+
+
 def body_too_large_message() -> str:
-    return f"The request body is too large: at most {settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes."
+    return _("The request body is too large: at most %(limit)s bytes.") % {
+        "limit": grouped(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+    }
 
 
 class RequestTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_detail = "The request body is too large."
+    default_detail = gettext_lazy("The request body is too large.")
     default_code = "request_too_large"
 
     def __init__(self, detail=None, code=None):
@@ -62,21 +73,21 @@ def exception_handler(exc, context):
 
 
 class IsReferee(permissions.BasePermission):
-    message = "Only referees can submit results."
+    message = gettext_lazy("Only referees can submit results.")
 
     def has_permission(self, request, view):
         return user_can_submit(request.user)
 
 
 class IsClubStaff(permissions.BasePermission):
-    message = "Only the club's staff can download this: it holds federation numbers."
+    message = gettext_lazy("Only the club's staff can download this: it holds federation numbers.")
 
     def has_permission(self, request, view):
         return user_sees_club_data(request.user)
 
 
 class IsMatchAdmin(permissions.BasePermission):
-    message = "Only admins can void matches."
+    message = gettext_lazy("Only admins can void matches.")
 
     def has_permission(self, request, view):
         return user_can_void(request.user)
@@ -260,7 +271,7 @@ def api_page_not_found(request, exception=None):
     it as a view. The trailing-slash redirect still comes first.
     """
     if request.path.startswith(API_PREFIX):
-        return JsonResponse({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
+        return JsonResponse({"detail": _("Not found.")}, status=status.HTTP_404_NOT_FOUND)
     return defaults.page_not_found(request, exception)
 
 
@@ -277,9 +288,11 @@ def api_bad_request(request, exception=None):
         return body_too_large_response(request, settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
     if isinstance(exception, TooManyFieldsSent):
         code = status.HTTP_400_BAD_REQUEST
-        detail = f"Too many parameters: at most {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS:,}."
+        detail = _("Too many parameters: at most %(limit)s.") % {
+            "limit": grouped(settings.DATA_UPLOAD_MAX_NUMBER_FIELDS)
+        }
     elif request.path.startswith(API_PREFIX):
-        code, detail = status.HTTP_400_BAD_REQUEST, "Bad request."
+        code, detail = status.HTTP_400_BAD_REQUEST, _("Bad request.")
     else:
         return defaults.bad_request(request, exception)
     if request.path.startswith(API_PREFIX):
@@ -290,7 +303,7 @@ def api_bad_request(request, exception=None):
 def api_permission_denied(request, exception=None):
     """``handler403``: JSON under /api/ (DRF answers its own views' refusals; this is everything else)."""
     if request.path.startswith(API_PREFIX):
-        return JsonResponse({"detail": str(exception or "") or "Forbidden."}, status=status.HTTP_403_FORBIDDEN)
+        return JsonResponse({"detail": str(exception or "") or _("Forbidden.")}, status=status.HTTP_403_FORBIDDEN)
     return defaults.permission_denied(request, exception)
 
 
@@ -298,7 +311,7 @@ def api_server_error(request):
     """``handler500``: a crash under /api/ answers JSON too (never documented: the suite holds it at zero);
     a page answers templates/500.html, rendered with no request context and no database."""
     if request.path.startswith(API_PREFIX):
-        return JsonResponse({"detail": "Server error."}, status=status.HTTP_500_INTERNAL_SERVER_ERROR)
+        return JsonResponse({"detail": _("Server error.")}, status=status.HTTP_500_INTERNAL_SERVER_ERROR)
     return defaults.server_error(request)
 
 
@@ -309,9 +322,9 @@ def query_params_once(request) -> dict[str, str]:
     errors: dict[str, list[str]] = {}
     for name, values in request.query_params.lists():
         if len(values) > 1:
-            errors.setdefault(name, []).append("Give this parameter once.")
+            errors.setdefault(name, []).append(_("Give this parameter once."))
         if any("\x00" in value for value in values):
-            errors.setdefault(name, []).append("Null characters are not allowed.")
+            errors.setdefault(name, []).append(_("Null characters are not allowed."))
     if errors:
         raise exceptions.ValidationError(errors)
     return request.query_params.dict()

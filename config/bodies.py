@@ -27,6 +27,8 @@ from django.core.handlers.wsgi import LimitedStream, WSGIRequest
 from django.http import HttpResponse, JsonResponse
 from django.template import loader
 from django.urls import Resolver404, resolve
+from django.utils import translation
+from django.utils.formats import number_format
 from django.utils.translation import gettext
 
 API_PREFIX = "/api/"
@@ -51,7 +53,9 @@ def body_cap_for(request) -> int:
 
 def body_too_large_response(request, limit: int) -> HttpResponse:
     """413: JSON under /api/, the 413 page (templates/413.html) elsewhere; says the cap in bytes."""
-    detail = gettext("The request body is too large: at most %(limit)s bytes.") % {"limit": f"{limit:,}"}
+    detail = gettext("The request body is too large: at most %(limit)s bytes.") % {
+        "limit": number_format(limit, force_grouping=True)  # 1,048,576; in Russian 1 048 576
+    }
     if request.path.startswith(API_PREFIX):
         return JsonResponse({"detail": detail}, status=413)
     page = loader.render_to_string("413.html", {"detail": detail, "limit": limit})
@@ -84,12 +88,19 @@ class BodyCapMiddleware:
             if length > body_cap_general():
                 limit = body_cap_for(request)
                 if length > limit:
-                    return body_too_large_response(request, limit)
+                    return self._refused(request, limit)
         elif _is_chunked(request) and isinstance(request, WSGIRequest):
             refused = self._read_chunked(request)
             if refused is not None:
                 return refused
         return self.get_response(request)
+
+    @staticmethod
+    def _refused(request, limit: int) -> HttpResponse:
+        """The 413 in the reader's language: this middleware answers before the language's (the session and
+        the user are not read yet), so the cookie's or the browser's choice, as LocaleMiddleware reads them."""
+        with translation.override(translation.get_language_from_request(request)):
+            return body_too_large_response(request, limit)
 
     def _read_chunked(self, request) -> HttpResponse | None:
         """Read a chunked body (the server has taken off the chunking) up to one byte past its cap."""
@@ -104,7 +115,7 @@ class BodyCapMiddleware:
             if read > limit:
                 wider = body_cap_for(request)
                 if wider == limit:
-                    return body_too_large_response(request, limit)
+                    return self._refused(request, limit)
                 limit = wider
         body = b"".join(parts)
         request.META["CONTENT_LENGTH"] = str(len(body))

@@ -25,11 +25,15 @@ from typing import Any
 import orjson
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser, get_encoding
 
 JSON_MAX_DEPTH = 64
-TOO_DEEP = f"JSON nested too deeply: at most {JSON_MAX_DEPTH} levels of arrays and objects."
+
+
+def too_deep_message() -> str:
+    return _("JSON nested too deeply: at most %(depth)d levels of arrays and objects.") % {"depth": JSON_MAX_DEPTH}
 
 
 class JSONBodyError(ValueError):
@@ -60,10 +64,11 @@ def json_body_loads(text: bytes | str) -> Any:
         value = orjson.loads(text)
     except orjson.JSONDecodeError as error:
         if "depth limit" in str(error):
-            raise JSONBodyError(TOO_DEEP) from error
-        raise JSONBodyError(f"JSON parse error - {error}") from error
+            raise JSONBodyError(too_deep_message()) from error
+        # The parser's own words (orjson's, in English) stay as they are: they name the place in the text.
+        raise JSONBodyError(_("JSON parse error - %(error)s") % {"error": error}) from error
     if json_too_deep(value):
-        raise JSONBodyError(TOO_DEEP)
+        raise JSONBodyError(too_deep_message())
     return value
 
 
@@ -80,7 +85,9 @@ class JSONBodyParser(JSONParser):
         try:
             text = raw if _is_utf8(encoding) else raw.decode(encoding)
         except UnicodeDecodeError as error:
-            raise ParseError(f"JSON parse error - the body is not {encoding}: {error}") from error
+            raise ParseError(
+                _("JSON parse error - the body is not %(encoding)s: %(error)s") % {"encoding": encoding, "error": error}
+            ) from error
         try:
             return json_body_loads(text)
         except JSONBodyError as error:

@@ -6,11 +6,15 @@ from axes.handlers.proxy import AxesProxyHandler
 from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpResponse
 from django.shortcuts import render
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 
 
 def rate_limited(request, exception=None):
-    return HttpResponse("Too many requests. Please wait a minute and try again.", status=429, content_type="text/plain")
+    return HttpResponse(
+        gettext("Too many requests. Please wait a minute and try again."),
+        status=429,
+        content_type="text/plain; charset=utf-8",
+    )
 
 
 def sign_in_locked_out(request, original_response=None, credentials=None):
