@@ -25,6 +25,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
+from django.utils.formats import number_format
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -43,24 +45,33 @@ def format_choices() -> list[tuple[str, str]]:
     made, since kinds are registered after admin's modules are imported."""
     files = import_files()
     extensions = ", ".join(extension for extension, _label in files.values())
-    return [("", f"From the file's extension ({extensions})")] + [(name, label) for name, (_, label) in files.items()]
+    return [("", _("From the file's extension (%(extensions)s)") % {"extensions": extensions})] + [
+        (name, label) for name, (_format, label) in files.items()
+    ]
+
+
+def _file_help() -> str:
+    return _("At most %(bytes)s bytes, UTF-8 (PBN: its declared encoding).") % {
+        "bytes": number_format(settings.CARDRANK_IMPORT_MAX_BYTES, force_grouping=True)
+    }
 
 
 class ImportUploadForm(forms.Form):
-    game = forms.ModelChoiceField(Game.objects.order_by("name"))
-    file = forms.FileField(
-        help_text=f"At most {settings.CARDRANK_IMPORT_MAX_BYTES:,} bytes, UTF-8 (PBN: its declared encoding)."
-    )
-    format = forms.ChoiceField(choices=format_choices, required=False)
+    game = forms.ModelChoiceField(Game.objects.order_by("name"), label=gettext_lazy("Game"))
+    file = forms.FileField(label=gettext_lazy("File"), help_text=lazy(_file_help, str)())
+    format = forms.ChoiceField(choices=format_choices, required=False, label=gettext_lazy("Format"))
     league = forms.ModelChoiceField(
         League.objects.select_related("game").order_by("game__name", "tier"),
         required=False,
-        help_text="File every result under this league of the game (default: the file's, else the entry league).",
+        label=gettext_lazy("League"),
+        help_text=gettext_lazy(
+            "File every result under this league of the game (default: the file's, else the entry league)."
+        ),
     )
     timezone = forms.ChoiceField(
         required=False,
-        label="Time zone",
-        help_text="The zone of times the file gives without one; without it such a time is refused.",
+        label=gettext_lazy("Time zone"),
+        help_text=gettext_lazy("The zone of times the file gives without one; without it such a time is refused."),
     )
     replace = forms.BooleanField(
         required=False,
@@ -75,7 +86,7 @@ class ImportUploadForm(forms.Form):
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
         self.user = user
-        self.fields["timezone"].choices = [("", "None: every time has its zone")] + [
+        self.fields["timezone"].choices = [("", _("None: every time has its zone"))] + [
             (zone, zone) for zone in sorted(available_timezones())
         ]
         self.fields["league"].label_from_instance = lambda league: f"{league.game.name}: {league.name}"
@@ -85,7 +96,11 @@ class ImportUploadForm(forms.Form):
         limit = settings.CARDRANK_IMPORT_MAX_BYTES
         if upload.size > limit:
             raise forms.ValidationError(
-                f"The file is {upload.size:,} bytes; imports take at most {limit:,} (CARDRANK_IMPORT_MAX_BYTES)."
+                _("The file is %(size)s bytes; imports take at most %(limit)s (CARDRANK_IMPORT_MAX_BYTES).")
+                % {
+                    "size": number_format(upload.size, force_grouping=True),
+                    "limit": number_format(limit, force_grouping=True),
+                }
             )
         return upload
 
@@ -103,15 +118,23 @@ class ImportUploadForm(forms.Form):
         if game is None:
             return cleaned
         if league is not None and league.game_id != game.pk:
-            self.add_error("league", f"{league.name} is not a league of {game.name}.")
+            self.add_error(
+                "league", _("%(league)s is not a league of %(game)s.") % {"league": league.name, "game": game.name}
+            )
         if upload is not None:
             format = cleaned.get("format") or import_format_for(upload.name)
             formats = list(import_formats(game))
             if format is None:
-                self.add_error("format", f"Choose the file's format: {game.name} reads {', '.join(formats)}.")
+                self.add_error(
+                    "format",
+                    _("Choose the file's format: %(game)s reads %(formats)s.")
+                    % {"game": game.name, "formats": ", ".join(formats)},
+                )
             elif format not in formats:
                 self.add_error(
-                    "format", f"{game.name} results cannot be read as {format}: it reads {', '.join(formats)}."
+                    "format",
+                    _("%(game)s results cannot be read as %(format)s: it reads %(formats)s.")
+                    % {"game": game.name, "format": format, "formats": ", ".join(formats)},
                 )
             cleaned["format"] = format
         return cleaned
@@ -182,7 +205,7 @@ class ImportRunAdmin(admin.ModelAdmin):
             if request.GET.get("game", "").isdigit():  # the game whose admin page linked here
                 initial["game"] = int(request.GET["game"])
             form = ImportUploadForm(initial=initial, user=request.user)
-        context = self._context(request, title="Import results", form=form)
+        context = self._context(request, title=_("Import results"), form=form)
         return render(request, "admin/games/importrun/upload.html", context, status=400 if form.errors else 200)
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
@@ -199,7 +222,7 @@ class ImportRunAdmin(admin.ModelAdmin):
         """Step 3: queue the import of the file the user previewed (its hash), once; theirs only."""
         run = self._run(request, pk)
         if run.user_id != request.user.pk:
-            raise PermissionDenied("Only the user who uploaded this file may confirm its import.")
+            raise PermissionDenied(_("Only the user who uploaded this file may confirm its import."))
         try:
             queued = import_run_confirm(
                 run_id=run.pk,
@@ -211,12 +234,18 @@ class ImportRunAdmin(admin.ModelAdmin):
             self.message_user(request, str(missing), messages.ERROR)
             return redirect(reverse("admin:games_importrun_change", args=[run.pk]))
         if queued:
-            self.message_user(request, f"Importing {run.filename}: the page follows its progress.", messages.SUCCESS)
+            self.message_user(
+                request,
+                _("Importing %(file)s: the page follows its progress.") % {"file": run.filename},
+                messages.SUCCESS,
+            )
         else:
             self.message_user(
                 request,
-                "Nothing was queued: this run is not waiting for a confirmation of this file "
-                "(already confirmed, refused, or the file differs from the one previewed).",
+                _(
+                    "Nothing was queued: this run is not waiting for a confirmation of this file "
+                    "(already confirmed, refused, or the file differs from the one previewed)."
+                ),
                 messages.ERROR,
             )
         return redirect(reverse("admin:games_importrun_change", args=[run.pk]))

@@ -19,8 +19,10 @@ from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import Any, BinaryIO
 
+from django.utils.translation import gettext as _
+
 from config.csvout import csv_uncell
-from games.imports import ImportPlan, PlayerRef, Problem, ProblemList, file_stream
+from games.imports import ImportPlan, PlayerRef, Problem, ProblemList, at_line, at_lines, file_stream
 
 # A text cell starting with one of config.csvout.FORMULA_STARTS is run as a formula by spreadsheets (CSV
 # injection, OWASP): written with a leading apostrophe (config.csvout, for every CSV the site writes), which a
@@ -71,10 +73,10 @@ def _lines(source: BinaryIO) -> Iterator[str]:
             line = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise CsvUnreadable(
-                Problem(f"line {number}", 'The file is not UTF-8 text: save it as "CSV UTF-8" and import it again.')
+                Problem(at_line(number), _('The file is not UTF-8 text: save it as "CSV UTF-8" and import it again.'))
             ) from None
         if "\x00" in line:
-            raise CsvUnreadable(Problem(f"line {number}", "The file holds a NUL byte: it is not a CSV text file."))
+            raise CsvUnreadable(Problem(at_line(number), _("The file holds a NUL byte: it is not a CSV text file.")))
         if "\r" in line.rstrip("\r\n"):
             yield from (piece for piece in _LONE_CR.split(line) if piece)
         else:
@@ -111,7 +113,7 @@ def csv_plan(
                 if add is not None:
                     add(result[1], row, result[0])
             except RowError as error:
-                plan.problems.append(Problem(f"line {row.line}", str(error)))
+                plan.problems.append(Problem(at_line(row.line), str(error)))
                 continue
             result[2].append(row.line)
     except CsvUnreadable as unreadable:
@@ -119,7 +121,7 @@ def csv_plan(
     for _first, body, lines in held.values():
         if lines:
             plan.results.append(body)
-            plan.sources.append(f"line {lines[0]}" if len(lines) == 1 else f"lines {lines[0]}-{lines[-1]}")
+            plan.sources.append(at_line(lines[0]) if len(lines) == 1 else at_lines(lines[0], lines[-1]))
     return plan
 
 
@@ -137,11 +139,15 @@ def csv_rows(
     try:
         header = next(reader, None)
     except csv.Error as error:
-        problems.append(Problem("line 1", f"The header cannot be read: {error}."))
+        problems.append(Problem(at_line(1), _("The header cannot be read: %(error)s.") % {"error": error}))
         return
     if not header or not any(cell.strip() for cell in header):
         problems.append(
-            Problem("line 1", f"The file is empty: its first line names the columns ({', '.join(columns)}).")
+            Problem(
+                at_line(1),
+                _("The file is empty: its first line names the columns (%(columns)s).")
+                % {"columns": ", ".join(columns)},
+            )
         )
         return
     names = [cell.strip().lower() for cell in header]
@@ -149,14 +155,22 @@ def csv_rows(
     missing = [name for name in required if name not in names]
     if unknown:
         problems.append(
-            Problem("line 1", f"Unknown column(s): {', '.join(unknown)}. The columns: {', '.join(columns)}.")
+            Problem(
+                at_line(1),
+                _("Unknown column(s): %(unknown)s. The columns: %(columns)s.")
+                % {"unknown": ", ".join(unknown), "columns": ", ".join(columns)},
+            )
         )
     if missing:
         problems.append(
-            Problem("line 1", f"Missing column(s): {', '.join(missing)}. The columns: {', '.join(columns)}.")
+            Problem(
+                at_line(1),
+                _("Missing column(s): %(missing)s. The columns: %(columns)s.")
+                % {"missing": ", ".join(missing), "columns": ", ".join(columns)},
+            )
         )
     if len(set(names)) != len(names):
-        problems.append(Problem("line 1", "A column is named twice."))
+        problems.append(Problem(at_line(1), _("A column is named twice.")))
     if unknown or missing or len(set(names)) != len(names):
         return
     while True:
@@ -166,15 +180,18 @@ def csv_rows(
             break
         except csv.Error as error:
             # An opening quote never closed: the file was cut short, or a quote is stray.
-            problems.append(Problem(f"line {reader.line_num}", f"The file cannot be read from here: {error}."))
+            problems.append(
+                Problem(at_line(reader.line_num), _("The file cannot be read from here: %(error)s.") % {"error": error})
+            )
             break
         if not any(cell.strip() for cell in cells):
             continue
         if len(cells) != len(names):
             problems.append(
                 Problem(
-                    f"line {reader.line_num}",
-                    f"{len(cells)} cells for {len(names)} columns (the file may be cut short).",
+                    at_line(reader.line_num),
+                    _("%(cells)s cells for %(columns)s columns (the file may be cut short).")
+                    % {"cells": len(cells), "columns": len(names)},
                 )
             )
             continue
@@ -184,14 +201,19 @@ def csv_rows(
 def cell_time(value: str, zone: tzinfo | None) -> str:
     """An ISO 8601 time with its zone (or in ``zone``, the command's ``--timezone``), as the API takes it."""
     if not value:
-        raise RowError("played_at is empty.")
+        raise RowError(_("played_at is empty."))
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
-        raise RowError(f"played_at {value[:40]!r} is not a time such as 2026-11-01T18:00:00+01:00.") from None
+        raise RowError(
+            _("played_at %(value)s is not a time such as 2026-11-01T18:00:00+01:00.") % {"value": repr(value[:40])}
+        ) from None
     if moment.tzinfo is None:
         if zone is None:
-            raise RowError(f"played_at {value[:40]!r} has no zone: add one (Z, +01:00) or give --timezone.")
+            raise RowError(
+                _("played_at %(value)s has no zone: add one (Z, +01:00) or give --timezone.")
+                % {"value": repr(value[:40])}
+            )
         moment = moment.replace(tzinfo=zone)
     return moment.isoformat()
 
@@ -202,7 +224,7 @@ def cell_rated(value: str) -> bool:
         return True
     if lowered in FALSE:
         return False
-    raise RowError(f"rated {value[:20]!r} is not true or false.")
+    raise RowError(_("rated %(value)s is not true or false.") % {"value": repr(value[:20])})
 
 
 def cell_rated_status(row: Row) -> bool:
@@ -211,10 +233,15 @@ def cell_rated_status(row: Row) -> bool:
     if not status:
         return cell_rated(rated)
     if status not in STATUSES or status == VOID:
-        raise RowError(f"status {status[:20]!r} is not one of {', '.join(s for s in STATUSES if s != VOID)}.")
+        raise RowError(
+            _("status %(value)s is not one of %(statuses)s.")
+            % {"value": repr(status[:20]), "statuses": ", ".join(s for s in STATUSES if s != VOID)}
+        )
     friendly = status == FRIENDLY
     if rated and cell_rated(rated) == friendly:
-        raise RowError(f"rated {rated[:20]!r} contradicts status {status!r}.")
+        raise RowError(
+            _("rated %(value)s contradicts status %(status)s.") % {"value": repr(rated[:20]), "status": repr(status)}
+        )
     return not friendly
 
 
@@ -229,7 +256,7 @@ def cell_person(row: Row, column: str) -> PlayerRef:
     """The player named in ``column``, with the federation number of ``column_id`` when the file has it."""
     name = " ".join(row.get(column).split())
     if not name:
-        raise RowError(f"{column} is empty.")
+        raise RowError(_("%(column)s is empty.") % {"column": column})
     return PlayerRef(name=name, federation_id=row.get(f"{column}_id"))
 
 

@@ -40,6 +40,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import get_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -90,6 +91,36 @@ def entry_decimal(text: str) -> str:
     if match is None or not any(character.isdigit() for character in stripped):
         return text
     return f"{match[1]}.{match[2]}"
+
+
+#: Where a list of numbers typed in one field may be cut: a semicolon, a comma followed by a space, or spaces.
+NUMBER_LIST_SEPARATORS = re.compile(r"\s*;\s*|\s*,\s+|\s+")
+
+
+def entry_decimal_list(text: str) -> list[str]:
+    """Numbers typed in one field as a list, each with a decimal point (``entry_decimal``).
+
+    "1600,1400" is two numbers, as it always was; so are "1600, 1400", "1600; 1400" and "1600 1400". A
+    decimal comma is read when the numbers are cut by a semicolon, a space or ", ": "1600,5; 1400,25" is
+    1600.5 and 1400.25; one number with a decimal comma alone ("1600,5", one or two digits after the comma)
+    is that number. Empty pieces are dropped.
+    """
+    text = text.strip()
+    if DECIMAL_COMMA.fullmatch(text) and any(character.isdigit() for character in text.partition(",")[0]):
+        return [entry_decimal(text)]
+    parts = NUMBER_LIST_SEPARATORS.split(text) if ";" in text or re.search(r"\s", text) else text.split(",")
+    return [entry_decimal(part.strip()) for part in parts if part.strip()]
+
+
+def shown_figure(figure: str) -> str:
+    """A figure written with a decimal point ("0.225", ``ratings.calculators.calculator_figure``) as a page
+    shows it in the active language: "0,225" in Russian. Never for what code reads back."""
+    return figure.replace(".", get_format("DECIMAL_SEPARATOR"))
+
+
+def calculator_errors(errors: dict[str, list[str]], labels: dict) -> dict[str, list[str]]:
+    """A calculator page's errors keyed by its fields' labels (what the person reads), not their names."""
+    return {str(labels.get(field, field)): messages for field, messages in errors.items()}
 
 
 @dataclass(frozen=True)
@@ -216,9 +247,9 @@ def _correction_save(request, correction: Correction, body: dict) -> HttpRespons
     match = correction.match
     match_correct(match_id=match.pk, by=request.user, data=body)
     if match_as_body(match_detail(match_id=match.pk)) == correction.stored:
-        messages.info(request, "No change: the result is as stored; nothing was replayed.")
+        messages.info(request, _("No change: the result is as stored; nothing was replayed."))
     else:
-        messages.success(request, "Result corrected; ratings are being replayed from it.")
+        messages.success(request, _("Result corrected; ratings are being replayed from it."))
     url = reverse("admin:matches_match_change", args=[match.pk])
     if request.htmx:
         response = HttpResponse(status=204)

@@ -29,6 +29,7 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 from config.csvout import csv_lines
 from games.csvio import DISPUTED, FRIENDLY, RATED, VOID, WAITING
@@ -71,21 +72,24 @@ def export_filter(
         league_obj = League.objects.filter(game=game, slug=league[:100]).first()
         if league_obj is None:
             slugs = ", ".join(League.objects.filter(game=game).order_by("slug").values_list("slug", flat=True))
-            errors["league"] = [f"{game.name} has no league {league[:50]!r}: its leagues are {slugs}."]
+            errors["league"] = [
+                _("%(game)s has no league %(league)s: its leagues are %(slugs)s.")
+                % {"game": game.name, "league": repr(league[:50]), "slugs": slugs}
+            ]
     days = {}
     for name, value in (("from", date_from), ("to", date_to)):
         if value:
             try:
                 day = date.fromisoformat(value)
             except ValueError:
-                errors[name] = [f"{value[:30]!r} is not a date such as 2026-03-31."]
+                errors[name] = [_("%(value)s is not a date such as 2026-03-31.") % {"value": repr(value[:30])}]
                 continue
             if not FIRST_DAY <= day <= LAST_DAY:
-                errors[name] = [f"A day from {FIRST_DAY} to {LAST_DAY}."]
+                errors[name] = [_("A day from %(first)s to %(last)s.") % {"first": FIRST_DAY, "last": LAST_DAY}]
                 continue
             days[name] = day
     if "from" in days and "to" in days and days["from"] > days["to"]:
-        errors["to"] = [f"{days['to']} is before from ({days['from']})."]
+        errors["to"] = [_("%(to)s is before from (%(from)s).") % {"to": days["to"], "from": days["from"]}]
     if errors:
         raise ValidationError(errors)
     return ExportFilter(league=league_obj, date_from=days.get("from"), date_to=days.get("to"))

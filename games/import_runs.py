@@ -32,6 +32,8 @@ from celery import current_app
 from django.conf import settings
 from django.db import DatabaseError, connection, connections, transaction
 from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from games.importing import (
@@ -45,7 +47,7 @@ from games.importing import (
     import_preview,
     imported_file_seen,
 )
-from games.imports import ImportPlan, Problem
+from games.imports import ImportPlan, Problem, at_file
 from games.models import ImportedFile, ImportRun
 from leagues.models import Game, League
 from ratings.people import erased_name, player_erased
@@ -136,14 +138,18 @@ def _task(name: str):
 
 
 def _queue(name: str, run_id: int) -> None:
-    """Queue a step of the run; if the queue cannot be reached, the run fails saying so (nothing was stored)."""
+    """Queue a step of the run; if the queue cannot be reached, the run fails saying so (nothing was stored).
+
+    The step runs in the language of the request that queued it: the problems and the outcome it keeps on the
+    run are said in the uploader's words (``games.tasks``).
+    """
     try:
-        _task(name).delay(run_id)
+        _task(name).delay(run_id, language=get_language())
     except Exception:
         logger.exception("Import run %s: %s could not be queued.", run_id, name)
         ImportRun.objects.filter(pk=run_id).update(
             status=ImportRun.Status.FAILED,
-            error="The task queue could not be reached: nothing was stored. Upload the file again.",
+            error=_("The task queue could not be reached: nothing was stored. Upload the file again."),
             updated_at=timezone.now(),
             finished_at=timezone.now(),
         )
@@ -157,7 +163,11 @@ def import_run_create(*, user, filename: str, data: bytes, options: RunOptions) 
     limit = settings.CARDRANK_IMPORT_MAX_BYTES
     if len(data) > limit:
         raise ValueError(
-            f"The file is {len(data):,} bytes; imports take at most {limit:,} (CARDRANK_IMPORT_MAX_BYTES)."
+            _("The file is %(size)s bytes; imports take at most %(limit)s (CARDRANK_IMPORT_MAX_BYTES).")
+            % {
+                "size": number_format(len(data), force_grouping=True),
+                "limit": number_format(limit, force_grouping=True),
+            }
         )
     run = ImportRun.objects.create(
         user=user,
@@ -228,12 +238,12 @@ def _plan_of(run: ImportRun):
     """
     data = run.data
     if file_hash(data) != run.sha256:
-        raise ImportRefused([Problem("file", "The stored file is not the one previewed (its hash differs).")])
+        raise ImportRefused([Problem(at_file(), _("The stored file is not the one previewed (its hash differs)."))])
     zone = ZoneInfo(run.zone) if run.zone else None
     try:
         return import_plan_read(game=run.game, format=run.format, data=io.BytesIO(data), zone=zone)
     except ValueError as error:
-        raise ImportRefused([Problem("file", str(error))]) from None
+        raise ImportRefused([Problem(at_file(), str(error))]) from None
 
 
 def _source(run: ImportRun) -> ImportSource:
@@ -271,7 +281,7 @@ def import_run_check(run_id: int) -> None:
         if seen := imported_file_seen(game=run.game, sha256=run.sha256):
             problems.insert(0, seen)
         if not plan.results and not plan.blocking:
-            problems.append(Problem("file", _("The file has no results to import.")))
+            problems.append(Problem(at_file(), _("The file has no results to import.")))
         if not [problem for problem in problems if problem.blocking and problem not in waiting]:
             ImportRun.objects.filter(pk=run.pk).update(total=len(plan.results), done=0)
             # The command's dry run: every result stored through the one write path, then rolled back.
@@ -292,7 +302,7 @@ def import_run_check(run_id: int) -> None:
     except Exception:
         logger.exception("Import run %s: the check failed.", run.pk)
         problems.append(
-            Problem("file", _("The file could not be checked (an error on the server); nothing was stored."))
+            Problem(at_file(), _("The file could not be checked (an error on the server); nothing was stored."))
         )
     finally:
         progress.close()
@@ -364,7 +374,7 @@ def import_run_apply(run_id: int) -> None:
         error = "\n".join(f"{problem.where}: {problem.message}" for problem in refused.problems[:50])
     except Exception as failure:
         logger.exception("Import run %s failed.", run.pk)
-        error = f"The import failed on the server ({type(failure).__name__})."
+        error = _("The import failed on the server (%(error)s).") % {"error": type(failure).__name__}
     finally:
         progress.close()
     if error:
@@ -399,7 +409,12 @@ def import_runs_expire(*, now=None) -> int:
     for run in ImportRun.objects.filter(status__in=WAITING, updated_at__lt=cutoff).only("pk", "preview"):
         expired += ImportRun.objects.filter(pk=run.pk, status__in=WAITING, updated_at__lt=cutoff).update(
             status=ImportRun.Status.FAILED,
-            error=f"Not confirmed within {hours} hours: the file was dropped, nothing was stored. Upload it again.",
+            error=ngettext(
+                "Not confirmed within %(hours)s hours: the file was dropped, nothing was stored. Upload it again.",
+                "Not confirmed within %(hours)s hours: the file was dropped, nothing was stored. Upload it again.",
+                hours,
+            )
+            % {"hours": hours},
             data=b"",
             preview={key: value for key, value in run.preview.items() if key in PREVIEW_COUNTS},
             updated_at=timezone.now(),

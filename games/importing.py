@@ -38,10 +38,12 @@ from django.db import IntegrityError, transaction
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from config.permissions import user_can_void
-from games.imports import ImportPlan, PlayerRef, Problem, file_bytes
+from games.imports import ImportPlan, PlayerRef, Problem, at_file, at_line, at_player, at_result, file_bytes
 from games.models import ImportedFile
 from leagues.kinds import KINDS
 from leagues.models import Game, League, Player
@@ -69,7 +71,10 @@ class ImportRefused(Exception):
 
 #: The formats every game may read, as a kind's ``importer_files`` gives its own: its CSV (when it has
 #: one) and the JSON dump.
-SHARED_FILES = {"csv": (".csv", "CSV (the game's columns)"), "json": (".json", "JSON (a Cardrank dump)")}
+SHARED_FILES = {
+    "csv": (".csv", gettext_lazy("CSV (the game's columns)")),
+    "json": (".json", gettext_lazy("JSON (a Cardrank dump)")),
+}
 
 
 def import_files() -> dict[str, tuple[str, str]]:
@@ -98,11 +103,17 @@ def import_plan_read(*, game: Game, format: str, data: bytes | BinaryIO, zone: t
     """
     readers = import_formats(game)
     if format not in readers:
-        raise ValueError(f"{game.name} results cannot be read as {format!r}: the formats are {', '.join(readers)}.")
+        raise ValueError(
+            _("%(game)s results cannot be read as %(format)s: the formats are %(formats)s.")
+            % {"game": game.name, "format": repr(format), "formats": ", ".join(readers)}
+        )
     limit = settings.CARDRANK_IMPORT_MAX_BYTES
     size = _size(data)
     if size > limit:
-        raise ValueError(f"The file is {size:,} bytes; imports take at most {limit:,} (CARDRANK_IMPORT_MAX_BYTES).")
+        raise ValueError(
+            _("The file is %(size)s bytes; imports take at most %(limit)s (CARDRANK_IMPORT_MAX_BYTES).")
+            % {"size": number_format(size, force_grouping=True), "limit": number_format(limit, force_grouping=True)}
+        )
     return readers[format](data, game=game, zone=zone)
 
 
@@ -153,6 +164,13 @@ class Conflict:
 #: How a person was matched (``PeopleMatch.how``).
 BY_NUMBER, BY_NAME = "number", "name"
 BY_NUMBER_CONFIRMED, BY_NAME_CONFIRMED = "number, confirmed the same person", "name, confirmed the same person"
+#: How a person was matched, as the preview says it ("by number").
+HOW_WORDS = {
+    BY_NUMBER: pgettext_lazy("matched by", "number"),
+    BY_NAME: pgettext_lazy("matched by", "name"),
+    BY_NUMBER_CONFIRMED: pgettext_lazy("matched by", "number, confirmed the same person"),
+    BY_NAME_CONFIRMED: pgettext_lazy("matched by", "name, confirmed the same person"),
+}
 
 
 @dataclass
@@ -174,7 +192,7 @@ class PeopleMatch:
     def problems(self) -> list[Problem]:
         problems = [
             Problem(
-                f"player {ref.name!r}",
+                at_player(repr(ref.name)),
                 _(
                     "%(count)d players have this name (ids %(ids)s): give their federation numbers in the file, "
                     "or rename one."
@@ -218,7 +236,7 @@ def conflict_problem(conflict: Conflict) -> Problem:
             "numbers: confirm which one is player #%(id)s (same person: --same-person %(number)s) and the others "
             "are created, or give player #%(id)s their number in admin."
         )
-    return Problem(f"player {ref.name!r} ({ref.federation_id})", message % values)
+    return Problem(at_player(f"{ref.name!r} ({ref.federation_id})"), message % values)
 
 
 def import_people_match(plan: ImportPlan, *, same_person: Iterable[str] = ()) -> PeopleMatch:
@@ -291,7 +309,7 @@ def import_people_match(plan: ImportPlan, *, same_person: Iterable[str] = ()) ->
         if any(not name_same(ref.name, refs[0].name) for ref in refs[1:]):
             matching.clashes.append(
                 Problem(
-                    f"number {number}",
+                    _("number %(number)s") % {"number": number},
                     _("the file gives this number to %(names)s: a number is one person's. Correct the file.")
                     % {"names": ", ".join(ref.name for ref in refs[:5])},
                 )
@@ -343,7 +361,7 @@ class ImportSource:
 def imported_file_seen(*, game: Game, sha256: str) -> Problem | None:
     """The blocking problem of a file already imported into ``game`` (by its bytes' SHA-256), or None."""
     record = ImportedFile.objects.filter(game=game, sha256=sha256).select_related("user").first()
-    return None if record is None else Problem("file", _already_imported(record, game))
+    return None if record is None else Problem(at_file(), _already_imported(record, game))
 
 
 def _already_imported(record: ImportedFile, game: Game) -> str:
@@ -506,7 +524,7 @@ def import_apply(
 
 
 def _where(plan: ImportPlan, index: int) -> str:
-    return plan.sources[index] if index < len(plan.sources) else f"result {index + 1}"
+    return plan.sources[index] if index < len(plan.sources) else at_result(index + 1)
 
 
 def _file_record(source: ImportSource, game: Game) -> ImportedFile:
@@ -529,7 +547,7 @@ def _file_record(source: ImportSource, game: Game) -> ImportedFile:
             )
     except IntegrityError:
         seen = imported_file_seen(game=game, sha256=source.sha256)
-        raise ImportRefused([seen or Problem("file", _("This file is being imported by another import."))]) from None
+        raise ImportRefused([seen or Problem(at_file(), _("This file is being imported by another import."))]) from None
 
 
 def _played_at(value: Any) -> datetime | None:
@@ -647,7 +665,7 @@ def _people_store(matching: PeopleMatch, *, batch: ResultBatch) -> dict[PlayerRe
     try:
         players = players_create(people=[(ref.name, ref.federation_id) for ref in new])
     except PlayerRefused as error:
-        raise ImportRefused([Problem(f"player {new[error.index].name[:100]!r}", _messages(error))]) from error
+        raise ImportRefused([Problem(at_player(repr(new[error.index].name[:100])), _messages(error))]) from error
     created = {matching.new[ref]: player.pk for ref, player in zip(new, players, strict=True)}
     ids.update({ref: created[key] for ref, key in matching.new.items()})
     batch.players_add([*matching.matched.values(), *players])
@@ -711,7 +729,7 @@ def import_preview(
                 "federation_id": ref.federation_id,
                 "player": player.pk,
                 "player_name": player.name,
-                "how": matching.how[ref],
+                "how": str(HOW_WORDS.get(matching.how[ref], matching.how[ref])),
             }
             for ref, player in matched[:LIST_AT_MOST]
         ],
@@ -776,23 +794,36 @@ def _json_read(data: bytes | BinaryIO, *, game: Game, zone: tzinfo | None) -> Im
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
-        return ImportPlan(problems=[Problem(f"line {line}", _("The file is not UTF-8 text."))])
+        return ImportPlan(problems=[Problem(at_line(line), _("The file is not UTF-8 text."))])
     try:
         dump = json.loads(text)
     except json.JSONDecodeError as error:
-        return ImportPlan(problems=[Problem(f"line {error.lineno}", f"Not JSON: {error.msg}.")])
+        return ImportPlan(problems=[Problem(at_line(error.lineno), _("Not JSON: %(error)s.") % {"error": error.msg})])
     except RecursionError:
         return ImportPlan(problems=[_too_deep()])
     except ValueError:  # an integer of more digits than Python converts (sys.get_int_max_str_digits)
-        return ImportPlan(problems=[Problem("file", _("The file holds a number too long to be read."))])
+        return ImportPlan(problems=[Problem(at_file(), _("The file holds a number too long to be read."))])
     if _deeper_than(dump, DUMP_MAX_DEPTH):
         return ImportPlan(problems=[_too_deep()])
     if not isinstance(dump, dict) or dump.get("format") != DUMP_FORMAT:
-        return ImportPlan(problems=[Problem("file", f'Not a Cardrank dump: "format" is not {DUMP_FORMAT!r}.')])
+        return ImportPlan(
+            problems=[
+                Problem(
+                    at_file(), _('Not a Cardrank dump: "format" is not %(format)s.') % {"format": repr(DUMP_FORMAT)}
+                )
+            ]
+        )
     source = dump.get("game") or {}
     if not isinstance(source, dict) or source.get("rating_system") != game.rating_system:
         system = source.get("rating_system") if isinstance(source, dict) else None
-        return ImportPlan(problems=[Problem("game", f"A dump of a {system!r} game, not of {game.name}.")])
+        return ImportPlan(
+            problems=[
+                Problem(
+                    pgettext("where a problem of an import is", "game"),
+                    _("A dump of a %(system)s game, not of %(game)s.") % {"system": repr(system), "game": game.name},
+                )
+            ]
+        )
     try:
         people = {
             _hashable(row["id"]): PlayerRef(_dump_text(row["name"]), _dump_text(row.get("federation_id") or ""))
@@ -801,12 +832,12 @@ def _json_read(data: bytes | BinaryIO, *, game: Game, zone: tzinfo | None) -> Im
         tiers = {_hashable(row["slug"]): _hashable(row["tier"]) for row in _dump_list(dump.get("leagues", []))}
         results = _dump_list(dump["results"])
     except KeyError as error:
-        return ImportPlan(problems=[Problem("file", f"The dump lacks {error}.")])
+        return ImportPlan(problems=[Problem(at_file(), _("The dump lacks %(key)s.") % {"key": error})])
     except (TypeError, AttributeError, ValueError):
         return ImportPlan(
             problems=[
                 Problem(
-                    "file",
+                    at_file(),
                     _(
                         'The dump\'s "players", "leagues" and "results" are lists of objects, as export_results '
                         "writes them; a player's name and number are text."
@@ -822,11 +853,12 @@ def _json_read(data: bytes | BinaryIO, *, game: Game, zone: tzinfo | None) -> Im
         # Two players of the dump would become one: the file cannot tell them apart.
         plan.problems.append(
             Problem(
-                f"player {ref.name[:100]!r}", "The dump has two players of this name and number: give them numbers."
+                at_player(repr(ref.name[:100])),
+                _("The dump has two players of this name and number: give them numbers."),
             )
         )
     for number, body in enumerate(results, start=1):
-        where = f"result {number}"
+        where = at_result(number)
         if not isinstance(body, dict):
             plan.problems.append(Problem(where, _("A result is an object, as export_results writes it.")))
             continue
@@ -835,7 +867,7 @@ def _json_read(data: bytes | BinaryIO, *, game: Game, zone: tzinfo | None) -> Im
         try:
             body = game.kind.body_players(body, lambda player_id: people[player_id])
         except (KeyError, TypeError, AttributeError):
-            plan.problems.append(Problem(where, "It names a player the dump's players do not list."))
+            plan.problems.append(Problem(where, _("It names a player the dump's players do not list.")))
             continue
         league = body.get("league")
         if isinstance(league, str) and league in tiers and league not in own:
@@ -852,7 +884,8 @@ DUMP_MAX_DEPTH = 32
 
 def _too_deep() -> Problem:
     return Problem(
-        "file", _("The JSON nests deeper than %(depth)s levels: it is not a Cardrank dump.") % {"depth": DUMP_MAX_DEPTH}
+        at_file(),
+        _("The JSON nests deeper than %(depth)s levels: it is not a Cardrank dump.") % {"depth": DUMP_MAX_DEPTH},
     )
 
 

@@ -20,7 +20,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from django.utils.translation import ngettext
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 #: Problems a plan keeps, in file order; the rest are only counted (``ProblemList``).
 PROBLEMS_KEPT = 1000
@@ -33,6 +34,31 @@ class PlayerRef:
 
     name: str
     federation_id: str = ""
+
+
+def at_line(number: int) -> str:
+    """Where a problem is: a line of the file, in the reader's language ("line 3")."""
+    return _("line %(number)s") % {"number": number}
+
+
+def at_lines(first: int, last: int) -> str:
+    """Where a result of several lines is ("lines 3-7")."""
+    return _("lines %(first)s-%(last)s") % {"first": first, "last": last}
+
+
+def at_result(number: int) -> str:
+    """Where a problem is: a result of a dump, by its place in the file ("result 4")."""
+    return _("result %(number)s") % {"number": number}
+
+
+def at_player(name: str) -> str:
+    """Where a problem is: a person the file names ("player 'Ann' (123)"), the name as it is written."""
+    return _("player %(name)s") % {"name": name}
+
+
+def at_file() -> str:
+    """Where a problem is: the file as a whole."""
+    return pgettext("where a problem of an import is", "file")
 
 
 @dataclass(frozen=True)
@@ -91,7 +117,7 @@ class ProblemList(list):
         message = ngettext("and %(count)s more problem", "and %(count)s more problems", self.more) % {
             "count": f"{self.more:,}"
         }
-        return Problem("file", message, blocking=self.more_blocking > 0)
+        return Problem(at_file(), message, blocking=self.more_blocking > 0)
 
 
 def file_bytes(data: bytes | BinaryIO) -> bytes:

@@ -30,6 +30,8 @@ import unicodedata
 from dataclasses import dataclass
 
 from django.db import connection
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from leagues.models import Game, Player
 from leagues.names import name_key
@@ -196,14 +198,19 @@ def picker_read(data, name: str) -> Picked:
         return Picked(value=str(named[0].pk), name=named[0].name)
     if len(named) > 1:
         ids = ", ".join(f"#{player.pk}" for player in named)
-        return Picked(value="", name=typed, problem=f"{len(named)} players are named “{typed}” ({ids}): choose one.")
+        problem = ngettext(
+            "%(count)s player is named “%(name)s” (%(ids)s): choose one.",
+            "%(count)s players are named “%(name)s” (%(ids)s): choose one.",
+            len(named),
+        ) % {"count": len(named), "name": typed, "ids": ids}
+        return Picked(value="", name=typed, problem=problem)
     numbered = Player.objects.filter(federation_id=typed).first()
     if numbered is not None:
         return Picked(value=str(numbered.pk), name=numbered.name)
     digits = typed.removeprefix("#")
     if is_player_id(digits):
         return Picked(value=digits, name=typed)  # an id: the services say if no player has it
-    return Picked(value="", name=typed, problem=f"No player is named “{typed}”.")
+    return Picked(value="", name=typed, problem=_("No player is named “%(name)s”.") % {"name": typed})
 
 
 def picker_names(values) -> dict[str, str]:

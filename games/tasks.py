@@ -6,6 +6,8 @@ so a task delivered twice finds nothing left to do.
 """
 
 from celery import shared_task
+from django.conf import settings
+from django.utils import translation
 
 from games import import_runs, seasons
 from games.bridge.analysis import hand_records_analyse
@@ -13,13 +15,17 @@ from matches.models import Match
 
 
 @shared_task
-def import_run_check(run_id: int) -> None:
-    import_runs.import_run_check(run_id)
+def import_run_check(run_id: int, language: str | None = None) -> None:
+    """The run's preview, said in ``language`` (the uploader's, when the upload queued it)."""
+    with translation.override(language or settings.LANGUAGE_CODE):
+        import_runs.import_run_check(run_id)
 
 
 @shared_task
-def import_run_apply(run_id: int) -> None:
-    import_runs.import_run_apply(run_id)
+def import_run_apply(run_id: int, language: str | None = None) -> None:
+    """The run's import, its outcome said in ``language`` (the confirming user's)."""
+    with translation.override(language or settings.LANGUAGE_CODE):
+        import_runs.import_run_apply(run_id)
 
 
 @shared_task

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from django.utils.translation import gettext_lazy, pgettext_lazy
+
 from leagues.models import Game, Player
 from matches.models import Match
 from ratings.engines import elo
@@ -29,7 +31,10 @@ class ComparisonPart:
     compare_side_size: ClassVar[int] = 1
 
     #: What a meeting is, one and many: the head-to-head tables' column ("match", "matches").
-    meeting_nouns: ClassVar[tuple[str, str]] = ("match", "matches")
+    meeting_nouns: ClassVar[tuple[str, str]] = (
+        pgettext_lazy("one meeting", "match"),
+        pgettext_lazy("many meetings", "matches"),
+    )
 
     #: What the seats' results add up to in a record ("" when they are only won and lost, as in Slaps).
     points_label: ClassVar[str] = ""
@@ -65,7 +70,7 @@ class ComparisonPart:
         return seats_crosstable(game=game, player_ids=player_ids)
 
     #: What the compare page says the expected score is.
-    compare_expected_note: ClassVar[str] = (
+    compare_expected_note: ClassVar[str] = gettext_lazy(
         "Elo's expected score of A against B, a win counting 1 and a draw 1/2: E = 1 / (1 + 10^((Rb - Ra) / 400))."
     )
 

@@ -22,6 +22,8 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from django.http import HttpResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext_lazy
 
 from leagues.models import Player
 from matches.models import Match
@@ -65,7 +67,7 @@ class PagesPart:
 
     def entry_label(self, game) -> str:
         """The menu's link to the game's entry page."""
-        return f"Enter {game.name}"
+        return _("Enter %(game)s") % {"game": game.name}
 
     def entry_initial(self, match: Match) -> dict[str, str] | None:
         """The game's fields of its entry page filled in from a stored match, as the page posts them: the
@@ -83,7 +85,11 @@ class PagesPart:
     def match_title(self, match: Match) -> str:
         """The match page's heading (``web.pages.match_page``): by default the game, its result noun and
         the match's number, "Slaps match #12"; bridge names the evening by its club and date."""
-        return f"{match.game.name} {self.result_noun} #{match.pk}"
+        return _("%(game)s %(noun)s #%(number)s") % {
+            "game": match.game.name,
+            "noun": self.result_noun,
+            "number": match.pk,
+        }
 
     def profile_sections(self) -> list[tuple[str, str, Callable[[Player], dict]]]:
         """What the game adds to every player's profile: (name, template, read), ``read(player)`` giving the
@@ -93,7 +99,7 @@ class PagesPart:
     def profile_rating_units(self) -> tuple[str, str]:
         """What one ledger row of the game rates, one and many: the profile chart's axis and its table
         ("match", "matches"; Preferans rates deals, bridge boards)."""
-        return ("match", "matches")
+        return (pgettext_lazy("one rated", "match"), pgettext_lazy("many rated", "matches"))
 
     def profile_change_notes(self, matches: list[Match], player: Player) -> dict[int, dict[str, Any]]:
         """What the game's ``profile_change`` partial needs beyond a row's match, seats and the player's
@@ -113,7 +119,13 @@ class PagesPart:
         """The players of a match, short, for admin's match list (``matches.admin``). The match comes with
         its seats, players and bots read (one query for the page). A game of seats: every seat's name."""
         names = [seat.occupant.name for seat in match.seats.all()]
-        return ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+        if len(names) <= 4:
+            return ", ".join(names)
+        more = len(names) - 4
+        return ngettext("%(names)s and %(count)s more", "%(names)s and %(count)s more", more) % {
+            "names": ", ".join(names[:4]),
+            "count": more,
+        }
 
     def page_urls(self) -> list:
         """The game's own pages beyond its entry page (a calculator, a helper its entry page posts to), as

@@ -24,6 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import ANY_REQUEST_ERRORS, AnswerSerializer, error_responses, query_params_once
+from games.entry import calculator_errors, entry_decimal, entry_decimal_list, shown_figure
 from leagues.models import Game
 from ratings.calculators import (
     CALCULATOR_RATING_LIMIT,
@@ -46,17 +47,23 @@ from ratings.engines.preferans import PreferansParameters, deal_update
 RATING_SYSTEM = "preferans"
 GRID_RATINGS = (1000, 1250, 1500, 1750, 2000, 2250, 2500, 2750, 3000, 4500)
 GRID_TABLES = (1000, 1250, 1500, 1750, 2000, 2250, 2500, 2750, 3000)
+#: The page's fields by the names its errors are keyed by: what an error is said against.
+FIELD_LABELS = {
+    "rating": gettext_lazy("Your rating (Rs)"),
+    "opponents": gettext_lazy("Opponents' ratings (1–3, comma-separated)"),  # noqa: RUF001 (the label's dash)
+    "whists": gettext_lazy("Your whists in the deal (Vs)"),
+}
 
 
 def _opponents(data, errors: dict) -> list[float] | None:
     raw = data.get("opponents")
     if raw in (None, ""):
-        errors.setdefault("opponents", []).append("This field is required: one to three ratings, comma-separated.")
+        errors.setdefault("opponents", []).append(_("This field is required: one to three ratings, comma-separated."))
         return None
     parts = raw if isinstance(raw, list | tuple) else str(raw).split(",")
     parts = [part for part in (str(p).strip() for p in parts) if part]
     if not 1 <= len(parts) <= 3:
-        errors.setdefault("opponents", []).append("Give one to three opponents' ratings.")
+        errors.setdefault("opponents", []).append(_("Give one to three opponents' ratings."))
         return None
     values = []
     for part in parts:
@@ -146,12 +153,19 @@ def preferans_calculator_page(request):
         "opponents": request.GET.get("opponents", "1600,1400"),
         "whists": request.GET.get("whists", "4"),
     }
+    # A person may type a decimal comma ("1500,5") and cut the opponents by semicolons ("1600,5; 1400"):
+    # read as the API reads "1500.5" and ["1600.5", "1400"]. The fields show what was typed.
+    data = {
+        "rating": entry_decimal(values["rating"]),
+        "opponents": entry_decimal_list(values["opponents"]) or "",
+        "whists": entry_decimal(values["whists"]),
+    }
     game = calculator_game(rating_system=RATING_SYSTEM)  # whose parameters apply: read once, for both uses
     result, errors = None, {}
     try:
-        result = preferans_calculate(data=values, game=game, grid=True)
+        result = preferans_calculate(data=data, game=game, grid=True)
     except ValidationError as error:
-        errors = error.message_dict
+        errors = calculator_errors(error.message_dict, FIELD_LABELS)
     try:
         parameters = calculator_parameters(game=game, rating_system=RATING_SYSTEM)
     except ValidationError:
@@ -161,9 +175,12 @@ def preferans_calculator_page(request):
         "result": result,
         "errors": errors,
         "about": calculator_about(game),
-        "p": calculator_figures(parameters) if parameters else None,
+        # The rules' figures in the language's format (0,225 in Russian).
+        "p": {name: shown_figure(figure) for name, figure in calculator_figures(parameters).items()}
+        if parameters
+        else None,
         # Where the smoothing halves a gain: its start plus its scale (the template cannot add floats).
-        "smoothing_half": calculator_figure(parameters.smoothing_start + parameters.smoothing_scale)
+        "smoothing_half": shown_figure(calculator_figure(parameters.smoothing_start + parameters.smoothing_scale))
         if parameters
         else "",
         "calculators": calculator_links(),

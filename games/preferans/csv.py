@@ -16,6 +16,8 @@ from datetime import tzinfo
 from decimal import Decimal
 from typing import Any, BinaryIO
 
+from django.utils.translation import gettext as _
+
 from games.csvio import (
     Row,
     RowError,
@@ -27,7 +29,7 @@ from games.csvio import (
     status_cells,
 )
 from games.imports import ImportPlan, PlayerRef
-from games.preferans.results import PREFERANS_SEATS, WHIST_LIMIT
+from games.preferans.results import PREFERANS_SEATS, WHIST_LIMIT, signed_decimal
 from leagues.models import Game
 from matches.inputs import parse_cents
 
@@ -51,7 +53,7 @@ def preferans_csv_read(data: bytes | BinaryIO, *, game: Game, zone: tzinfo | Non
 
     def key(row: Row) -> str:
         if not row.get("game"):
-            raise RowError("game is empty: rows of one game share a key in the game column.")
+            raise RowError(_("game is empty: rows of one game share a key in the game column."))
         return row.get("game")
 
     def add(body: dict[str, Any], row: Row, first: Row) -> None:
@@ -74,14 +76,19 @@ def _seats(row: Row) -> list[dict[str, Any]]:
         cell = row.get(f"seat_{n}")
         if not cell:
             if any(row.get(f"seat_{later}") for later in SEATS if later > n):
-                raise RowError(f"seat_{n} is empty but a later seat is not: fill the seats in order.")
+                raise RowError(
+                    _("%(column)s is empty but a later seat is not: fill the seats in order.") % {"column": f"seat_{n}"}
+                )
             break
         if cell.lower().startswith(BOT):
             seats.append({"bot": cell[len(BOT) :].strip()})
         else:
             seats.append({"player": cell_person(row, f"seat_{n}")})
     if len(seats) < PREFERANS_SEATS[0]:
-        raise RowError(f"A Preferans table has {PREFERANS_SEATS[0]} to {PREFERANS_SEATS[1]} seats.")
+        raise RowError(
+            _("A Preferans table has %(low)s to %(high)s seats.")
+            % {"low": PREFERANS_SEATS[0], "high": PREFERANS_SEATS[1]}
+        )
     return seats
 
 
@@ -103,7 +110,13 @@ def _same_game(row: Row, first: Row) -> None:
     for column in (*GAME_CELLS, *(c for c in PREFERANS_COLUMNS if c.startswith("seat_"))):
         if row.get(column) and row.get(column) != first.get(column):
             raise RowError(
-                f"{column} {row.get(column)[:40]!r} differs from line {first.line} of game {first.get('game')[:40]!r}."
+                _("%(column)s %(value)s differs from line %(line)s of game %(game)s.")
+                % {
+                    "column": column,
+                    "value": repr(row.get(column)[:40]),
+                    "line": first.line,
+                    "game": repr(first.get("game")[:40]),
+                }
             )
 
 
@@ -111,12 +124,15 @@ def _deal(row: Row, seats: int) -> list[str]:
     whists = [row.get(f"whists_{n}") for n in SEATS]
     given, rest = whists[:seats], whists[seats:]
     if any(rest):
-        raise RowError(f"{seats} seats but whists for more.")
+        raise RowError(_("%(seats)s seats but whists for more.") % {"seats": seats})
     values = [parse_cents(value, limit=WHIST_LIMIT) for value in given]
     if None in values:
-        raise RowError("whists are numbers with at most two decimals, each within \u00b110,000 (blank is not 0).")
+        raise RowError(_("whists are numbers with at most two decimals, each within ±10,000 (blank is not 0)."))
     if sum(values, Decimal(0)) != 0:
-        raise RowError(f"the whists sum to {sum(values, Decimal(0)):+}, not 0 (each deal is zero-sum).")
+        raise RowError(
+            _("the whists sum to %(total)s, not 0 (each deal is zero-sum).")
+            % {"total": signed_decimal(sum(values, Decimal(0)))}
+        )
     return given
 
 

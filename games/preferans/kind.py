@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.db.models import Prefetch
 from django.urls import path
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.base import BaseKind
 from games.preferans import api, calculator, views
@@ -40,7 +42,7 @@ class PreferansKind(BaseKind):
     # --- rating input (ratings) ------------------------------------------------------------
 
     calculator_url_name = "calculator-preferans"  # games/preferans/calculator.py
-    calculator_label = "Preferans"
+    calculator_label = gettext_lazy("Preferans")
 
     def load(self, chunk, context):
         return preferans_inputs(chunk, context)
@@ -54,7 +56,7 @@ class PreferansKind(BaseKind):
 
     # --- pages -----------------------------------------------------------------------------
 
-    result_noun = "game"
+    result_noun = pgettext_lazy("a result of the game", "game")
     templates = {
         **BaseKind.templates,
         "entry": views.PAGE,
@@ -68,7 +70,7 @@ class PreferansKind(BaseKind):
         return views.entry(request, game)
 
     def entry_label(self, game):
-        return f"Record {game.name}"
+        return _("Record %(game)s") % {"game": game.name}
 
     def match_page_context(self, match):
         return {"deal_rows": views.deal_rows(match)}
@@ -89,7 +91,7 @@ class PreferansKind(BaseKind):
     # --- the player's profile (web.pages) --------------------------------------------------
 
     def profile_rating_units(self):
-        return ("deal", "deals")
+        return (pgettext_lazy("one rated", "deal"), pgettext_lazy("many rated", "deals"))
 
     def profile_change_notes(self, matches, player):
         return preferans_change_notes(matches)
@@ -120,8 +122,8 @@ class PreferansKind(BaseKind):
 
     # --- head-to-head and compare (ratings.compare) -----------------------------------------------
 
-    meeting_nouns = ("game", "games")
-    points_label = "whists"
+    meeting_nouns = (pgettext_lazy("one meeting", "game"), pgettext_lazy("many meetings", "games"))
+    points_label = gettext_lazy("whists")
 
     def compare_expected(self, *, game, a, b, ratings):
         # The chance that A ends a game with more whists than B, on the game's fitted pair scale: kept by the
@@ -129,7 +131,7 @@ class PreferansKind(BaseKind):
         scale = pair_scale(game)
         return None if scale is None else preferans_engine.pair_expected_score(ratings[a[0]], ratings[b[0]], scale)
 
-    compare_expected_note = (
+    compare_expected_note = gettext_lazy(
         "The chance that A ends a game at one table with more whists than B: 1 / (1 + 10^(-(Ra - Rb) / s)), "
         "s the game's pair scale."
     )

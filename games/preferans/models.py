@@ -2,16 +2,21 @@
 
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from matches.models import Match
 
 
 class Deal(models.Model):
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deals")
-    number = models.PositiveIntegerField(help_text="1 for the first deal of the game.")
-    whists = models.JSONField(help_text="Whists of every seat, in seat order; they sum to zero.")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deals", verbose_name=_("match"))
+    number = models.PositiveIntegerField(help_text=_("1 for the first deal of the game."), verbose_name=_("number"))
+    whists = models.JSONField(
+        help_text=_("Whists of every seat, in seat order; they sum to zero."), verbose_name=_("whists")
+    )
 
     class Meta:
+        verbose_name = _("deal")
+        verbose_name_plural = _("deals")
         ordering = ["match", "number"]
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="deal_unique_number"),
@@ -19,4 +24,4 @@ class Deal(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Deal {self.number} of match {self.match_id}"
+        return _("Deal %(number)s of match %(match)s") % {"number": self.number, "match": self.match_id}

@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from django.utils.formats import get_format
+from django.utils.translation import gettext as _
+
 from games.preferans.models import Deal
 from leagues.models import Bot, Game
 from matches.inputs import Errors, GameInput, MatchInput, SeatInput, is_slug, parse_cents, parse_id, players_by_id
@@ -27,40 +30,50 @@ WHIST_LIMIT = Decimal(10_000)
 def _clean_preferans_seats(raw_seats: Any, errors: Errors, game: Game) -> tuple[SeatInput, ...]:
     low, high = PREFERANS_SEATS
     if raw_seats in (None, "", []):
-        errors.add("seats", f'This field is required: {low} to {high} seats, each {{"player": id}} or {{"bot": slug}}.')
+        errors.add(
+            "seats",
+            _('This field is required: %(low)s to %(high)s seats, each {"player": id} or {"bot": slug}.')
+            % {"low": low, "high": high},
+        )
         return ()
     if not isinstance(raw_seats, list | tuple):
-        errors.add("seats", "Give a list of seats.")
+        errors.add("seats", _("Give a list of seats."))
         return ()
     if not low <= len(raw_seats) <= high:
-        errors.add("seats", f"A Preferans table has {low} to {high} seats, not {len(raw_seats)}.")
+        errors.add(
+            "seats",
+            _("A Preferans table has %(low)s to %(high)s seats, not %(count)s.")
+            % {"low": low, "high": high, "count": len(raw_seats)},
+        )
         return ()
     player_ids: list[int] = []
     bot_slugs: list[str] = []
     shapes: list[tuple[str, Any]] = []
     for number, seat in enumerate(raw_seats, start=1):
         if not isinstance(seat, Mapping) or len(seat) != 1 or next(iter(seat)) not in ("player", "bot"):
-            errors.add("seats", f'Seat {number}: give either {{"player": id}} or {{"bot": slug}}.')
+            errors.add("seats", _('Seat %(number)s: give either {"player": id} or {"bot": slug}.') % {"number": number})
             return ()
         kind, value = next(iter(seat.items()))
         if kind == "player":
             player_id = parse_id(value)
             if player_id is None:
-                errors.add("seats", f"Seat {number}: player ids are positive whole numbers.")
+                errors.add("seats", _("Seat %(number)s: player ids are positive whole numbers.") % {"number": number})
                 return ()
             player_ids.append(player_id)
             shapes.append(("player", player_id))
         else:
             if not isinstance(value, str) or not value.strip():
-                errors.add("seats", f'Seat {number}: a bot is named by its difficulty, e.g. "normal".')
+                errors.add(
+                    "seats", _('Seat %(number)s: a bot is named by its difficulty, e.g. "normal".') % {"number": number}
+                )
                 return ()
             bot_slugs.append(value.strip())
             shapes.append(("bot", value.strip()))
     if not player_ids:
-        errors.add("seats", "At least one seat must be a player: bots are never rated.")
+        errors.add("seats", _("At least one seat must be a player: bots are never rated."))
         return ()
     if len(set(player_ids)) != len(player_ids):
-        errors.add("seats", "The same player cannot hold two seats.")
+        errors.add("seats", _("The same player cannot hold two seats."))
         return ()
     players = players_by_id(player_ids, errors, "seats")
     if players is None:
@@ -71,7 +84,7 @@ def _clean_preferans_seats(raw_seats: Any, errors: Errors, game: Game) -> tuple[
     if unknown:
         known = ", ".join(Bot.objects.filter(game=game, active=True).values_list("slug", flat=True))
         shown = ", ".join(repr(slug[:30]) for slug in unknown)
-        errors.add("seats", f"Unknown bot(s): {shown}. Bots: {known}.")
+        errors.add("seats", _("Unknown bot(s): %(shown)s. Bots: %(known)s.") % {"shown": shown, "known": known})
         return ()
     return tuple(
         SeatInput(player=players[value], result=Decimal(0))
@@ -85,31 +98,41 @@ def preferans_clean(data: Mapping[str, Any], errors: Errors, game: Game) -> Game
     seats = _clean_preferans_seats(data.get("seats"), errors, game)
     raw_deals = data.get("deals")
     if raw_deals in (None, "", []):
-        errors.add("deals", "This field is required: at least one deal, each the whists of every seat.")
+        errors.add("deals", _("This field is required: at least one deal, each the whists of every seat."))
         return GameInput()
     if not isinstance(raw_deals, list | tuple):
-        errors.add("deals", "Give a list of deals, each a list of whists in seat order.")
+        errors.add("deals", _("Give a list of deals, each a list of whists in seat order."))
         return GameInput()
     if len(raw_deals) > PREFERANS_MAX_DEALS:
-        errors.add("deals", f"At most {PREFERANS_MAX_DEALS} deals in one game.")
+        errors.add("deals", _("At most %(count)s deals in one game.") % {"count": PREFERANS_MAX_DEALS})
         return GameInput()
     deals: list[tuple[Decimal, ...]] = []
     for number, raw in enumerate(raw_deals, start=1):
         if not isinstance(raw, list | tuple):
-            errors.add("deals", f"Deal {number}: give a list of whists, one per seat.")
+            errors.add("deals", _("Deal %(number)s: give a list of whists, one per seat.") % {"number": number})
             continue
         if seats and len(raw) != len(seats):
-            errors.add("deals", f"Deal {number}: {len(raw)} scores for {len(seats)} seats.")
+            errors.add(
+                "deals",
+                _("Deal %(number)s: %(scores)s scores for %(seats)s seats.")
+                % {"number": number, "scores": len(raw), "seats": len(seats)},
+            )
             continue
         whists = tuple(parse_cents(value, limit=WHIST_LIMIT) for value in raw)
         if None in whists:
             errors.add(
-                "deals", f"Deal {number}: whists are numbers with at most two decimals, each within \u00b110,000."
+                "deals",
+                _("Deal %(number)s: whists are numbers with at most two decimals, each within ±10,000.")
+                % {"number": number},
             )
             continue
         total = sum(whists, Decimal(0))
         if total != 0:
-            errors.add("deals", f"Deal {number}: the whists sum to {total:+}, not 0 (each deal is zero-sum).")
+            errors.add(
+                "deals",
+                _("Deal %(number)s: the whists sum to %(total)s, not 0 (each deal is zero-sum).")
+                % {"number": number, "total": signed_decimal(total)},
+            )
             continue
         deals.append(whists)
     if not seats or "deals" in errors:
@@ -121,6 +144,11 @@ def preferans_clean(data: Mapping[str, Any], errors: Errors, game: Game) -> Game
         ),
         parts={"deals": tuple(deals)},
     )
+
+
+def signed_decimal(value: Decimal) -> str:
+    """A signed sum of whists as a message says it, in the language's format: "+1.5" ("+1,5" in Russian)."""
+    return f"{value:+}".replace(".", get_format("DECIMAL_SEPARATOR"))
 
 
 def preferans_stored_body(match: Match) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Q
 from django.shortcuts import render
+from django.utils.formats import get_format
 from django.utils.translation import gettext as _
 
 from games.entry import (
@@ -57,7 +58,7 @@ def _seat_read(post, slot: int) -> tuple[str, str, str]:
     bot = post.get(f"seat-{slot}-bot", "")
     picked = picker_read(post, f"seat-{slot}-player")
     if bot and picked.value:
-        return "", picked.name, f"Seat {slot}: a player or a bot, not both."
+        return "", picked.name, _("Seat %(number)s: a player or a bot, not both.") % {"number": slot}
     if bot:
         return f"b:{bot}", "", ""
     return (f"p:{picked.value}" if picked.value else ""), picked.name, picked.problem
@@ -147,11 +148,19 @@ def _seat_fields(form: PreferansForm, seat_errors: dict[int, list[str]], invalid
     return fields
 
 
-def _bot_choices(game: Game, named: list[str]) -> list[tuple[str, str, str]]:
-    """The bots a seat may choose, by rating, as (slug, option label, name): the active ones, and those
-    ``named`` by slug."""
+def _bot_rows(game: Game, named: list[str]) -> list[tuple[str, str, str, str]]:
+    """The bots a seat may choose, by rating, as (slug, name, rating, maximum rating): the active ones, and
+    those ``named`` by slug. Plain data, so that a kept list is good in any language."""
     bots = Bot.objects.filter(game=game).filter(Q(active=True) | Q(slug__in=named)).order_by("rating")
-    return [(bot.slug, f"{bot.name} ({bot.rating:.0f}, max {bot.max_rating:.0f})", bot.name) for bot in bots]
+    return [(bot.slug, bot.name, f"{bot.rating:.0f}", f"{bot.max_rating:.0f}") for bot in bots]
+
+
+def _bot_choices(rows: list[tuple[str, str, str, str]]) -> list[tuple[str, str, str]]:
+    """The bots as (slug, option label, name), the label in the page's language."""
+    return [
+        (slug, _("%(name)s (%(rating)s, max %(max)s)") % {"name": name, "rating": rating, "max": top}, name)
+        for slug, name, rating, top in rows
+    ]
 
 
 def preferans_page_errors(errors: dict, form: PreferansForm) -> tuple[dict, dict[int, list[str]]]:
@@ -203,7 +212,8 @@ def _form_context(game: Game, form: PreferansForm, *, errors=None, saved=None, s
     # A retired bot the form names (a corrected game's) stays choosable: it is what was played. Otherwise
     # the active bots, kept until a bot or the game changes (``games.setup``).
     named = [seat[2:] for seat in form.seats if seat.startswith("b:")]
-    bot_choices = _bot_choices(game, named) if named else kept("bot-choices", lambda: _bot_choices(game, []), game=game)
+    bot_rows = _bot_rows(game, named) if named else kept("bot-rows", lambda: _bot_rows(game, []), game=game)
+    bot_choices = _bot_choices(bot_rows)
     bots = {slug: name for slug, _label, name in bot_choices}
     seat_fields = _seat_fields(form, seat_errors, invalid=bool(errors.get("seats")), bots=bots)
     headings = {field["slot"]: field["heading"] for field in seat_fields}
@@ -303,9 +313,10 @@ def deal_rows(match: Match) -> list[dict]:
 
 
 def _whists_field(whists: float) -> str:
-    """Whists as the entry page's cell shows them: 4, -2.5, 0.25 (no trailing zeros)."""
+    """Whists as the entry page's cell shows them: 4, -2.5, 0.25 (no trailing zeros), with the language's
+    decimal separator ("-2,5" in Russian: the cell is read back by ``entry_decimal``, which takes either)."""
     text = f"{whists:.2f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
+    return "0" if text == "-0" else text.replace(".", get_format("DECIMAL_SEPARATOR"))
 
 
 def preferans_entry_initial(match: Match) -> dict[str, str]:

@@ -21,6 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import ANY_REQUEST_ERRORS, AnswerSerializer, error_responses, query_params_once
+from games.entry import calculator_errors, entry_decimal, shown_figure
 from leagues.models import Game
 from ratings.calculators import (
     EXPLANATION_FIELD_HELP,
@@ -40,6 +41,13 @@ from ratings.calculators import (
 from ratings.engines.elo import EloParameters, elo_update
 
 RATING_SYSTEM = "elo"
+#: The page's fields by the names its errors are keyed by: what an error is said against.
+FIELD_LABELS = {
+    "rating": gettext_lazy("Your rating"),
+    "opponent": gettext_lazy("Opponent's rating"),
+    "score": gettext_lazy("Result"),
+    "rated_matches": gettext_lazy("Rated matches completed"),
+}
 
 
 def slaps_k_rule(parameters: EloParameters) -> str:
@@ -80,9 +88,9 @@ def slaps_calculate(*, data, game: Game | None = None) -> dict:
     score = calculator_number(data, "score", errors, default=1.0, maximum=1)
     rated_matches = calculator_number(data, "rated_matches", errors, default=0.0, maximum=10**9)
     if score is not None and score not in (0.0, 0.5, 1.0):
-        errors.setdefault("score", []).append("Score is 1 (win), 0 (loss) or 0.5 (draw).")
+        errors.setdefault("score", []).append(_("Score is 1 (win), 0 (loss) or 0.5 (draw)."))
     if rated_matches is not None and rated_matches != int(rated_matches):
-        errors.setdefault("rated_matches", []).append("Enter a whole number.")
+        errors.setdefault("rated_matches", []).append(_("Enter a whole number."))
     if errors:
         raise ValidationError(errors)
     game = game or calculator_game(rating_system=RATING_SYSTEM)
@@ -107,12 +115,14 @@ def slaps_calculator_page(request):
         "score": request.GET.get("score", "1"),
         "rated_matches": request.GET.get("rated_matches", "0"),
     }
+    # A rating may be typed with a decimal comma ("1100,5"): read as "1100.5". The fields show what was typed.
+    data = {name: entry_decimal(value) for name, value in values.items()}
     game = calculator_game(rating_system=RATING_SYSTEM)  # whose parameters apply: read once, for both uses
     result, errors = None, {}
     try:
-        result = slaps_calculate(data=values, game=game)
+        result = slaps_calculate(data=data, game=game)
     except ValidationError as error:
-        errors = error.message_dict
+        errors = calculator_errors(error.message_dict, FIELD_LABELS)
     try:
         parameters = calculator_parameters(game=game, rating_system=RATING_SYSTEM)
     except ValidationError:
@@ -122,7 +132,10 @@ def slaps_calculator_page(request):
         "result": result,
         "errors": errors,
         "about": calculator_about(game),
-        "p": calculator_figures(parameters) if parameters else None,
+        # The rule's figures in the language's format (0,5 in Russian).
+        "p": {name: shown_figure(figure) for name, figure in calculator_figures(parameters).items()}
+        if parameters
+        else None,
         "k_rule": slaps_k_rule(parameters) if parameters else "",
         "calculators": calculator_links(),
     }

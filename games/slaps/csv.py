@@ -14,6 +14,8 @@ from collections.abc import Iterable, Iterator
 from datetime import tzinfo
 from typing import Any, BinaryIO
 
+from django.utils.translation import gettext as _
+
 from games.csvio import (
     Row,
     RowError,
@@ -54,7 +56,9 @@ def _body(row: Row, game: Game, zone: tzinfo | None) -> dict[str, Any]:
     elif winner.lower() == "b" or (winner == b.name and winner != a.name):
         won = b
     else:
-        raise RowError(f"winner {winner[:40]!r} is neither a nor b (nor one player's name).")
+        raise RowError(
+            _("winner %(winner)s is neither a nor b (nor one player's name).") % {"winner": repr(winner[:40])}
+        )
     body = {
         "game": game.slug,
         "played_at": cell_time(row.get("played_at"), zone),

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django.urls import path
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.base import BaseKind
 from games.slaps import api, calculator, views
@@ -27,7 +29,9 @@ class SlapsKind(BaseKind):
     # --- rating input (ratings) ------------------------------------------------------------
 
     calculator_url_name = "calculator-elo"  # games/slaps/calculator.py
-    calculator_label = "Slaps (Elo)"
+    calculator_label = gettext_lazy("Slaps (Elo)")
+
+    result_noun = pgettext_lazy("a result of the game", "match")
 
     def engine_input(self, seats):
         return slaps_engine_input(seats)
@@ -72,7 +76,10 @@ class SlapsKind(BaseKind):
 
     def admin_players(self, match):
         seats = list(match.seats.all())
-        return " vs ".join(f"{seat.occupant.name}{' (won)' if seat.result > 0 else ''}" for seat in seats)
+        return " {} ".format(_("vs")).join(
+            _("%(name)s (won)") % {"name": seat.occupant.name} if seat.result > 0 else seat.occupant.name
+            for seat in seats
+        )
 
     def entry_initial(self, match):
         return views.slaps_entry_initial(match)
@@ -97,6 +104,6 @@ class SlapsKind(BaseKind):
         # Seed 000's expected score, on the game's own scale.
         return elo.expected_score(ratings[a[0]], ratings[b[0]], rating_parameters(game=game).scale)
 
-    compare_expected_note = (
+    compare_expected_note = gettext_lazy(
         "Seed 000's expected score of A against B, the chance of a win: E = 1 / (1 + 10^((Rb - Ra) / 400))."
     )

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from matches.inputs import Errors, GameInput, SeatInput, parse_id, players_by_id
 from matches.models import Match
 
@@ -18,31 +20,31 @@ from matches.models import Match
 def slaps_clean(data: Mapping[str, Any], errors: Errors) -> GameInput:
     raw_players = data.get("players")
     if raw_players in (None, "", []):
-        errors.add("players", "This field is required: the two players' ids.")
+        errors.add("players", _("This field is required: the two players' ids."))
         return GameInput()
     if not isinstance(raw_players, list | tuple):
-        errors.add("players", "Give a list of two player ids.")
+        errors.add("players", _("Give a list of two player ids."))
         return GameInput()
     if len(raw_players) != 2:
-        errors.add("players", f"A Slaps match has exactly two players, not {len(raw_players)}.")
+        errors.add("players", _("A Slaps match has exactly two players, not %(count)s.") % {"count": len(raw_players)})
         return GameInput()
     ids = [parse_id(value) for value in raw_players]
     if None in ids:
-        errors.add("players", "Player ids must be positive whole numbers.")
+        errors.add("players", _("Player ids must be positive whole numbers."))
         return GameInput()
     if ids[0] == ids[1]:
-        errors.add("players", "The same player cannot play both sides of a match.")
+        errors.add("players", _("The same player cannot play both sides of a match."))
         return GameInput()
     players = players_by_id(ids, errors, "players")
     if players is None:
         return GameInput()
     raw_winner = data.get("winner")
     if raw_winner in (None, ""):
-        errors.add("winner", "This field is required: the id of the player who won.")
+        errors.add("winner", _("This field is required: the id of the player who won."))
         return GameInput()
     winner = parse_id(raw_winner)
     if winner not in ids:
-        errors.add("winner", "The winner must be one of the match's two players.")
+        errors.add("winner", _("The winner must be one of the match's two players."))
         return GameInput()
     return GameInput(
         seats=tuple(

@@ -169,7 +169,7 @@ def player_quick_create(request):
     if choose:
         player = Player.objects.filter(pk=int(choose)).first() if is_player_id(choose) else None
         if player is None:
-            errors = {"new_player": ["That player no longer exists."]}
+            errors = {"new_player": [_("That player no longer exists.")]}
     else:
         try:
             new_name = player_name_clean(request.POST.get("name"))
