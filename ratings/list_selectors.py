@@ -10,17 +10,19 @@ import datetime
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from leagues.models import Game, Player
+from leagues.names import name_key
 from matches.models import AuditEntry
 from ratings.models import RatingChange, RatingList, RatingListRow
 
 #: How a list's rows may be ordered (``rating_list_rows``): by rank (the list's own order) or by change.
 LIST_SORTS = {
     "rank": ("rank",),
-    "name": ("name", "rank"),
+    "name": ("name_key", "rank"),
     "change": ("-change", "rank"),
     "-change": ("change", "rank"),
 }
@@ -63,11 +65,19 @@ def rating_list_versions(rating_list: RatingList) -> list[int]:
 
 
 def rating_list_rows(rating_list: RatingList, *, search: str = "", sort: str = "rank") -> QuerySet[RatingListRow]:
-    """The list's rows in ``sort``'s order (``LIST_SORTS``), those whose name holds ``search`` when given."""
+    """The list's rows in ``sort``'s order (``LIST_SORTS``), those whose name holds ``search`` when given.
+
+    Names are searched and ordered by the players' search keys (``leagues.names``: any case and script, ё as
+    its undotted letter); a row whose player is gone (merged) by its published name."""
     rows = RatingListRow.objects.filter(rating_list=rating_list)
     if search:
-        rows = rows.filter(name__icontains=search)
-    return rows.order_by(*LIST_SORTS.get(sort, LIST_SORTS["rank"]))
+        players = Player.objects.filter(search_name__contains=name_key(search)).values("pk")
+        rows = rows.filter(Q(player_id__in=players) | Q(name__icontains=search))
+    order = LIST_SORTS.get(sort, LIST_SORTS["rank"])
+    if "name_key" in order:
+        key = Player.objects.filter(pk=OuterRef("player_id")).values("search_name")[:1]
+        rows = rows.annotate(name_key=Coalesce(Subquery(key), "name"))
+    return rows.order_by(*order)
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ from django.utils.translation import gettext as _
 
 from leagues.kinds import kind_of
 from leagues.models import Game, League, Player
+from leagues.names import name_key
 from matches.models import Match, Seat
 from matches.parts import hold, match_holds_parts
 from matches.selectors import match_detail, match_detail_queryset
@@ -304,8 +305,8 @@ def _ties_ahead(field: str, active_from: datetime | None = None):
     ahead = (
         _shown(PlayerRating.objects.filter(league=OuterRef("league"), **{field: OuterRef(field)}), active_from)
         .filter(
-            Q(player__name__lt=OuterRef("player__name"))
-            | Q(player__name=OuterRef("player__name"), player_id__lt=OuterRef("player_id"))
+            Q(player__search_name__lt=OuterRef("player__search_name"))
+            | Q(player__search_name=OuterRef("player__search_name"), player_id__lt=OuterRef("player_id"))
         )
         .order_by()
         .values("league")
@@ -345,7 +346,7 @@ def _leaderboard_count(
         return standings, standings.count
     # Not cached: search text is the visitor's (see ``leaderboard_cacheable``).
     found = _shown(PlayerRating.objects.filter(league=league), activity.shown_from)
-    return standings, found.filter(player__name__icontains=search).count()
+    return standings, found.filter(player__search_name__contains=name_key(search)).count()
 
 
 def leaderboard_page(
@@ -378,12 +379,13 @@ def leaderboard_page(
     standings, count = _leaderboard_count(league=league, sort=sort, search=search, version=version, activity=activity)
     ratings = _shown(PlayerRating.objects.filter(league=league), activity.shown_from).select_related("player")
     if search:
-        ratings = ratings.filter(player__name__icontains=search)
+        # By the players' search keys (``leagues.names``): any case and script, ё as its undotted letter.
+        ratings = ratings.filter(player__search_name__contains=name_key(search))
     number = _page_number(page, count=count, page_size=page_size, clamp=clamp)
 
     def compute() -> LeaderboardPage:
         offset = (number - 1) * page_size
-        order = (f"-{field}", "player__name", "player_id")
+        order = (f"-{field}", "player__search_name", "player_id")
         if search:
             found = ratings.annotate(ties_ahead=_ties_ahead(field, activity.shown_from)).order_by(*order)[
                 offset : offset + page_size
@@ -452,7 +454,10 @@ def player_ratings(*, player: Player, version: str | None = None, today: date | 
             if active_from is not None:
                 ties_ahead = (
                     _shown(PlayerRating.objects.filter(league=rating.league, rating=rating.rating), active_from)
-                    .filter(Q(player__name__lt=player.name) | Q(player__name=player.name, player_id__lt=player.pk))
+                    .filter(
+                        Q(player__search_name__lt=player.search_name)
+                        | Q(player__search_name=player.search_name, player_id__lt=player.pk)
+                    )
                     .count()
                 )
             game_version = rating_version_of(version, game_id=rating.game_id)
@@ -630,7 +635,8 @@ def player_history_matches(*, player: Player, filters: HistoryFilter) -> QuerySe
     if filters.until is not None:
         matches = matches.filter(played_at__date__lte=filters.until)
     if filters.opponent:
-        met = Seat.objects.filter(player__name__icontains=filters.opponent).exclude(player=player).values("match_id")
+        opponents = Seat.objects.filter(player__search_name__contains=name_key(filters.opponent))
+        met = opponents.exclude(player=player).values("match_id")
         matches = matches.filter(pk__in=met)
     return matches
 
