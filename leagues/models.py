@@ -420,7 +420,55 @@ class Season(models.Model):
             )
 
 
-class SeasonStanding(models.Model):
+class NamedQuerySet(models.QuerySet):
+    """Writes that skip ``save`` keep a model's ``search_name`` in step with its ``name`` as well
+    (``leagues.names.name_key``): ``bulk_create``, ``bulk_update`` and ``update``."""
+
+    def bulk_create(self, objs, *args, **kwargs):
+        objs = list(objs)
+        for row in objs:
+            row.search_name = name_key(row.name)
+        return super().bulk_create(objs, *args, **kwargs)
+
+    bulk_create.alters_data = True
+
+    def bulk_update(self, objs, fields, *args, **kwargs):
+        objs, fields = list(objs), list(fields)
+        if "name" in fields:
+            for row in objs:
+                row.search_name = name_key(row.name)
+            if "search_name" not in fields:
+                fields.append("search_name")
+        return super().bulk_update(objs, fields, *args, **kwargs)
+
+    bulk_update.alters_data = True
+
+    def update(self, **kwargs):
+        if "name" in kwargs and "search_name" not in kwargs:
+            if not isinstance(kwargs["name"], str):
+                raise TypeError("A name is updated with text, so that its search key can follow it.")
+            kwargs["search_name"] = name_key(kwargs["name"])
+        return super().update(**kwargs)
+
+    update.alters_data = True
+
+
+class NamedModel(models.Model):
+    """A row named for a person whose ``search_name`` follows its ``name`` on ``save`` (``NamedQuerySet``
+    for the other writes)."""
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        self.search_name = name_key(self.name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields and "search_name" not in update_fields:
+            kwargs["update_fields"] = [*update_fields, "search_name"]
+        super().save(*args, **kwargs)
+
+
+class SeasonStanding(NamedModel):
     """A line of a season's table (``games.seasons``): worked out again while the season runs, frozen with it.
 
     The player is named as the table was made (``name``; an erasure renames it) and by id without a foreign
@@ -431,6 +479,8 @@ class SeasonStanding(models.Model):
     rank = models.PositiveIntegerField(_("rank"))
     player_id = models.PositiveBigIntegerField(_("player id"))
     name = models.CharField(_("name"), max_length=100)
+    #: ``name`` as search and name order read it (``leagues.names.name_key``; ``Player.search_name``).
+    search_name = models.CharField(_("search name"), max_length=400, editable=False, default="")
     points = models.DecimalField(
         _("points"),
         max_digits=12,
@@ -445,8 +495,10 @@ class SeasonStanding(models.Model):
     lost = models.PositiveIntegerField(_("lost"), default=0)
     tied = models.BooleanField(_("tied"), default=False, help_text=_("Shares its rank with another line."))
 
+    objects = NamedQuerySet.as_manager()
+
     class Meta:
-        ordering = ["season", "rank", "name", "player_id"]
+        ordering = ["season", "rank", "search_name", "player_id"]
         verbose_name = _("season standing")
         verbose_name_plural = _("season standings")
         constraints = [
@@ -507,35 +559,7 @@ def local_midnight(day: datetime.date, zone: datetime.tzinfo) -> datetime.dateti
     return datetime.datetime.combine(day, datetime.time(), tzinfo=zone).astimezone(datetime.UTC)
 
 
-class PlayerQuerySet(models.QuerySet):
-    """Players' writes that skip ``Player.save`` keep the search key in step with the name as well."""
-
-    def bulk_create(self, objs, *args, **kwargs):
-        objs = list(objs)
-        for player in objs:
-            player.search_name = name_key(player.name)
-        return super().bulk_create(objs, *args, **kwargs)
-
-    def bulk_update(self, objs, fields, *args, **kwargs):
-        objs, fields = list(objs), list(fields)
-        if "name" in fields:
-            for player in objs:
-                player.search_name = name_key(player.name)
-            if "search_name" not in fields:
-                fields.append("search_name")
-        return super().bulk_update(objs, fields, *args, **kwargs)
-
-    def update(self, **kwargs):
-        if "name" in kwargs and "search_name" not in kwargs:
-            if not isinstance(kwargs["name"], str):
-                raise TypeError("A player's name is updated with text, so that its search key can follow it.")
-            kwargs["search_name"] = name_key(kwargs["name"])
-        return super().update(**kwargs)
-
-    update.queryset_only = False
-
-
-class Player(models.Model):
+class Player(NamedModel):
     name = models.CharField(_("name"), max_length=100)
     #: The name as search and name order read it (``leagues.names.name_key``): case folded, ё undotted, a
     #: Latin look-alike inside a Cyrillic word made Cyrillic (and the reverse), spaces collapsed. Every
@@ -567,7 +591,7 @@ class Player(models.Model):
         help_text=_("When the person's details were erased on their request (ratings.people.player_erase)."),
     )
 
-    objects = PlayerQuerySet.as_manager()
+    objects = NamedQuerySet.as_manager()
 
     class Meta:
         ordering = ["search_name", "id"]
@@ -589,13 +613,6 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    def save(self, *args, **kwargs):
-        self.search_name = name_key(self.name)
-        update_fields = kwargs.get("update_fields")
-        if update_fields is not None and "name" in update_fields and "search_name" not in update_fields:
-            kwargs["update_fields"] = [*update_fields, "search_name"]
-        super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         return reverse("player-profile", args=[self.pk])

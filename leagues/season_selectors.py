@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from django.db.models import QuerySet
 
 from leagues.models import League, Season, SeasonMove, SeasonStanding
+from leagues.names import name_key
 
 #: The lines of a podium: ranks 1 to 3 (ties share a rank, so a podium may hold more than three).
 PODIUM_RANKS = 3
@@ -41,7 +42,7 @@ def season_honours(seasons: list[Season]) -> list[Honours]:
     honours = {season.pk: Honours(season) for season in seasons}
     closed = [season.pk for season in seasons if season.closed_at is not None]
     for line in SeasonStanding.objects.filter(season_id__in=closed, rank__lte=PODIUM_RANKS).order_by(
-        "season_id", "rank", "name", "player_id"
+        "season_id", "rank", "search_name", "player_id"
     ):
         honours[line.season_id].podium.append(line)
     for move in (
@@ -55,9 +56,11 @@ def season_honours(seasons: list[Season]) -> list[Honours]:
 
 
 def season_lines(*, season: Season, search: str = "") -> QuerySet[SeasonStanding]:
-    """A season's table, best first, searched by name when ``search`` is given."""
-    lines = SeasonStanding.objects.filter(season=season).order_by("rank", "name", "player_id")
-    return lines.filter(name__icontains=search) if search else lines
+    """A season's table, best first (a shared rank in name order), searched by name when ``search`` is given:
+    by the lines' search keys (``leagues.names.name_key``: any case and script, ё as its undotted letter)."""
+    lines = SeasonStanding.objects.filter(season=season).order_by("rank", "search_name", "player_id")
+    key = name_key(search)
+    return lines.filter(search_name__contains=key) if key else lines
 
 
 def season_moved(*, season: Season) -> dict[int, str]:
