@@ -9,23 +9,26 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy, ngettext
 
 from config.admin import ReadOnlyAdmin
+from leagues.admin import NameKeySearch
 from ratings.models import PlayerRating, Promotion, RatingChange, RatingList, RatingState
 from ratings.tasks import rating_list_republish
 
 
 @admin.register(PlayerRating)
-class PlayerRatingAdmin(ReadOnlyAdmin):
+class PlayerRatingAdmin(NameKeySearch, ReadOnlyAdmin):
     list_display = ["player", "game", "league", "rating", "peak_rating", "rated_matches", "last_played_at"]
     list_filter = ["game", "league"]
     search_fields = ["player__name"]
+    name_key_fields = ("player__search_name",)
     list_select_related = ["player", "game", "league"]
 
 
 @admin.register(RatingChange)
-class RatingChangeAdmin(ReadOnlyAdmin):
+class RatingChangeAdmin(NameKeySearch, ReadOnlyAdmin):
     list_display = ["played", "match", "unit", "player", "rating_before", "rating_after", "delta"]
     list_filter = ["game"]
     search_fields = ["player__name"]
+    name_key_fields = ("player__search_name",)
     list_select_related = ["player", "match", "match__game"]
     date_hierarchy = "played_at"
 

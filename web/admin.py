@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 
 from config.jsonbody import JSONFormField
+from leagues.admin import NameKeySearch
 from leagues.models import Game, League, Player, Season
 from leagues.services import player_federation_id_clean, player_name_clean
 from matches.models import Match, Seat
@@ -384,12 +385,13 @@ class PlayerAdminForm(forms.ModelForm):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(NameKeySearch, admin.ModelAdmin):
     """Players: rename, federation number (validated as the API does), merge two, erase one (``ratings.people``)."""
 
     form = PlayerAdminForm
     list_display = ["name", "federation_id", "user", "created_at", "erased_at"]
     search_fields = ["name", "=federation_id"]
+    name_key_fields = ("search_name",)  # any case and script, ё undotted (leagues.admin.NameKeySearch)
     raw_id_fields = ["user"]
     readonly_fields = ["erased_at"]
     inlines = [PlayerRatingInline]
