@@ -2,35 +2,40 @@
 
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from matches.models import Match
 
 
 class Board(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="boards")
-    number = models.PositiveIntegerField(help_text="The board number as printed on the board.")
-    position = models.PositiveIntegerField(help_text="Order of play inside the session, from 1.")
-    dealer = models.CharField(max_length=1, choices=[(d, d) for d in "NESW"], help_text="Who dealt the board.")
+    number = models.PositiveIntegerField(help_text=_("The board number as printed on the board."))
+    position = models.PositiveIntegerField(help_text=_("Order of play inside the session, from 1."))
+    dealer = models.CharField(max_length=1, choices=[(d, d) for d in "NESW"], help_text=_("Who dealt the board."))
     vulnerability = models.CharField(
         max_length=4,
         choices=[("None", "None"), ("NS", "NS"), ("EW", "EW"), ("All", "All")],
-        help_text="Who is vulnerable: the board number's standard cycle unless the file or the evening says otherwise.",
+        help_text=_(
+            "Who is vulnerable: the board number's standard cycle unless the file or the evening says otherwise."
+        ),
     )
     deal = models.CharField(
-        max_length=80, blank=True, default="", help_text='The hand record as PBN deal text ("N:KQT6.AJT.T984.65 …").'
+        max_length=80, blank=True, default="", help_text=_('The hand record as PBN deal text ("N:KQT6.AJT.T984.65 …").')
     )
     double_dummy = models.JSONField(
-        null=True, blank=True, help_text='Tricks each declarer takes in each strain: {"N": {"C": 7, …, "NT": 8}, …}.'
+        null=True, blank=True, help_text=_('Tricks each declarer takes in each strain: {"N": {"C": 7, …, "NT": 8}, …}.')
     )
-    par = models.JSONField(null=True, blank=True, help_text='The par result: {"score": NS score, "contracts": […]}.')
+    par = models.JSONField(null=True, blank=True, help_text=_('The par result: {"score": NS score, "contracts": […]}.'))
     byes = models.JSONField(
         default=list,
         blank=True,
-        help_text="Points pairs are credited without opponents (a bye, a phantom): not rated, in the standings.",
+        help_text=_("Points pairs are credited without opponents (a bye, a phantom): not rated, in the standings."),
     )
 
     class Meta:
         ordering = ["match", "position"]
+        verbose_name = _("board")
+        verbose_name_plural = _("boards")
         constraints = [
             models.UniqueConstraint(fields=["match", "position"], name="board_unique_position"),
             models.UniqueConstraint(fields=["match", "number"], name="board_unique_number"),
@@ -46,7 +51,7 @@ class Board(models.Model):
 
 class BoardTable(models.Model):
     board = models.ForeignKey(Board, on_delete=models.CASCADE, related_name="tables")
-    table = models.PositiveSmallIntegerField(help_text="Table number, from 1.")
+    table = models.PositiveSmallIntegerField(help_text=_("Table number, from 1."))
     ns_1 = models.ForeignKey("leagues.Player", on_delete=models.PROTECT, related_name="+")
     ns_2 = models.ForeignKey("leagues.Player", on_delete=models.PROTECT, related_name="+")
     ew_1 = models.ForeignKey("leagues.Player", on_delete=models.PROTECT, related_name="+")
@@ -54,22 +59,24 @@ class BoardTable(models.Model):
     ns_score = models.IntegerField(null=True, blank=True)
     ns_imps = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
     section = models.CharField(
-        max_length=10, blank=True, default="", help_text="The section, when the evening has several."
+        max_length=10, blank=True, default="", help_text=_("The section, when the evening has several.")
     )
-    ns_pair = models.CharField(max_length=10, blank=True, default="", help_text="The NS pair's number, as text.")
-    ew_pair = models.CharField(max_length=10, blank=True, default="", help_text="The EW pair's number, as text.")
-    contract = models.CharField(max_length=6, blank=True, default="", help_text='"4SX", "3NT" or "Pass".')
+    ns_pair = models.CharField(max_length=10, blank=True, default="", help_text=_("The NS pair's number, as text."))
+    ew_pair = models.CharField(max_length=10, blank=True, default="", help_text=_("The EW pair's number, as text."))
+    contract = models.CharField(max_length=6, blank=True, default="", help_text=_('"4SX", "3NT" or "Pass".'))
     declarer = models.CharField(max_length=1, blank=True, default="", choices=[(d, d) for d in "NESW"])
-    tricks = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Tricks declarer took.")
-    lead = models.CharField(max_length=3, blank=True, default="", help_text='The opening lead, e.g. "SK".')
+    tricks = models.PositiveSmallIntegerField(null=True, blank=True, help_text=_("Tricks declarer took."))
+    lead = models.CharField(max_length=3, blank=True, default="", help_text=_('The opening lead, e.g. "SK".'))
     adjusted = models.JSONField(
         null=True,
         blank=True,
-        help_text='An adjusted score instead of a played one: {"ns": "A+", "ew": "A-", "ns_points", "ew_points"}.',
+        help_text=_('An adjusted score instead of a played one: {"ns": "A+", "ew": "A-", "ns_points", "ew_points"}.'),
     )
 
     class Meta:
         ordering = ["board", "table"]
+        verbose_name = _("board's table")
+        verbose_name_plural = _("boards' tables")
         constraints = [
             models.UniqueConstraint(fields=["board", "table"], name="board_table_unique"),
             # A score or IMPs, never both; the second table of a team match scored in IMPs has neither.

@@ -173,7 +173,7 @@ def _clean_play(raw: Mapping, table: dict, where: str, number: int, vulnerabilit
         if contract is None:
             errors.add(
                 "boards",
-                _("%(where)s: \u201c%(contract)s\u201d is not a contract (e.g. 4S, 3NTX, 6HXX, Pass).")
+                _("%(where)s: “%(contract)s” is not a contract (e.g. 4S, 3NTX, 6HXX, Pass).")
                 % {"where": where, "contract": contract_text[:20]},
             )
             return False
@@ -271,7 +271,7 @@ def _clean_bridge_table(raw: Any, where: str, number: int, vulnerability: str, e
         if score is None:
             errors.add(
                 "boards",
-                _("%(where)s: the NS score is a whole multiple of 10 within \u00b1%(limit)s.")
+                _("%(where)s: the NS score is a whole multiple of 10 within ±%(limit)s.")
                 % {"where": where, "limit": number_format(BRIDGE_SCORE_LIMIT, force_grouping=True)},
             )
             return None
@@ -284,7 +284,7 @@ def _clean_bridge_table(raw: Any, where: str, number: int, vulnerability: str, e
         if imps is None:
             errors.add(
                 "boards",
-                _("%(where)s: the NS IMPs are a number within \u00b124 with at most two decimals.") % {"where": where},
+                _("%(where)s: the NS IMPs are a number within ±24 with at most two decimals.") % {"where": where},
             )
             return None
         table["ns_imps"] = imps

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext, pgettext_lazy
 
 STRAINS = "CDHSN"
 DIRECTIONS = "NESW"
@@ -209,9 +210,7 @@ def traveller_score(
     vulnerability is its number's unless ``vulnerability`` (as ``ns_score`` reads it) is given."""
     parsed = contract_parse(contract)
     if parsed is None:
-        return None, _("\u201c%(contract)s\u201d is not a contract (e.g. 4S, 3NTX, 6\u2665XX, Pass)") % {
-            "contract": contract.strip()
-        }
+        return None, _("“%(contract)s” is not a contract (e.g. 4S, 3NTX, 6♥XX, Pass)") % {"contract": contract.strip()}
     if parsed.passed_out:
         return 0, ""
     who = (declarer or "").strip().upper()
@@ -221,7 +220,7 @@ def traveller_score(
     if tricks is None:
         return (
             None,
-            _("\u201c%(result)s\u201d is not a result of %(contract)s (e.g. =, +1, -2, or the tricks taken)")
+            _("“%(result)s” is not a result of %(contract)s (e.g. =, +1, -2, or the tricks taken)")
             % {"result": (result or "").strip(), "contract": parsed},
         )
     return ns_score(parsed, who, tricks, board=board, vulnerability=vulnerability), ""
@@ -231,6 +230,24 @@ def traveller_score(
 
 #: How far a typed score may be from a possible one to be named as what the referee meant (+60: +50 or +70).
 NEAR = 20
+
+#: A seat's and a side's letters as people read them (translated); files and forms keep N/E/S/W.
+SEAT_LETTERS = {
+    "N": pgettext_lazy("bridge seat letter: North", "N"),
+    "E": pgettext_lazy("bridge seat letter: East", "E"),
+    "S": pgettext_lazy("bridge seat letter: South", "S"),
+    "W": pgettext_lazy("bridge seat letter: West", "W"),
+}
+SIDE_LETTERS = {
+    "NS": pgettext_lazy("bridge side letters: North-South", "NS"),
+    "EW": pgettext_lazy("bridge side letters: East-West", "EW"),
+}
+
+
+def no_trumps() -> str:
+    """ "NT" as people read it (Russian "БК")."""
+    return pgettext("bridge strain: no trumps, abbreviated", "NT")
+
 
 _SUIT_SIGNS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660", "N": "NT"}
 
@@ -369,7 +386,7 @@ def _reading(outcomes: list[_Outcome], here: str) -> str:
             _("%(count)d down by %(side)s"),
             _("%(count)d down doubled by %(side)s"),
             _("%(count)d down redoubled by %(side)s"),
-        )[contract.doubled] % {"count": down, "side": side}
+        )[contract.doubled] % {"count": down, "side": SIDE_LETTERS.get(side, side)}
     else:
         strains = sorted(
             {
@@ -379,7 +396,8 @@ def _reading(outcomes: list[_Outcome], here: str) -> str:
             },
             key=STRAINS.index,
         )
-        contracts = _or([f"{contract.level}{_SUIT_SIGNS[strain]}{'X' * contract.doubled}" for strain in strains])
+        signs = {**_SUIT_SIGNS, "N": no_trumps()}
+        contracts = _or([f"{contract.level}{signs[strain]}{'X' * contract.doubled}" for strain in strains])
         result = _("making") if down == 0 else f"+{-down}"
         what = (
             f"{contracts} {result}" if side == "NS" else _("%(contract)s by EW") % {"contract": f"{contracts} {result}"}

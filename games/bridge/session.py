@@ -36,10 +36,10 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from games.bridge.results import bridge_stored_body, session_scoring
-from games.bridge.scoring import contract_parse
+from games.bridge.scoring import SEAT_LETTERS, SIDE_LETTERS, contract_parse, no_trumps
 from games.bridge.standings import (
     BoardPoints,
     PairKey,
@@ -71,17 +71,6 @@ VULNERABILITY_WORDS = {
     "NS": gettext_lazy("North-South vulnerable"),
     "EW": gettext_lazy("East-West vulnerable"),
     "All": gettext_lazy("Both vulnerable"),
-}
-#: A seat's and a side's letters as people read them (translated); files and forms keep N/E/S/W.
-SEAT_LETTERS = {
-    "N": pgettext_lazy("bridge seat letter: North", "N"),
-    "E": pgettext_lazy("bridge seat letter: East", "E"),
-    "S": pgettext_lazy("bridge seat letter: South", "S"),
-    "W": pgettext_lazy("bridge seat letter: West", "W"),
-}
-SIDE_LETTERS = {
-    "NS": pgettext_lazy("bridge side letters: North-South", "NS"),
-    "EW": pgettext_lazy("bridge side letters: East-West", "EW"),
 }
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_WORDS = {
@@ -123,7 +112,7 @@ def suit_html(letter: str) -> SafeString:
         return format_html(
             '<abbr class="strain-nt" title="{}">{}</abbr>',
             SUIT_WORDS["N"],
-            pgettext("bridge strain: no trumps, abbreviated", "NT"),
+            no_trumps(),
         )
     return format_html(
         '<span class="suit suit-{}" aria-hidden="true">{}</span><span class="visually-hidden">{}</span>',

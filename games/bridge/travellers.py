@@ -274,7 +274,7 @@ def score_problem(score: int, where: str) -> Problem | None:
     if abs(score) > BRIDGE_SCORE_LIMIT or score % 10:
         return Problem(
             where,
-            _("%(score)s is not a bridge score (a multiple of 10 within \u00b1%(limit)s).")
+            _("%(score)s is not a bridge score (a multiple of 10 within ±%(limit)s).")
             % {"score": score, "limit": number_format(BRIDGE_SCORE_LIMIT, force_grouping=True)},
         )
     return None

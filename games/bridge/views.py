@@ -48,7 +48,7 @@ from games.bridge.scoring import (
     traveller_score,
     tricks_parse,
 )
-from games.bridge.session import SEAT_LETTERS
+from games.bridge.session import SEAT_LETTERS, SIDE_LETTERS
 from games.entry import entry_check, entry_decimal, entry_initial_values, entry_submit
 from games.pickers import picker_read
 from leagues.models import Game, League, Player
@@ -84,10 +84,10 @@ SCORINGS = {
 #: What a missing row may be saved as: left out, or an adjusted score (NS's, then EW's).
 MISSING_CHOICES = {
     "skip": gettext_lazy("not played: leave it out"),
-    "A+/A-": gettext_lazy("adjusted: A+ NS, A\u2212 EW"),
+    "A+/A-": gettext_lazy("adjusted: A+ NS, A− EW"),  # noqa: RUF001
     "A=/A=": gettext_lazy("adjusted: A= both"),
-    "A-/A+": gettext_lazy("adjusted: A\u2212 NS, A+ EW"),
-    "A-/A-": gettext_lazy("adjusted: A\u2212 both"),
+    "A-/A+": gettext_lazy("adjusted: A− NS, A+ EW"),  # noqa: RUF001
+    "A-/A-": gettext_lazy("adjusted: A− both"),  # noqa: RUF001
 }
 #: A duel's outcome for NS in the board's preview (a draw is within 1 IMP).
 OUTCOMES = {
@@ -142,8 +142,8 @@ def _where(board: int, table: int) -> str:
 
 def _adjusted_problem(board: int, table: int) -> str:
     return _(
-        "%(where)s: an adjusted score is A+, A= or A\u2212 (NS\u2019s; EW get the other), both sides\u2019 "
-        "(A+/A=), or NS\u2019s and EW\u2019s percentages (A60/40)."
+        "%(where)s: an adjusted score is A+, A= or A− (NS’s; EW get the other), both sides’ "  # noqa: RUF001
+        "(A+/A=), or NS’s and EW’s percentages (A60/40)."  # noqa: RUF001
     ) % {"where": _where(board, table)}
 
 
@@ -185,8 +185,20 @@ class BridgeForm:
         form.movement = post.get("movement", "mitchell")
         if form.movement not in MOVEMENTS:
             form.movement = "mitchell"
-        form.tables = form._count(post, "tables", START_TABLES, MAX_TABLES, _("tables"))
-        form.boards = form._count(post, "boards", START_BOARDS, MAX_BOARDS, _("boards"))
+        form.tables = form._count(
+            post,
+            "tables",
+            START_TABLES,
+            MAX_TABLES,
+            _("The tables of an evening entered here are a whole number from 1 to %(high)d."),
+        )
+        form.boards = form._count(
+            post,
+            "boards",
+            START_BOARDS,
+            MAX_BOARDS,
+            _("The boards of an evening entered here are a whole number from 1 to %(high)d."),
+        )
         form.entry = post.get("entry", "score") if post.get("entry") in ENTRY_MODES else "score"
         # A scoring the tables cannot have (the team match's IMPs at 3 tables; "scores", the page's old word
         # for NS scores at each table) is the tables' default.
@@ -232,14 +244,13 @@ class BridgeForm:
         form.setup = form.signature
         return form
 
-    def _count(self, post, name: str, default: int, high: int, what: str) -> int:
+    def _count(self, post, name: str, default: int, high: int, problem: str) -> int:
         raw = post.get(name)
         if raw in (None, ""):
             return default
         number = parse_id(raw)
         if number is None or number > high:
-            problem = _("The %(what)s of an evening entered here are a whole number from 1 to %(high)d.")
-            self.problems[name] = problem % {"what": what, "high": high}
+            self.problems[name] = problem % {"high": high}
             return default if number is None else high
         return number
 
@@ -465,17 +476,17 @@ def evening_body(form: BridgeForm, game: Game, *, implied: frozenset[str] = froz
                 key = form.pair_key(side, number) if number is not None and number <= form.top_pair else None
                 if key is None:
                     cells[f"b{board}-t{t}-{side}"] = _(
-                        "%(where)s: %(side)s pair \u201c%(typed)s\u201d is not a pair of the evening (1\u2013%(top)d)."
-                    ) % {"where": where, "side": side.upper(), "typed": row[side], "top": form.top_pair}
+                        "%(where)s: %(side)s pair “%(typed)s” is not a pair of the evening (1–%(top)d)."  # noqa: RUF001
+                    ) % {"where": where, "side": SIDE_LETTERS[side.upper()], "typed": row[side], "top": form.top_pair}
                 elif key not in players:
                     cells[f"b{board}-t{t}-{side}"] = _("%(where)s: %(side)s pair %(number)d has no players yet.") % {
                         "where": where,
-                        "side": side.upper(),
+                        "side": SIDE_LETTERS[side.upper()],
                         "number": number,
                     }
                 elif key in at:
                     pair = (
-                        _("%(side)s pair %(number)d") % {"side": side.upper(), "number": number}
+                        _("%(side)s pair %(number)d") % {"side": SIDE_LETTERS[side.upper()], "number": number}
                         if form.mitchell
                         else _("pair %(number)d") % {"number": number}
                     )
@@ -592,7 +603,7 @@ def board_preview(form: BridgeForm, board: int) -> dict:
         if form.team:
             value = parse_cents(row["score"], limit=BRIDGE_IMPS_LIMIT)
             if value is None:
-                problem = _("%(where)s: the NS IMPs are a number within \u00b124 with at most two decimals.") % {
+                problem = _("%(where)s: the NS IMPs are a number within ±24 with at most two decimals.") % {
                     "where": _where(board, t)
                 }
                 cell = f"b{board}-t{t}-score"
@@ -605,7 +616,7 @@ def board_preview(form: BridgeForm, board: int) -> dict:
             continue
         text_cell = "score" if form.entry == "score" else "contract"
         if result.score is None:
-            problem = _("%(where)s: the NS score is a whole multiple of 10 within \u00b1%(limit)s.") % {
+            problem = _("%(where)s: the NS score is a whole multiple of 10 within ±%(limit)s.") % {
                 "where": _where(board, t),
                 "limit": number_format(BRIDGE_SCORE_LIMIT, force_grouping=True),
             }
