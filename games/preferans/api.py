@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -20,7 +21,7 @@ ANSWER_FIELDS = {
         serializers.ListField(
             child=serializers.ListField(child=serializers.FloatField()),
             read_only=True,
-            help_text="Each deal's whists in seat order.",
+            help_text=gettext_lazy("Each deal's whists in seat order."),
         ),
         preferans_answer_deals,
     ),
@@ -66,7 +67,7 @@ class DealsInputField(serializers.ListField):
 
 
 BODY_FIELDS = {
-    "seats": SeatsInputField(help_text="The seats in order."),
+    "seats": SeatsInputField(help_text=gettext_lazy("The seats in order.")),
     "deals": DealsInputField(),
 }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from games.fields import AnswerField, PairInputField
@@ -16,14 +17,16 @@ def slaps_answer_winner(match: Match) -> int | None:
 
 ANSWER_FIELDS = {
     "winner": AnswerField(
-        serializers.IntegerField(read_only=True, allow_null=True, help_text="The winner's player id."),
+        serializers.IntegerField(read_only=True, allow_null=True, help_text=gettext_lazy("The winner's player id.")),
         slaps_answer_winner,
     ),
 }
 
 BODY_FIELDS = {
-    "players": PairInputField(help_text="The two players' ids."),
-    "winner": serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text="The winner's id (one of players)."),
+    "players": PairInputField(help_text=gettext_lazy("The two players' ids.")),
+    "winner": serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, help_text=gettext_lazy("The winner's id (one of players).")
+    ),
 }
 
 # The schema's example body for this game (POST /api/matches/).
