@@ -30,7 +30,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.functional import lazy
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from leagues.kinds import KINDS, kind_of
@@ -478,7 +478,7 @@ class SeasonStanding(NamedModel):
     season = models.ForeignKey(Season, verbose_name=_("season"), on_delete=models.CASCADE, related_name="standings")
     rank = models.PositiveIntegerField(_("rank"))
     player_id = models.PositiveBigIntegerField(_("player id"))
-    name = models.CharField(_("name"), max_length=100)
+    name = models.CharField(pgettext_lazy("of a person", "name"), max_length=100)
     #: ``name`` as search and name order read it (``leagues.names.name_key``; ``Player.search_name``).
     search_name = models.CharField(_("search name"), max_length=400, editable=False, default="")
     points = models.DecimalField(
@@ -516,8 +516,8 @@ class SeasonMove(models.Model):
     ``at`` (``ratings.replay``), until a rating threshold of the game's leagues moves them on."""
 
     class Direction(models.TextChoices):
-        UP = "up", _("Promoted")
-        DOWN = "down", _("Relegated")
+        UP = "up", pgettext_lazy("a season move", "Promoted")
+        DOWN = "down", pgettext_lazy("a season move", "Relegated")
 
     season = models.ForeignKey(Season, verbose_name=_("season"), on_delete=models.CASCADE, related_name="moves")
     player = models.ForeignKey(
@@ -560,7 +560,7 @@ def local_midnight(day: datetime.date, zone: datetime.tzinfo) -> datetime.dateti
 
 
 class Player(NamedModel):
-    name = models.CharField(_("name"), max_length=100)
+    name = models.CharField(pgettext_lazy("of a person", "name"), max_length=100)
     #: The name as search and name order read it (``leagues.names.name_key``): case folded, ё undotted, a
     #: Latin look-alike inside a Cyrillic word made Cyrillic (and the reverse), spaces collapsed. Every
     #: write of a name keeps it: ``save``, and the queryset's ``bulk_create``, ``bulk_update`` and ``update``.
