@@ -27,6 +27,7 @@ from django.utils import timezone
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from leagues.kinds import kind_of
 from leagues.models import League, Player, Season
@@ -172,7 +173,11 @@ class LeagueFeed(EntriesFeed):
                 .order_by("-played_at", "-id")[:RESULTS]
             )
             lists = [
-                _list_entry(rating_list, _("%(players)d players.") % {"players": rating_list.players})
+                _list_entry(
+                    rating_list,
+                    ngettext("%(players)d player.", "%(players)d players.", rating_list.players)
+                    % {"players": rating_list.players},
+                )
                 for rating_list in rating_lists_of(game=league.game).select_related("game")[:LISTS]
             ]
             seasons = _season_entries(league)

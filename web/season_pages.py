@@ -14,6 +14,7 @@ from django.db.models import Exists, OuterRef
 from django.shortcuts import get_object_or_404, render
 from django.utils.formats import get_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from leagues.models import League, Player, Season
 from leagues.season_selectors import season_honours, season_lines, season_moved, seasons_of
@@ -64,7 +65,11 @@ def rule_words(league: League) -> str:
             % points
         )
     if league.season_min_results > 1:
-        words += " " + _("Players with at least %(count)s results are listed.") % {"count": league.season_min_results}
+        words += " " + ngettext(
+            "Players with at least %(count)s result are listed.",
+            "Players with at least %(count)s results are listed.",
+            league.season_min_results,
+        ) % {"count": league.season_min_results}
     return words
 
 
