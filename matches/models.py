@@ -287,7 +287,7 @@ class Seat(models.Model):
         indexes = [models.Index(fields=["player", "match"], name="seat_player_idx")]
 
     def __str__(self) -> str:
-        return f"{self.occupant} in {self.match_id}"
+        return _("%(occupant)s in %(match)s") % {"occupant": self.occupant, "match": self.match_id}
 
     @property
     def occupant(self):
@@ -345,8 +345,17 @@ class AuditEntry(models.Model):
         ]
 
     def __str__(self) -> str:
-        about = f"match {self.match_id}" if self.match_id else ("a season" if self.action == "season" else "players")
-        return f"{self.get_action_display()} {about} by {self.actor} at {self.at:%Y-%m-%d %H:%M}"
+        values = {
+            "action": self.get_action_display(),
+            "match": self.match_id,
+            "actor": self.actor,
+            "at": f"{self.at:%Y-%m-%d %H:%M}",
+        }
+        if self.match_id:
+            return _("%(action)s match %(match)s by %(actor)s at %(at)s") % values
+        if self.action == self.Action.SEASON:
+            return _("%(action)s a season by %(actor)s at %(at)s") % values
+        return _("%(action)s players by %(actor)s at %(at)s") % values
 
     def save(self, *args, **kwargs):
         if self.pk is not None and not self._state.adding:

@@ -27,6 +27,7 @@ from decimal import Decimal
 from django.db import models
 from django.db.models import Q
 from django.utils.dateparse import parse_datetime
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
 
@@ -151,7 +152,11 @@ class RatingChange(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} {self.delta:+} in match {self.match_id}"
+        return _("%(player)s %(delta)s in match %(match)s") % {
+            "player": self.player,
+            "delta": ("+" if self.delta >= 0 else "\u2212") + number_format(abs(self.delta), 2),
+            "match": self.match_id,
+        }
 
     def save(self, *args, **kwargs):
         # The ledger is append-only: a replay deletes rows from its start and
@@ -217,7 +222,7 @@ class RatingState(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Rating state of {self.game}"
+        return _("Rating state of %(game)s") % {"game": self.game}
 
 
 class TuningRun(models.Model):
@@ -263,7 +268,7 @@ class TuningRun(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Tuning of {self.game} ({self.get_status_display()})"
+        return _("Tuning of %(game)s (%(status)s)") % {"game": self.game, "status": self.get_status_display()}
 
     @property
     def split_at(self):
@@ -351,8 +356,13 @@ class RatingList(models.Model):
         ]
 
     def __str__(self) -> str:
-        suffix = f" (version {self.version})" if self.version > 1 else ""
-        return f"{self.game} {self.day.isoformat()}{suffix}"
+        if self.version > 1:
+            return _("%(game)s %(day)s (version %(version)s)") % {
+                "game": self.game,
+                "day": self.day.isoformat(),
+                "version": self.version,
+            }
+        return f"{self.game} {self.day.isoformat()}"
 
 
 class RatingListRow(models.Model):
