@@ -102,8 +102,9 @@ class Command(BaseCommand):
             metavar="FOLDER",
             help="Only this catalogue: an app's folder (leagues, games/bridge) or 'config' for the frame's.",
         )
+        parser.add_argument("--domain", choices=["django", "djangojs"], help="Only this domain's catalogues.")
 
-    def handle(self, *args, no_compile=False, only=None, **options):
+    def handle(self, *args, no_compile=False, only=None, domain=None, **options):
         base = Path(settings.BASE_DIR)
         locales = [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
         chosen = [
@@ -113,6 +114,10 @@ class Command(BaseCommand):
         ]
         if not chosen:
             raise CommandError(f"No catalogue named {', '.join(only)}: an app's folder, or config.")
+        if domain:
+            chosen = [
+                (folder, locale, ignore, [domain]) for folder, locale, ignore, domains in chosen if domain in domains
+            ]
         for folder, locale, ignore, domains in chosen:
             os.makedirs(locale, exist_ok=True)
             # makemessages files a string under the first LOCALE_PATHS folder whose parent holds it, else
