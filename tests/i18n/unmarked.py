@@ -8,7 +8,8 @@ Templates (``template_findings``): every template is cut into Django's tokens; t
 as HTML, and any run of two letters or more in a text node or in a human-readable attribute (``title``,
 ``alt``, ``placeholder``, ``aria-label`` …) is a finding. So is a literal with letters given to a tag or
 filter that shows it: ``with title="Some words"``, ``|default:"none"``, ``|yesno:"yes,no"``. A plain-text
-template (``.txt``, the mails) is read as one text node.
+template (``.txt``, the mails) is read as one text node; a template included among a tag's attributes
+says ``i18n: attributes`` in a comment and is read as a tag's attributes.
 
 Python (``python_findings``): a string literal (or an f-string, or ``"literal" % x``) given where Django
 and this project show it to people: ``ValidationError`` and the other refusals a person reads, the
@@ -88,6 +89,8 @@ PLACEHOLDER = "\x00"
 #: What a tag or a variable becomes in the text read as HTML: spaced, so ``<tr{% if x %} class="y"{% endif %}>``
 #: still reads as a ``tr`` tag.
 STAND_IN = " \x00 "
+#: Said in a comment by a template that is included inside a tag, among its attributes.
+ATTRIBUTES_ONLY = "i18n: attributes"
 CODE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]+)?$")  # a language code, a unit: not words
 
 
@@ -229,9 +232,15 @@ def template_findings(path: Path, root: Path) -> list[Finding]:
     reader = _Reader(shown)
     current = {"line": 0}
     reader.line_of = lambda: current["line"]
+    # A template that is a tag's attributes (an include inside a tag, saying so in a comment) is read as one.
+    fragment = ATTRIBUTES_ONLY in source
+    if fragment:
+        reader.feed("<fragment ")
     for line, text in pieces:
         current["line"] = line
         reader.feed(text)
+    if fragment:
+        reader.feed(">")
     reader.close()
     return findings + reader.findings
 
