@@ -381,6 +381,7 @@ class _Visitor(ast.NodeVisitor):
             self._flag(node.args[0], _plain_text(node.args[0]))
         schema = (
             name in SCHEMA_CALLS
+            or name.endswith("Serializer")
             or self.in_serializer
             or (isinstance(node.func, ast.Attribute) and _name_of(node.func.value) == "serializers")
         )
