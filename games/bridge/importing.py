@@ -16,6 +16,8 @@ for the preview. Nothing is stored here.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from games.bridge.pbn import pbn_decode, pbn_plan
 from games.bridge.travellers import plan_about, problems_capped, size_problem
 from games.bridge.usebio import usebio_plan, usebio_root
@@ -29,7 +31,7 @@ def parse_pbn(data: bytes) -> ImportPlan:
     try:
         text = pbn_decode(data)
     except ValueError as error:
-        return ImportPlan(problems=[Problem("file", str(error))])
+        return ImportPlan(problems=[Problem(_("file"), str(error))])
     return _whole(pbn_plan(text))
 
 
@@ -40,7 +42,7 @@ def parse_usebio(data: bytes) -> ImportPlan:
     try:
         root = usebio_root(data)
     except ValueError as error:
-        return ImportPlan(problems=[Problem("file", str(error))])
+        return ImportPlan(problems=[Problem(_("file"), str(error))])
     return _whole(usebio_plan(root))
 
 

@@ -167,6 +167,9 @@ class BridgeKind(BaseKind):
     def profile_rating_units(self):
         return ("board", "boards")
 
+    def rated_units(self, count):
+        return ngettext("%(count)s rated board", "%(count)s rated boards", count) % {"count": count}
+
     def profile_change_notes(self, matches, player):
         return bridge_change_notes(matches, player)
 
