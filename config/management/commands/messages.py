@@ -5,10 +5,10 @@ Each app keeps its own catalogue (Tabbycat's layout, ``docs/translation.md``):
 (``games/bridge/locale/``) its own; ``config/locale`` the shared frame's: ``templates/``, ``config/`` and, in
 the ``djangojs`` domain, ``static/js/``. Django's ``makemessages`` files each string under the first locale
 path whose folder holds it, so it is run once per catalogue, from that catalogue's folder (the frame's from
-the top, with every app's folder left out), with ``--no-wrap`` and source lines left out (``--no-location``
+a folder of links to the frame's folders: ``_reading``), with ``--no-wrap`` and source lines left out (``--no-location``
 would lose where a string is used; we keep the file, not the line, so a moved line changes nothing).
 
-Then ``compilemessages`` writes the ``.mo`` files, and django-statici18n the JavaScript catalogues
+Then ``compilemessages`` writes every ``.mo`` file, and django-statici18n the JavaScript catalogues
 (``static/jsi18n/<lang>/djangojs.js``). All of them are committed: ``make run`` needs no gettext tools.
 The catalogue test (``tests/test_translation.py``) fails when any of this is out of date.
 """
@@ -16,7 +16,8 @@ The catalogue test (``tests/test_translation.py``) fails when any of this is out
 from __future__ import annotations
 
 import os
-from contextlib import chdir
+import tempfile
+from contextlib import chdir, contextmanager
 from pathlib import Path
 
 from django.conf import settings
@@ -39,9 +40,8 @@ APP_FOLDERS = (
     "hooks",
     "web",
 )
-#: What the frame's run never reads: the apps (above), and what is not ours or not shipped.
-NOT_THE_FRAME = (
-    *APP_FOLDERS,
+#: What is not ours or not shipped: never compiled.
+NOT_SHIPPED = (
     ".venv",
     "tests",
     "benchmarks",
@@ -51,20 +51,13 @@ NOT_THE_FRAME = (
     "files",
     "node_modules",
 )
-#: Never read by an app's run: a game's folder inside games/ is its own catalogue.
+#: Never read by a run.
 IGNORE_ALWAYS = ("locale", "migrations", "__pycache__")
 
 
 def targets(base: Path) -> list[tuple[Path, Path, list[str], list[str]]]:
     """``(folder to read, its locale folder, patterns left out, domains)`` for every catalogue."""
-    found = [
-        (
-            base,
-            base / "config" / "locale",
-            [*NOT_THE_FRAME, *IGNORE_ALWAYS, "static/vendor", "static/jsi18n"],
-            ["django", "djangojs"],
-        )
-    ]
+    found = [(base, base / "config" / "locale", [*IGNORE_ALWAYS, "vendor", "jsi18n"], ["django", "djangojs"])]
     for folder in APP_FOLDERS:
         inner = [other.removeprefix(folder + "/") for other in APP_FOLDERS if other.startswith(folder + "/")]
         # An app's own scripts (a game's static/js) have their own JavaScript catalogue.
@@ -72,6 +65,25 @@ def targets(base: Path) -> list[tuple[Path, Path, list[str], list[str]]]:
         domains = ["django", "djangojs"] if scripts else ["django"]
         found.append((base / folder, base / folder / "locale", [*inner, *IGNORE_ALWAYS], domains))
     return found
+
+
+#: The frame's folders: what its run reads (through links, below).
+FRAME_FOLDERS = ("templates", "config", "static")
+
+
+@contextmanager
+def _reading(folder: Path, locale: Path, base: Path):
+    """The folder a catalogue's run reads. An app's is its folder. The frame's is the top, less the apps;
+    makemessages' ignore patterns match a folder's name wherever it is (``leagues`` would also leave out
+    ``templates/leagues``), so the frame's run reads a temporary folder of links to ``FRAME_FOLDERS``
+    instead (followed: ``symlinks``), under the same relative paths."""
+    if locale != base / "config" / "locale":
+        yield folder
+        return
+    with tempfile.TemporaryDirectory(prefix="cardrank-messages-") as temporary:
+        for name in FRAME_FOLDERS:
+            os.symlink(base / name, Path(temporary) / name)
+        yield Path(temporary)
 
 
 def tidy_header(path: Path, language: str) -> None:
@@ -122,7 +134,7 @@ class Command(BaseCommand):
             os.makedirs(locale, exist_ok=True)
             # makemessages files a string under the first LOCALE_PATHS folder whose parent holds it, else
             # the first one: this catalogue's folder alone.
-            with chdir(folder), override_settings(LOCALE_PATHS=[str(locale)]):
+            with _reading(folder, locale, base) as read, chdir(read), override_settings(LOCALE_PATHS=[str(locale)]):
                 for domain in domains:
                     call_command(
                         "makemessages",
@@ -130,6 +142,7 @@ class Command(BaseCommand):
                         domain=domain,
                         ignore_patterns=ignore,
                         no_wrap=True,
+                        symlinks=True,
                         add_location="file",
                         verbosity=options["verbosity"] - 1,
                         **({"extensions": ["js"]} if domain == "djangojs" else {"extensions": ["html", "txt", "py"]}),
@@ -140,6 +153,6 @@ class Command(BaseCommand):
         if no_compile:
             return
         with chdir(base):
-            call_command("compilemessages", ignore_patterns=list(NOT_THE_FRAME[len(APP_FOLDERS) :]), verbosity=0)
+            call_command("compilemessages", ignore_patterns=list(NOT_SHIPPED), verbosity=0)
             call_command("compilejsi18n", locale=None, verbosity=0)
         self.stdout.write(self.style.SUCCESS("Catalogues updated and compiled."))
