@@ -68,3 +68,20 @@ class LanguageMiddleware(LocaleMiddleware):
         translation.activate(language)
         request.LANGUAGE_CODE = translation.get_language()
         return None
+
+
+def plural_forms(phrase) -> list[str]:
+    """``phrase(count)`` in each plural form of the active language, by the form's index, with the count as
+    ``%s``: what a script needs to word any count as the server would (Django's JavaScript catalogue picks
+    the index with ``pluralidx(count)``, then ``interpolate(forms[index], [count])``). English has two forms,
+    Russian three for whole numbers (1, 21...; 2 to 4, 22 to 24...; 0, 5 to 20...)."""
+    from django.utils.translation import trans_real
+
+    plural = getattr(trans_real.translation(translation.get_language() or settings.LANGUAGE_CODE), "plural", None)
+    index_of = plural if callable(plural) else (lambda count: int(count != 1))
+    forms: dict[int, str] = {}
+    for count in range(200):  # every form a whole number can take shows up among the first hundred or so
+        index = int(index_of(count))
+        if index not in forms:
+            forms[index] = phrase(count).replace(str(count), "%s", 1)
+    return [forms[index] for index in sorted(forms)]

@@ -31,6 +31,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from config.language import plural_forms
 from leagues.kinds import kind_of
 from leagues.models import Game, League, Player
 from leagues.names import name_key
@@ -682,7 +683,10 @@ class ChartSeries:
     on the chart) and the first and last points are always kept. ``days`` is
     the same history a row per day played (in the site's time zone): the
     chart's table alternative. ``unit``/``units_name``: what the game rates,
-    one and many (``profile_rating_units``: "deal", "deals").
+    one and many (``profile_rating_units``: "deal", "deals"); ``units_text``
+    the count of them in words (``rated_units``: "12 rated deals") and
+    ``unit_forms`` that phrase in each plural form of the language, for the
+    chart's script (``config.language.plural_forms``).
     """
 
     game: str
@@ -693,6 +697,8 @@ class ChartSeries:
     matches: int
     points: list[list[float]]
     days: list[ChartDay] = dataclass_field(default_factory=list)
+    units_text: str = ""
+    unit_forms: list[str] = dataclass_field(default_factory=list)
 
     @property
     def reduced(self) -> bool:
@@ -700,7 +706,13 @@ class ChartSeries:
 
     def as_json(self) -> dict:
         """What the chart's script reads (a ``json_script`` element): the game, its units and the points."""
-        return {"game": self.game, "unit": self.unit, "units": self.units_name, "points": self.points}
+        return {
+            "game": self.game,
+            "unit": self.unit,
+            "units": self.units_name,
+            "unit_forms": self.unit_forms,
+            "points": self.points,
+        }
 
 
 # The chart's one query, read in a single pass over the player's ledger in order of play (one sort).
@@ -808,16 +820,20 @@ def player_chart_series(*, player: Player, limit: int = CHART_POINTS, version: s
         for slug, game in games.items():
             kind = kind_of(game["row"].game_system)
             unit, units_name = kind.profile_rating_units() if kind is not None else ("match", "matches")
+            units = game["points"][-1][2]
+            words = kind.rated_units if kind is not None else str
             series.append(
                 ChartSeries(
                     game=game["row"].game_name,
                     slug=slug,
                     unit=unit,
                     units_name=units_name,
-                    units=game["points"][-1][2],
+                    units=units,
                     matches=game["matches"],
                     points=game["points"],
                     days=game["days"],
+                    units_text=words(units),
+                    unit_forms=plural_forms(words),
                 )
             )
         return series

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import Prefetch
 from django.urls import path
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from games.base import BaseKind
 from games.preferans import api, calculator, views
@@ -92,6 +92,9 @@ class PreferansKind(BaseKind):
 
     def profile_rating_units(self):
         return (pgettext_lazy("one rated", "deal"), pgettext_lazy("many rated", "deals"))
+
+    def rated_units(self, count):
+        return ngettext("%(count)s rated deal", "%(count)s rated deals", count) % {"count": count}
 
     def profile_change_notes(self, matches, player):
         return preferans_change_notes(matches)
