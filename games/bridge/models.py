@@ -3,6 +3,7 @@
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from matches.models import Match
 
@@ -14,7 +15,12 @@ class Board(models.Model):
     dealer = models.CharField(max_length=1, choices=[(d, d) for d in "NESW"], help_text=_("Who dealt the board."))
     vulnerability = models.CharField(
         max_length=4,
-        choices=[("None", "None"), ("NS", "NS"), ("EW", "EW"), ("All", "All")],
+        choices=[
+            ("None", pgettext_lazy("bridge vulnerability", "None")),
+            ("NS", "NS"),
+            ("EW", "EW"),
+            ("All", pgettext_lazy("bridge vulnerability", "All")),
+        ],
         help_text=_(
             "Who is vulnerable: the board number's standard cycle unless the file or the evening says otherwise."
         ),
