@@ -88,6 +88,14 @@ def player_create(*, name, federation_id: str = "") -> Player:
     return Player.objects.create(name=player_name_clean(name), federation_id=player_federation_id_clean(federation_id))
 
 
+def player_rename(*, player: Player, name) -> Player:
+    """Give ``player`` a new name, cleaned as ``player_create`` cleans one; its search key follows
+    (``Player.save``: ``search_name``). Saving bumps the cached pages' versions (``ratings.receivers``)."""
+    player.name = player_name_clean(name)
+    player.save(update_fields=["name"])
+    return player
+
+
 #: New players checked and written together (``players_create``): one query of numbers and one INSERT each.
 PLAYERS_A_QUERY = 1000
 
