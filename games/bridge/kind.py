@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import Prefetch
 from django.urls import path
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from games.base import BaseKind
 from games.bridge import api, pages, views
@@ -165,7 +165,7 @@ class BridgeKind(BaseKind):
     # --- the player's profile (web.pages) --------------------------------------------------
 
     def profile_rating_units(self):
-        return ("board", "boards")
+        return (pgettext_lazy("one rated", "board"), pgettext_lazy("many rated", "boards"))
 
     def rated_units(self, count):
         return ngettext("%(count)s rated board", "%(count)s rated boards", count) % {"count": count}
@@ -215,7 +215,7 @@ class BridgeKind(BaseKind):
 
     compare_side_size = 2
     profile_head_to_head = False  # its records section lists the opposing pairs (``profile_sections``)
-    meeting_nouns = ("board", "boards")
+    meeting_nouns = (pgettext_lazy("one meeting", "board"), pgettext_lazy("many meetings", "boards"))
     points_label = gettext_lazy("net IMPs")
 
     def head_to_head(self, *, player, game):
