@@ -8,6 +8,7 @@ from decimal import Decimal
 import pytest
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
+from django.test import Client
 from django.utils import translation
 
 from leagues.models import Game
@@ -18,7 +19,7 @@ from matches.services import match_submit
 from ratings.models import RatingChange
 from ratings.parameters import rating_parameters
 from ratings.tuning_runs import tuning_figure
-from tests.factories import PlayerFactory
+from tests.factories import PlayerFactory, slaps_match
 
 pytestmark = pytest.mark.django_db
 
@@ -220,3 +221,40 @@ def test_counted_words_take_russian_plural_forms(singular, plural, expected):
         for count, words in zip(COUNTS, expected, strict=True):
             text = translation.ngettext(singular, plural, count) % {"count": count, "max": 100, "listed": "#1"}
             assert words in text, (count, text)
+
+
+# --- admin: columns, statuses, actions and messages ------------------------------------------------------
+
+
+@pytest.fixture
+def admin_browser(admin_user):
+    browser = Client()
+    browser.force_login(admin_user)
+    return browser
+
+
+def test_the_matches_admin_reads_in_russian(admin_browser, slaps, django_capture_on_commit_callbacks):
+    ann, bob = PlayerFactory(name="Ann"), PlayerFactory(name="Bob")
+    match = slaps_match(winner=ann, loser=bob)
+    html = admin_browser.get("/admin/matches/match/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    for words in (
+        "Сыгран",
+        "Игроки",
+        "Статус",
+        "Внесён",
+        "Аннулировать выбранные матчи",
+        "ожидание подтверждения",
+        "Не ждёт",
+    ):
+        assert words in html, words
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_browser.post(
+            "/admin/matches/match/",
+            {"action": "void_matches", "_selected_action": [match.pk]},
+            follow=True,
+            HTTP_ACCEPT_LANGUAGE="ru",
+        )
+    assert "Аннулирован 1 матч; рейтинги пересчитываются." in response.content.decode()
+    page = admin_browser.get(f"/admin/matches/match/{match.pk}/change/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    for words in ("Подтверждение и рейтинг", "Служебное", "Аннулирован", "Журнал изменений"):
+        assert words in page, words
