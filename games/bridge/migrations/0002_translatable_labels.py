@@ -4,18 +4,21 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('bridge', '0001_parts_to_their_games'),
+        ("bridge", "0001_parts_to_their_games"),
     ]
 
     operations = [
         migrations.AlterModelOptions(
-            name='board',
-            options={'ordering': ['match', 'position'], 'verbose_name': 'board', 'verbose_name_plural': 'boards'},
+            name="board",
+            options={"ordering": ["match", "position"], "verbose_name": "board", "verbose_name_plural": "boards"},
         ),
         migrations.AlterModelOptions(
-            name='boardtable',
-            options={'ordering': ['board', 'table'], 'verbose_name': "board's table", 'verbose_name_plural': "boards' tables"},
+            name="boardtable",
+            options={
+                "ordering": ["board", "table"],
+                "verbose_name": "board's table",
+                "verbose_name_plural": "boards' tables",
+            },
         ),
     ]
