@@ -139,3 +139,20 @@ def test_the_find_page_counts_players_in_russian(reference_data):
         PlayerFactory(name=name)
     assert "Найдено 2 игрока." in page("/players/?q=Зоя")
     assert "Найден 1 игрок." in page("/players/?q=Зоя Вторая")
+
+
+@pytest.mark.django_db
+def test_a_number_a_form_posts_back_keeps_its_decimal_point_in_russian(reference_data):
+    """Admin's tuning form: the split is a number input's value, read by the browser and posted back; in
+    Russian the page's figures take a decimal comma, the value must not."""
+    from types import SimpleNamespace
+
+    from django.template.loader import render_to_string
+
+    from leagues.models import Game
+
+    run = SimpleNamespace(pk=1, split=0.75, status="done", in_progress=False, get_status_display="done")
+    with translation.override("ru"):
+        html = render_to_string("admin/leagues/game/tuning.html", {"game": Game.objects.get(slug="slaps"), "run": run})
+    assert 'name="split" type="number" min="0.05" max="0.95" step="0.05" value="0.75"' in html
+    assert "Запустить настройку" in html
