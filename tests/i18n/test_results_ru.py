@@ -244,7 +244,7 @@ def test_the_matches_admin_reads_in_russian(admin_browser, slaps, django_capture
         "Внесён",
         "Аннулировать выбранные матчи",
         "ожидание подтверждения",
-        "Не ждёт",
+        "Не ждёт",  # noqa: RUF001 - Russian words
     ):
         assert words in html, words
     with django_capture_on_commit_callbacks(execute=True):
