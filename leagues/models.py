@@ -52,7 +52,7 @@ def rating_system_choices() -> list[tuple[str, str]]:
 
 class Game(models.Model):
     slug = models.SlugField(_("slug"), unique=True)
-    name = models.CharField(_("name"), max_length=100)
+    name = models.CharField(pgettext_lazy("what a thing is called", "name"), max_length=100)
     rating_system = models.CharField(_("rating system"), max_length=20, choices=rating_system_choices)
     parameters = models.JSONField(
         _("parameters"),
@@ -125,7 +125,7 @@ class League(models.Model):
 
     game = models.ForeignKey(Game, verbose_name=_("game"), on_delete=models.PROTECT, related_name="leagues")
     slug = models.SlugField(_("slug"), unique=True)
-    name = models.CharField(_("name"), max_length=100)
+    name = models.CharField(pgettext_lazy("what a thing is called", "name"), max_length=100)
     tier = models.CharField(_("tier"), max_length=10, choices=Tier.choices)
     promotion_threshold = models.DecimalField(
         _("promotion threshold"),
@@ -350,7 +350,7 @@ class Season(models.Model):
     """
 
     league = models.ForeignKey(League, verbose_name=_("league"), on_delete=models.CASCADE, related_name="seasons")
-    name = models.CharField(_("name"), max_length=100)
+    name = models.CharField(pgettext_lazy("what a thing is called", "name"), max_length=100)
     first_day = models.DateField(_("first day"))
     last_day = models.DateField(_("last day"))
     table_at = models.DateTimeField(
@@ -621,7 +621,7 @@ class Player(NamedModel):
 class Bot(models.Model):
     game = models.ForeignKey(Game, verbose_name=_("game"), on_delete=models.PROTECT, related_name="bots")
     slug = models.SlugField(_("slug"), help_text=_("The difficulty, e.g. normal; API bodies name bots by it."))
-    name = models.CharField(_("name"), max_length=100)
+    name = models.CharField(pgettext_lazy("what a thing is called", "name"), max_length=100)
     rating = models.DecimalField(_("rating"), max_digits=9, decimal_places=2, help_text=_("The bot's fixed rating."))
     max_rating = models.DecimalField(
         _("max rating"),
