@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from leagues.models import Game
-from ratings.engines import EngineInputError, get_rating_system, parameter_ranges, parameters_from_mapping
+from ratings.engines import EngineInputError, Param, get_rating_system, parameter_ranges, parameters_from_mapping
 
 
 def rating_parameters(*, game: Game):
@@ -125,3 +125,16 @@ def parameters_problem(parameters_class: type, values: Mapping[str, Any] | None,
                 "high_value": figure(high_value),
             }
     return str(error)
+
+
+def range_words(param: Param) -> str:
+    """A parameter's range as ``Param.describe`` says it ("a number from 100 to 2000"), in the reader's language
+    and number format: for a list of parameters, in parentheses after each (admin's game page)."""
+    values = {"minimum": figure(param.minimum), "maximum": figure(param.maximum)}
+    if param.integer and param.minimum_excluded:
+        return _("a whole number above %(minimum)s and at most %(maximum)s") % values
+    if param.integer:
+        return _("a whole number from %(minimum)s to %(maximum)s") % values
+    if param.minimum_excluded:
+        return _("a number above %(minimum)s and at most %(maximum)s") % values
+    return _("a number from %(minimum)s to %(maximum)s") % values

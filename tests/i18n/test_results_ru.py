@@ -16,8 +16,10 @@ from matches.cleaning import match_clean
 from matches.confirmation import DISPUTE_NOTE_MAX, dispute_note_clean
 from matches.models import Match
 from matches.services import match_submit
+from ratings.engines import parameter_ranges
+from ratings.engines.bridge import BridgeParameters
 from ratings.models import RatingChange
-from ratings.parameters import rating_parameters
+from ratings.parameters import range_words, rating_parameters
 from ratings.tuning_runs import tuning_figure
 from tests.factories import PlayerFactory, slaps_match
 
@@ -140,6 +142,14 @@ def test_a_stored_parameter_out_of_range_is_refused_with_a_decimal_comma(slaps):
         rating_parameters(game=slaps)
     (message,) = caught.value.message_dict["parameters"]
     assert "Parameter scale must be a number from 100 to 2000; got 99.5." in message
+
+
+def test_a_parameters_range_is_said_in_the_readers_words_and_numbers():
+    ranges = parameter_ranges(BridgeParameters)
+    with translation.override("ru"):
+        assert range_words(ranges["imps_per_goal"]) == "число от 0,5 до 24"
+        assert range_words(ranges["k_base"]) == "число больше 0 и не больше 200"
+    assert range_words(ranges["imps_per_goal"]) == ranges["imps_per_goal"].describe() == "a number from 0.5 to 24"
 
 
 def test_a_tuning_figure_has_the_readers_decimal_mark():
