@@ -1,4 +1,5 @@
-"""The walk: every page, on a 360 px phone and a 1366 px screen, in a real Chromium, on the demo data.
+"""The walk: every page, on a 360 px phone and a 1366 px screen in English, and on the phone in Russian (whose
+words are longer: issue 28), in a real Chromium, on the demo data.
 
 A page fails the walk when it is wider than the window (``scrollWidth`` past ``innerWidth``), when any
 element's right edge passes the window outside a box that scrolls it (a ``.table-scroll``), when the browser
@@ -97,6 +98,8 @@ PAGES = [
 ]
 
 WIDTHS = [(360, 800), (1366, 900)]
+#: (language, its browser's locale, the windows walked). Russian's long words matter on the phone.
+LANGUAGES = [("en", "en-GB", WIDTHS), ("ru", "ru-RU", [(360, 800)])]
 
 # Elements whose right edge passes the window, outside any box that scrolls or clips them sideways.
 OVERFLOWING = """() => {
@@ -276,11 +279,19 @@ def walk_data(settings):
     }
 
 
-def sign_in(page, username: str) -> None:
+def sign_in(page, username: str, language: str = "en") -> None:
+    """Sign in on the sign-in page, finding its fields and button by their names in ``language``."""
+    from django.contrib.auth import get_user_model
+    from django.utils import translation
+    from django.utils.text import capfirst
+
+    with translation.override(language):
+        username_label = str(capfirst(get_user_model()._meta.get_field("username").verbose_name))
+        password_label, button = translation.gettext("Password"), translation.gettext("Sign in")
     page.goto("/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill("cardrank-demo")
-    page.locator("main").get_by_role("button", name="Sign in").click()
+    page.get_by_label(username_label).fill(username)
+    page.get_by_label(password_label, exact=True).fill("cardrank-demo")
+    page.locator("main").get_by_role("button", name=button).click()
     page.wait_for_url("**/")
 
 
@@ -289,8 +300,11 @@ def sign_in(page, username: str) -> None:
 def test_every_page_fits_a_phone_and_a_screen_with_no_error(browser, live_server, walk_data):
     problems = {}
     walked = 0
-    for width, height in WIDTHS:
-        context = browser.new_context(base_url=live_server.url, viewport={"width": width, "height": height})
+    windows = [(language, locale, width, height) for language, locale, sizes in LANGUAGES for width, height in sizes]
+    for language, locale, width, height in windows:
+        context = browser.new_context(
+            base_url=live_server.url, viewport={"width": width, "height": height}, locale=locale
+        )
         page = context.new_page()
         page.set_default_timeout(15_000)
         walk = Walk()
@@ -300,7 +314,7 @@ def test_every_page_fits_a_phone_and_a_screen_with_no_error(browser, live_server
             if who != signed_in_as:
                 context.clear_cookies()
                 if who != ANONYMOUS:
-                    sign_in(page, who)
+                    sign_in(page, who, language)
                 signed_in_as = who
             path = path_template.format(**walk_data)
             walk.errors.clear()
@@ -319,11 +333,14 @@ def test_every_page_fits_a_phone_and_a_screen_with_no_error(browser, live_server
                 found.append(f"the page is {scroll_width} px wide")
             found += [f"passes the window: {element}" for element in page.evaluate(OVERFLOWING)]
             found += low_contrast_controls(page.evaluate(CONTROL_EDGES))
+            shown_in = page.evaluate("() => document.documentElement.lang")
+            if shown_in.split("-")[0] != language:
+                found.append(f'<html lang="{shown_in}">, not {language}')
             if found:
-                problems[f"{width} px {who} {path}"] = found
+                problems[f"{language} {width} px {who} {path}"] = found
             walked += 1
         context.close()
-    assert walked == 2 * len(PAGES)
+    assert walked == len(windows) * len(PAGES)
     assert problems == {}, "\n".join(f"{page}: {found}" for page, found in problems.items())
 
 
