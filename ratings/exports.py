@@ -78,7 +78,7 @@ def leaderboard_csv_pieces(
     ratings = PlayerRating.objects.filter(league=league)
     if activity.shown_from is not None:
         ratings = ratings.filter(last_played_at__gte=activity.shown_from)
-    ratings = ratings.order_by(f"-{field}", "player__name", "player_id").values_list(
+    ratings = ratings.order_by(f"-{field}", "player__search_name", "player_id").values_list(
         "player_id", "player__name", "player__federation_id", "rating", "peak_rating", "rated_matches", "last_played_at"
     )
 

@@ -181,7 +181,7 @@ def league_top_players(*, league: League, limit: int) -> list[Player]:
     ratings = (
         PlayerRating.objects.filter(league=league)
         .select_related("player")
-        .order_by("-rating", "player__name", "player_id")[:limit]
+        .order_by("-rating", "player__search_name", "player_id")[:limit]
     )
     players = []
     for rating in ratings:

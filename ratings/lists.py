@@ -84,7 +84,7 @@ def _ledger_at(game: Game, closes_at: datetime.datetime):
             )
         )
         .filter(last=1)
-        .order_by("-rating_after", "player__name", "player_id")
+        .order_by("-rating_after", "player__search_name", "player_id")  # ties in name order (leagues.names)
         .values_list(
             "player_id", "player__name", "rating_after", "peak_after", "rated_matches_after", "played_at",
             "league_after_id",
