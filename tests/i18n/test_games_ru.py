@@ -150,7 +150,8 @@ def test_the_preferans_calculator_answers_in_russian_with_decimal_commas(client,
 
 def test_a_preferans_calculator_error_is_said_against_its_field_in_russian(client, reference_data):
     html = client.get("/calculator/preferans/?rating=1500&opponents=&whists=1", **RU).content.decode()
-    assert "Рейтинги соперников (1–3, через запятую или «;»): Обязательное поле: от одного до трёх рейтингов" in text(html)
+    said = "Рейтинги соперников (1–3, через запятую или «;»): Обязательное поле: от одного до трёх рейтингов"
+    assert said in text(html)
 
 
 def test_the_slaps_calculator_answers_in_russian_with_decimal_commas(client, reference_data):
