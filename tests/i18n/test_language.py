@@ -168,3 +168,22 @@ def test_once_keeps_its_text_per_language():
         assert template.render(Context()) == "<b>Matches</b>"
     with translation.override("ru"):
         assert template.render(Context()) == "<b>Матчи</b>"
+
+
+def test_plural_forms_give_a_script_every_form_of_the_language():
+    """What the profile chart's script reads (``unit_forms``, picked with ``pluralidx``): written out by hand."""
+    from config.language import plural_forms
+    from leagues.kinds import kind_of
+
+    bridge = kind_of("bridge")
+    with translation.override("en"):
+        assert plural_forms(bridge.rated_units) == ["%s rated board", "%s rated boards"]
+    with translation.override("ru"):
+        # 1, 21 сдача; 2-4 сдачи; 0, 5-20 сдач (Django's Russian rule; the fourth form is for fractions).
+        assert plural_forms(bridge.rated_units) == [
+            "%s рейтинговая сдача",
+            "%s рейтинговые сдачи",
+            "%s рейтинговых сдач",
+        ]
+        assert bridge.rated_units(21) == "21 рейтинговая сдача"
+        assert bridge.rated_units(12) == "12 рейтинговых сдач"
