@@ -16,8 +16,12 @@ from games.entry import entry_decimal_list
 from games.preferans.models import Deal
 from matches.models import Match
 from tests.factories import PlayerFactory
+from tests.ratings import test_profile_story as story
 
 pytestmark = pytest.mark.django_db
+
+#: A Preferans game of two deals posted through the API (the profile story's fixture).
+preferans_game = story.preferans_game
 
 RU = {"HTTP_ACCEPT_LANGUAGE": "ru-RU,ru;q=0.9,en;q=0.5"}
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
@@ -237,3 +241,27 @@ def whists_words(value) -> str:
         result = value
 
     return " ".join(template.render({"item": {"seat": Seat()}}).split())
+
+
+# --- the profile's plain words -----------------------------------------------------------------------------
+
+
+def test_a_preferans_game_reads_in_plain_russian_on_the_profile(client, preferans_game):
+    match, ann = preferans_game
+    deal = {"whists": 4.0, "kv": 61.5, "kd": 1.2, "smoothing": 1.0, "bot_cap": None, "floor_applied": False}
+    story.set_ledger(
+        match,
+        ann,
+        [
+            ("2160.10", "2161.00", {**deal, "table_rating": 1600, "expected_whists": 1.5}),
+            ("2161.00", "2162.59", {**deal, "whists": -6.0, "table_rating": 1700, "expected_whists": -3.25}),
+        ],
+    )
+    html = client.get(f"/players/{ann.pk}/", **RU).content.decode()
+    words = " ".join(html.split('<p class="change-words">')[1].split("</p>")[0].split())
+    assert words == (
+        "Итог партии — в минусе на 2 виста за 2 раздачи против столов со средним рейтингом 1650 "
+        "(ожидалось вистов: \u22122): <strong>+3</strong>."
+    )
+    assert "2 раздачи, всего 2,49 (точно)" in html
+    assert '<td class="num">0,90</td>' in html
