@@ -265,3 +265,30 @@ def test_a_preferans_game_reads_in_plain_russian_on_the_profile(client, preferan
     )
     assert "2 раздачи, всего 2,49 (точно)" in html
     assert '<td class="num">0,90</td>' in html
+
+
+# --- an import's preview, in the uploader's language --------------------------------------------------------
+
+
+def test_an_imports_problems_are_said_in_the_uploaders_language(reference_data, django_capture_on_commit_callbacks):
+    from django.contrib.auth.models import Permission
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.urls import reverse
+
+    from games.models import ImportRun
+    from leagues.models import Game
+    from tests.factories import RefereeFactory
+
+    importer = RefereeFactory(is_staff=True)
+    importer.user_permissions.add(Permission.objects.get(codename="import_results", content_type__app_label="games"))
+    client = Client()
+    client.force_login(importer)
+    data = b"played_at,player_a,player_b,winner\n2026-11-01T18:00:00+01:00,Ada Novak,Ben Berg,c\n"
+    body = {"game": Game.objects.get(slug="slaps").pk, "file": SimpleUploadedFile("history.csv", data)}
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("admin:games_importrun_add"), body, **RU)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    run = ImportRun.objects.get()
+    assert run.status == "refused"
+    problems = [(problem["where"], problem["message"]) for problem in run.preview["problems"]]
+    assert problems == [(["строка 2"], "winner 'c' — не a и не b (и не имя одного из игроков).")]
