@@ -1,12 +1,13 @@
 from django.apps import AppConfig
 from django.conf import settings
+from django.utils.translation import gettext_lazy as _
 
 
 class GamesConfig(AppConfig):
     """What the games share: entry, imports, exports and the kinds' base; each game is an app of its own."""
 
     name = "games"
-    verbose_name = "Games"
+    verbose_name = _("Games")
 
     def ready(self):
         from games import (
