@@ -88,7 +88,7 @@ def test_game_parameters_are_validated(admin_browser, slaps):
     }
     response = admin_browser.post(f"/admin/leagues/game/{slaps.pk}/change/", data)
     assert response.status_code == 200
-    assert b"Unknown parameter(s): k_provisonal" in response.content
+    assert b"Unknown parameter: k_provisonal." in response.content
     slaps.refresh_from_db()
     assert slaps.parameters == {}
 

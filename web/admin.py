@@ -32,6 +32,7 @@ from matches.models import Match, Seat
 from matches.services import league_due_dates_refresh
 from ratings.engines import REGISTRY, parameter_ranges
 from ratings.models import PlayerRating, TuningRun
+from ratings.parameters import range_words
 from ratings.people import erased_name, player_erase, players_merge
 from ratings.services import ratings_request_full_replay
 from ratings.tuning_runs import (
@@ -119,7 +120,7 @@ class GameAdmin(admin.ModelAdmin):
             ", ",
             "<code>{}</code> = {}{}",
             (
-                (name, value, f" ({ranges[name].describe()})" if name in ranges else "")
+                (name, value, f" ({range_words(ranges[name])})" if name in ranges else "")
                 for name, value in sorted(defaults.items())
             ),
         )

@@ -101,11 +101,6 @@ class PagesPart:
         ("match", "matches"; Preferans rates deals, bridge boards)."""
         return (pgettext_lazy("one rated", "match"), pgettext_lazy("many rated", "matches"))
 
-    def rated_units(self, count: int) -> str:
-        """``count`` of what one ledger row rates, in words and in the plural form the language wants for it
-        ("12 rated matches"; «12 оценённых раздач»): the profile chart's heading and its points' tooltips."""
-        return ngettext("%(count)s rated match", "%(count)s rated matches", count) % {"count": count}
-
     def profile_change_notes(self, matches: list[Match], player: Player) -> dict[int, dict[str, Any]]:
         """What the game's ``profile_change`` partial needs beyond a row's match, seats and the player's
         ledger rows (``match.player_changes``), by match id: it becomes the row's ``notes``. ``matches`` are

@@ -16,8 +16,11 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from django.utils.translation import ngettext
+
 from ratings.engines import EngineInputError, get_rating_system, parameters_from_mapping
 from ratings.loaders import EngineInputs, ReplayContext, SeatRow, seats_inputs
+from ratings.parameters import parameters_problem
 
 
 class RatingInputPart:
@@ -29,13 +32,21 @@ class RatingInputPart:
     def system_label(self) -> str:
         return get_rating_system(self.slug).label
 
+    def rated_units(self, count: int) -> str:
+        """``count`` of what one ledger row rates, in words and in the plural form the language wants for it
+        ("12 rated matches"; Preferans rates deals, bridge boards): the profile chart's heading and its
+        points' tooltips (``ratings.selectors``, ``config.language.plural_forms``)."""
+        return ngettext("%(count)s rated match", "%(count)s rated matches", count) % {"count": count}
+
     def parameters_problem(self, parameters: dict) -> str | None:
         """The engine's own ``parameters_from_mapping`` decides: unknown names, values outside a parameter's
-        range, values of the wrong type, pairs out of order."""
+        range, values of the wrong type, pairs out of order; said in the reader's language
+        (``ratings.parameters.parameters_problem``: the engines speak English only)."""
+        parameters_class = get_rating_system(self.slug).parameters_class
         try:
-            parameters_from_mapping(get_rating_system(self.slug).parameters_class, parameters)
+            parameters_from_mapping(parameters_class, parameters)
         except (EngineInputError, TypeError) as error:
-            return str(error)
+            return parameters_problem(parameters_class, parameters, error)
         return None
 
     def replay_state(self) -> Any:
