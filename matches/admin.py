@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from config.admin import ReadOnlyAdmin
 from config.jsonbody import JSONBodyError, json_body_loads
 from config.permissions import user_can_void
+from leagues.admin import NameKeySearch
 from leagues.kinds import kind_of
 from matches.models import AuditEntry, Match, Seat
 from matches.selectors import match_as_body, match_detail
@@ -108,7 +109,7 @@ class AuditEntryAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(NameKeySearch, admin.ModelAdmin):
     """Matches: the list, each match as stored, *Correct result* (the game's entry form) and *Void*.
 
     Nothing on a match's page is a form field: every column is written by a
@@ -137,6 +138,8 @@ class MatchAdmin(admin.ModelAdmin):
         "rated",
     ]
     search_fields = ["seats__player__name"]
+    # A player's name in any case and script, yo as ye (leagues.names), on every database.
+    name_key_fields = ("seats__player__search_name",)
     date_hierarchy = "played_at"
     list_select_related = ["game", "league"]
     list_per_page = 50

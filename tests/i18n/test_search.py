@@ -232,3 +232,16 @@ def test_postgresql_agrees_with_the_orm_search_and_sorts_as_sqlite(require_postg
             " WHERE table_name = 'leagues_player' AND column_name = 'search_name'"
         )
         assert cursor.fetchone()[0] == "C"
+
+
+@pytest.mark.django_db
+def test_admin_finds_a_match_by_a_players_name_in_any_case_and_with_yo(admin_client):
+    from matches.models import Match
+    from tests.factories import reference_data_ensure, slaps_match
+
+    reference_data_ensure()
+    petr, ivan = PlayerFactory(name="Пётр Ильич"), PlayerFactory(name="Иван")
+    match = slaps_match(winner=petr, loser=ivan)
+    answer = admin_client.get("/admin/matches/match/", {"q": "петр"})
+    assert answer.status_code == 200
+    assert list(answer.context["cl"].result_list) == [Match.objects.get(pk=match.pk)]
