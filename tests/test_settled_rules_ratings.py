@@ -731,7 +731,8 @@ def test_the_migration_gives_existing_bot_seats_the_bot_as_it_is(reference_data)
     from django.db import connection
     from django.db.migrations.executor import MigrationExecutor
 
-    before = [("matches", "0010_results_version")]
+    # Players as they were then, too: without the search key (leagues 0019), which old code never wrote.
+    before = [("matches", "0010_results_version"), ("leagues", "0018_translatable_labels")]
     executor = MigrationExecutor(connection)
     executor.migrate(before)
     try:
