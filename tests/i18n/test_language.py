@@ -187,3 +187,20 @@ def test_plural_forms_give_a_script_every_form_of_the_language():
         ]
         assert bridge.rated_units(21) == "21 рейтинговая сдача"
         assert bridge.rated_units(12) == "12 рейтинговых сдач"
+
+
+@pytest.mark.django_db
+def test_dates_follow_the_language():
+    """The short formats: ISO in English (config/formats/en), Django's day.month.year in Russian."""
+    import datetime
+
+    from tests.factories import PlayerFactory, reference_data_ensure, slaps_match
+
+    reference_data_ensure()
+    when = datetime.datetime(2026, 12, 3, 18, 42, tzinfo=datetime.UTC)
+    slaps_match(winner=PlayerFactory(name="Ann"), loser=PlayerFactory(name="Bob"), played_at=when)
+    client = Client()
+    assert "2026-12-03 18:42" in client.get("/matches/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    russian = client.get("/matches/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "03.12.2026 18:42" in russian
+    assert "2026-12-03 18:42" not in russian
