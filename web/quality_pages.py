@@ -4,6 +4,7 @@ Each game's calculator page lives with its kind (``games/<x>/calculator.py``).
 """
 
 from django.shortcuts import render
+from django.utils.formats import number_format
 
 from leagues.models import Game
 from ratings.calculators import calculator_links
@@ -48,7 +49,14 @@ def quality_detail(request, slug):
     if row is not None:
         report = row.report
         calibration = [
-            {"label": f"{b.low:.1f}-{b.high:.1f}", "count": b.count, "predicted": b.predicted, "observed": b.observed}
+            {
+                # The bin's bounds in the reader's number format (0,0 to 0,1 in Russian), joined by an en dash: a
+                # table's and a chart's label.
+                "label": f"{number_format(b.low, 1)}\u2013{number_format(b.high, 1)}",
+                "count": b.count,
+                "predicted": b.predicted,
+                "observed": b.observed,
+            }
             for b in report.bins
         ]
         context |= {"report": report, "calibration": calibration}
