@@ -1,10 +1,11 @@
 from django.apps import AppConfig
 from django.db.models.signals import post_save
+from django.utils.translation import gettext_lazy as _
 
 
 class RatingsConfig(AppConfig):
     name = "ratings"
-    verbose_name = "Ratings"
+    verbose_name = _("Ratings")
 
     def ready(self):
         from leagues.models import Bot, Game, League, Player

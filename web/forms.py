@@ -17,13 +17,18 @@ from ratings.selectors import SEARCH_MAX, HistoryFilter
 
 class HistoryFilterForm(forms.Form):
     game = forms.ModelChoiceField(
-        queryset=Game.objects.order_by("name"), to_field_name="slug", required=False, empty_label=_("Every game")
+        queryset=Game.objects.order_by("name"),
+        to_field_name="slug",
+        required=False,
+        empty_label=_("Every game"),
+        label=_("Game"),
     )
     league = forms.ModelChoiceField(
         queryset=League.objects.select_related("game").order_by("game__name", "tier", "name"),
         to_field_name="slug",
         required=False,
         empty_label=_("Every league"),
+        label=_("League"),
     )
     since = forms.DateField(
         required=False, label=pgettext_lazy("first day", "From"), widget=forms.DateInput(attrs={"type": "date"})

@@ -44,6 +44,10 @@ class BridgeKind(BaseKind):
     rating_periods = True
     result_noun = "session"
 
+    def system_label(self):
+        # The engine's label, in the reader's language (the engines speak English only).
+        return _("Pairs Elo (bridge)")
+
     def clean(self, data, errors, game):
         return bridge_clean(data, errors)
 

@@ -30,6 +30,10 @@ class PreferansKind(BaseKind):
     parts = ("deals",)
     bots = True
 
+    def system_label(self):
+        # The engine's label, in the reader's language (the engines speak English only).
+        return _("SmartPref per-deal rating")
+
     def clean(self, data, errors, game):
         return preferans_clean(data, errors, game)
 

@@ -18,6 +18,10 @@ from ratings.parameters import rating_parameters
 class SlapsKind(BaseKind):
     slug = "elo"
 
+    def system_label(self):
+        # The engine's label, in the reader's language (the engines speak English only).
+        return _("ISF Elo (1 v 1)")
+
     # --- results (matches) -----------------------------------------------------------------
 
     def clean(self, data, errors, game):

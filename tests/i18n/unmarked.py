@@ -350,6 +350,7 @@ class _Visitor(ast.NodeVisitor):
         self.lines = lines
         self.findings: list[Finding] = []
         self.in_meta = False
+        self.in_class = False
         self.in_serializer = False  # a serializer's fields' help texts are the API schema's
 
     def _flag(self, node: ast.AST, text: str | None):
@@ -405,14 +406,16 @@ class _Visitor(ast.NodeVisitor):
                     label = statement.value.elts[-1]
                     self._flag(label, _plain_text(label))
         was, self.in_meta = self.in_meta, node.name == "Meta"
+        was_class, self.in_class = self.in_class, True
         was_serializer = self.in_serializer
         self.in_serializer = was_serializer or any(base.endswith("Serializer") for base in bases)
         self.generic_visit(node)
-        self.in_meta, self.in_serializer = was, was_serializer
+        self.in_meta, self.in_serializer, self.in_class = was, was_serializer, was_class
 
     def visit_Assign(self, node: ast.Assign):
         targets = {_name_of(target) for target in node.targets}
-        if self.in_meta and targets & {"verbose_name", "verbose_name_plural"}:
+        # A model's Meta, and an app's AppConfig (its name heads its models in admin).
+        if (self.in_meta or self.in_class) and targets & {"verbose_name", "verbose_name_plural"}:
             self._flag(node.value, _plain_text(node.value))
         if targets & {"short_description", "empty_value_display"}:
             self._flag(node.value, _plain_text(node.value))

@@ -93,8 +93,8 @@
     "FIRST_DAY_OF_WEEK": 0,
     "MONTH_DAY_FORMAT": "F j",
     "NUMBER_GROUPING": 3,
-    "SHORT_DATETIME_FORMAT": "m/d/Y P",
-    "SHORT_DATE_FORMAT": "m/d/Y",
+    "SHORT_DATETIME_FORMAT": "Y-m-d H:i",
+    "SHORT_DATE_FORMAT": "Y-m-d",
     "THOUSAND_SEPARATOR": ",",
     "TIME_FORMAT": "P",
     "TIME_INPUT_FORMATS": [
