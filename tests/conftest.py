@@ -141,6 +141,19 @@ def _files_of_the_run(tmp_path_factory):
 
 
 @pytest.fixture(autouse=True)
+def _the_sites_language():
+    """Every test starts in the site's language. A request leaves its language active in the thread that
+    served it (Django's LocaleMiddleware activates and never deactivates; a server's next request activates
+    its own), so a test client's Russian request would otherwise make the next test's gettext Russian."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
 def _fresh_rate_limits():
     """Rate limits count in the cache; every test starts with none used."""
     from django.core.cache import cache
