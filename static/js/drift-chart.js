@@ -10,7 +10,11 @@
   new Chart(canvas, {
     type: "line",
     data: {
-      labels: data.labels,
+      // Each period's first day (ISO) as the page's language writes a short date (Y-m-d, d.m.Y).
+      labels: data.labels.map(function (label) {
+        var parts = { Y: label.slice(0, 4), m: label.slice(5, 7), d: label.slice(8, 10) };
+        return get_format("SHORT_DATE_FORMAT").replace(/[Ymd]/g, function (letter) { return parts[letter]; });
+      }),
       datasets: [{
         label: gettext("mean active rating"),
         data: data.means,

@@ -9,8 +9,16 @@
   if (!panels.length) return;
   var colours = { 0: "#1f6feb", 1: "#d1242f", 2: "#1a7f37", 3: "#9a6700" };
 
+  // A time as the page's language writes it (Django's short formats, from the scripts' catalogue: Y-m-d in
+  // English, d.m.Y in Russian), in UTC as the points are.
+  function written(ms, format) {
+    var iso = new Date(ms).toISOString();
+    var parts = { Y: iso.slice(0, 4), m: iso.slice(5, 7), d: iso.slice(8, 10), H: iso.slice(11, 13), i: iso.slice(14, 16) };
+    return format.replace(/[YmdHi]/g, function (letter) { return parts[letter]; });
+  }
+
   function day(ms) {
-    return new Date(ms).toISOString().slice(0, 10);
+    return written(ms, get_format("SHORT_DATE_FORMAT"));
   }
 
   function draw(panel, index) {
@@ -55,7 +63,7 @@
               title: function (items) {
                 var point = series.points[items[0].dataIndex];
                 if (!point) return "";
-                var when = new Date(point[0]).toISOString().slice(0, 16).replace("T", " ");
+                var when = written(point[0], get_format("SHORT_DATETIME_FORMAT"));
                 if (!point[2]) return interpolate(gettext("%(when)s, before the first"), { when: when }, true);
                 // The game's word for what it rates, in each plural form of the page's language (ratings.selectors).
                 var forms = series.unit_forms || [];

@@ -7,6 +7,7 @@ same numbers a point would have given. The expected words are written here by ha
 a Russian reader reads, not asked of it.
 """
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -72,3 +73,40 @@ def test_a_referee_enters_whists_with_decimal_commas_in_russian(russian_page):
         [2.5, -1.5, -1],
         [-0.25, 0.5, -0.25],
     ]
+
+
+def test_the_rating_chart_speaks_russian(russian_page):
+    """The profile chart's axis, dates and point words come from the Russian scripts' catalogue and formats."""
+    import datetime
+
+    from ratings.services import ratings_process_game
+    from tests.factories import slaps_match
+
+    page = russian_page
+    reference_data_ensure()
+    anna, boris = PlayerFactory(name="Аня"), PlayerFactory(name="Борис")
+    for day in (1, 2, 3):
+        match = slaps_match(
+            winner=anna, loser=boris, played_at=datetime.datetime(2026, 11, day, 18, 0, tzinfo=datetime.UTC)
+        )
+    ratings_process_game(game_id=match.game_id)
+    page.goto(f"/players/{anna.pk}/")
+    page.locator("canvas.rating-chart").first.wait_for()
+    drawn = page.evaluate(
+        """() => {
+            const chart = Chart.getChart(document.querySelector("canvas.rating-chart"));
+            return {
+                y: chart.options.scales.y.title.text,
+                x: chart.options.scales.x.title.text,
+                ticks: chart.scales.x.ticks.map((tick) => tick.label),
+                title: chart.options.plugins.tooltip.callbacks.title([{ dataIndex: 2 }]),
+            };
+        }"""
+    )
+    assert drawn["y"] == "Рейтинг"
+    assert drawn["x"] == "Дата"
+    # Days as Russian writes them (d.m.Y), never the ISO day.
+    assert drawn["ticks"]
+    assert all(re.fullmatch(r"\d\d\.\d\d\.2026", tick) for tick in drawn["ticks"])
+    # The second match's point: "after 2 rated matches", in the form 2 takes.
+    assert drawn["title"] == "02.11.2026 18:00, после: 2 матча в рейтинге"
