@@ -11,8 +11,6 @@ reader's language (issue 28).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import fields
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -21,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from leagues.models import Game
-from ratings.engines import EngineInputError, Param, get_rating_system, parameter_ranges, parameters_from_mapping
+from ratings.engines import EngineInputError, Param, get_rating_system, parameters_from_mapping
 
 
 def rating_parameters(*, game: Game):
@@ -37,7 +35,7 @@ def rating_parameters(*, game: Game):
     try:
         return parameters_from_mapping(system.parameters_class, game.parameters)
     except (EngineInputError, TypeError) as error:
-        problem = parameters_problem(system.parameters_class, game.parameters, error)
+        problem = parameters_problem(error)
         raise ValidationError(
             {
                 "parameters": [
@@ -69,61 +67,44 @@ def _given(value: Any) -> str:
     return repr(value)
 
 
-def parameters_problem(parameters_class: type, values: Mapping[str, Any] | None, error: Exception) -> str:
-    """What ``parameters_from_mapping`` refused in ``values`` (it raised ``error``), in the reader's language:
-    the engine's own checks, in the same order, worded here. A refusal this does not recognise is the
-    engine's text as it is."""
-    values = dict(values or {}) if isinstance(values, Mapping) else {}
-    known = {field.name for field in fields(parameters_class)}
-    unknown = sorted(set(values) - known)
-    if unknown:
-        return ngettext("Unknown parameter: %(names)s.", "Unknown parameters: %(names)s.", len(unknown)) % {
-            "names": ", ".join(unknown)
+def parameters_problem(error: Exception) -> str:
+    """What ``parameters_from_mapping`` refused, in the reader's language: the engine's refusal carries a
+    ``code`` and what it was about (``EngineInputError``), worded here; one without a code (a ``TypeError``)
+    is the engine's text as it is."""
+    code, params = getattr(error, "code", ""), getattr(error, "params", {})
+    if code == "unknown_parameters":
+        names = params["names"]
+        return ngettext("Unknown parameter: %(names)s.", "Unknown parameters: %(names)s.", len(names)) % {
+            "names": ", ".join(names)
         }
-    ranges = parameter_ranges(parameters_class)
-    for name, value in values.items():
-        param = ranges.get(name)
-        if param is None:
-            default = getattr(parameters_class(), name)
-            numeric = isinstance(default, int | float) and not isinstance(default, bool)
-            if numeric and (isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value)):
-                return _("Parameter %(name)s must be a finite number.") % {"name": name}
-            continue
-        try:
-            param.clean(value)
-        except EngineInputError:
-            words = {
-                "name": name,
-                "minimum": figure(param.minimum),
-                "maximum": figure(param.maximum),
-                "value": _given(value),
-            }
-            if param.integer and param.minimum_excluded:
-                text = _(
-                    "Parameter %(name)s must be a whole number above %(minimum)s and at most %(maximum)s; "
-                    "got %(value)s."
-                )
-            elif param.integer:
-                text = _("Parameter %(name)s must be a whole number from %(minimum)s to %(maximum)s; got %(value)s.")
-            elif param.minimum_excluded:
-                text = _(
-                    "Parameter %(name)s must be a number above %(minimum)s and at most %(maximum)s; got %(value)s."
-                )
-            else:
-                text = _("Parameter %(name)s must be a number from %(minimum)s to %(maximum)s; got %(value)s.")
-            return text % words
-    for low, high in getattr(parameters_class, "ORDERED", ()):
-        low_value, high_value = values.get(low), values.get(high)
-        defaults = parameters_class()
-        low_value = getattr(defaults, low) if low_value is None else low_value
-        high_value = getattr(defaults, high) if high_value is None else high_value
-        if isinstance(low_value, int | float) and isinstance(high_value, int | float) and low_value > high_value:
-            return _("Parameter %(low)s (%(low_value)s) must not exceed %(high)s (%(high_value)s).") % {
-                "low": low,
-                "low_value": figure(low_value),
-                "high": high,
-                "high_value": figure(high_value),
-            }
+    if code == "not_finite":
+        return _("Parameter %(name)s must be a finite number.") % {"name": params["name"]}
+    if code == "parameter_range":
+        param = params["param"]
+        words = {
+            "name": param.name,
+            "minimum": figure(param.minimum),
+            "maximum": figure(param.maximum),
+            "value": _given(params["value"]),
+        }
+        if param.integer and param.minimum_excluded:
+            text = _(
+                "Parameter %(name)s must be a whole number above %(minimum)s and at most %(maximum)s; got %(value)s."
+            )
+        elif param.integer:
+            text = _("Parameter %(name)s must be a whole number from %(minimum)s to %(maximum)s; got %(value)s.")
+        elif param.minimum_excluded:
+            text = _("Parameter %(name)s must be a number above %(minimum)s and at most %(maximum)s; got %(value)s.")
+        else:
+            text = _("Parameter %(name)s must be a number from %(minimum)s to %(maximum)s; got %(value)s.")
+        return text % words
+    if code == "parameters_order":
+        return _("Parameter %(low)s (%(low_value)s) must not exceed %(high)s (%(high_value)s).") % {
+            "low": params["low"],
+            "low_value": figure(params["low_value"]),
+            "high": params["high"],
+            "high_value": figure(params["high_value"]),
+        }
     return str(error)
 
 

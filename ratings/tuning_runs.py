@@ -124,7 +124,7 @@ def tuning_run_candidate(*, run: TuningRun, index) -> dict:
     try:
         parameters = parameters_from_mapping(system.parameters_class, candidates[index]["parameters"])
     except (EngineInputError, TypeError) as error:
-        problem = parameters_problem(system.parameters_class, candidates[index]["parameters"], error)
+        problem = parameters_problem(error)
         raise TuningRefused(
             _("The candidate's parameters cannot be used: %(problem)s") % {"problem": problem}
         ) from error

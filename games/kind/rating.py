@@ -46,7 +46,7 @@ class RatingInputPart:
         try:
             parameters_from_mapping(parameters_class, parameters)
         except (EngineInputError, TypeError) as error:
-            return parameters_problem(parameters_class, parameters, error)
+            return parameters_problem(error)
         return None
 
     def replay_state(self) -> Any:

@@ -40,8 +40,17 @@ class EngineInputError(ValueError):
     """The engine was handed something no valid match can produce.
 
     Services validate user input before calling an engine; reaching this is a
-    programming error, not a user-facing one.
+    programming error, not a user-facing one. The one exception is a game's stored
+    parameters (``parameters_from_mapping``), which an admin types: those refusals
+    carry a ``code`` and the ``params`` they were about, so that the layer above can
+    word them in the reader's language (``ratings.parameters.parameters_problem``);
+    the message stays the engine's English.
     """
+
+    def __init__(self, message: str, *, code: str = "", **params: Any):
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 # A replay creates a Change per player per rated unit and a PlayerState per player
@@ -168,10 +177,20 @@ class Param:
     def clean(self, value: Any) -> int | float:
         """``value`` as the engine takes it (int or float), or EngineInputError naming the parameter and its range."""
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            raise EngineInputError(f"Parameter {self.name} must be {self.describe()}; got {value!r}.")
+            raise EngineInputError(
+                f"Parameter {self.name} must be {self.describe()}; got {value!r}.",
+                code="parameter_range",
+                param=self,
+                value=value,
+            )
         below = value <= self.minimum if self.minimum_excluded else value < self.minimum
         if below or value > self.maximum or (self.integer and value != int(value)):
-            raise EngineInputError(f"Parameter {self.name} must be {self.describe()}; got {value:g}.")
+            raise EngineInputError(
+                f"Parameter {self.name} must be {self.describe()}; got {value:g}.",
+                code="parameter_range",
+                param=self,
+                value=value,
+            )
         return int(value) if self.integer else float(value)
 
 
@@ -193,7 +212,7 @@ def parameters_from_mapping(parameters_class: type, values: Mapping[str, Any] | 
     known = {f.name: f for f in fields(parameters_class)}
     unknown = sorted(set(values) - set(known))
     if unknown:
-        raise EngineInputError(f"Unknown parameter(s): {', '.join(unknown)}.")
+        raise EngineInputError(f"Unknown parameter(s): {', '.join(unknown)}.", code="unknown_parameters", names=unknown)
     ranges = parameter_ranges(parameters_class)
     cleaned = {}
     for name, value in values.items():
@@ -205,11 +224,18 @@ def parameters_from_mapping(parameters_class: type, values: Mapping[str, Any] | 
             cleaned[name] = value
             continue
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            raise EngineInputError(f"Parameter {name} must be a finite number.")
+            raise EngineInputError(f"Parameter {name} must be a finite number.", code="not_finite", name=name)
         cleaned[name] = type(default)(value)
     parameters = parameters_class(**cleaned)
     for low, high in getattr(parameters_class, "ORDERED", ()):
         low_value, high_value = getattr(parameters, low), getattr(parameters, high)
         if low_value > high_value:
-            raise EngineInputError(f"Parameter {low} ({low_value:g}) must not exceed {high} ({high_value:g}).")
+            raise EngineInputError(
+                f"Parameter {low} ({low_value:g}) must not exceed {high} ({high_value:g}).",
+                code="parameters_order",
+                low=low,
+                low_value=low_value,
+                high=high,
+                high_value=high_value,
+            )
     return parameters

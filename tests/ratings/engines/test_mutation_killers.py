@@ -294,6 +294,21 @@ def test_a_numeric_parameter_without_a_declared_range_must_still_be_finite(value
         parameters_from_mapping(_Switches, {"weight": value})
 
 
+def test_a_parameters_refusal_names_its_kind_and_what_it_was_about():
+    """The layer above words these in the reader's language (ratings.parameters.parameters_problem)."""
+    with pytest.raises(EngineInputError) as unknown:
+        parameters_from_mapping(EloParameters, {"zeta": 1, "bogus": 2})
+    assert (unknown.value.code, unknown.value.params) == ("unknown_parameters", {"names": ["bogus", "zeta"]})
+    with pytest.raises(EngineInputError) as out_of_range:
+        parameters_from_mapping(EloParameters, {"scale": 50})
+    assert out_of_range.value.code == "parameter_range"
+    assert out_of_range.value.params["value"] == 50
+    assert (out_of_range.value.params["param"].name, out_of_range.value.params["param"].minimum) == ("scale", 100)
+    with pytest.raises(EngineInputError) as not_finite:
+        parameters_from_mapping(_Switches, {"weight": "2"})
+    assert (not_finite.value.code, not_finite.value.params) == ("not_finite", {"name": "weight"})
+
+
 # --- Preferans (seed 001) -------------------------------------------------------------------------------------------
 
 
