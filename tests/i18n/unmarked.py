@@ -13,9 +13,10 @@ says ``i18n: attributes`` in a comment and is read as a tag's attributes.
 
 Python (``python_findings``): a string literal (or an f-string, or ``"literal" % x``) given where Django
 and this project show it to people: ``ValidationError`` and the other refusals a person reads, the
-messages framework, ``verbose_name``, ``help_text``, ``label``, admin ``description``, model fields'
-first argument, ``TextChoices`` labels, ``choices`` pairs. A literal wrapped in ``gettext`` and friends
-is marked. A line may say why it is exempt with ``# i18n: <reason>`` (a code, a name, a file format).
+messages framework, ``verbose_name``, ``help_text``, ``label`` (and a form field with none, shown
+under its name), admin ``description``, model fields' first argument, ``TextChoices`` labels, ``choices``
+pairs. A literal wrapped in ``gettext`` and friends is marked. A line may say why it is exempt with
+``# i18n: <reason>`` (a code, a name, a file format).
 
 Words that read the same in every language (the site's name, file formats, rating systems' names) are
 ``NAMES``; a finding that is only such words is not one.
@@ -378,6 +379,12 @@ class _Visitor(ast.NodeVisitor):
             self._flag(node.args[MESSAGE_CALLS[name]], _plain_text(node.args[MESSAGE_CALLS[name]]))
         if name in {"message_user", "add_error"} and len(node.args) > 1:
             self._flag(node.args[1], _plain_text(node.args[1]))
+        on_forms = isinstance(node.func, ast.Attribute) and _name_of(node.func.value) == "forms"
+        keywords = {keyword.arg: keyword.value for keyword in node.keywords}
+        hidden = "HiddenInput" in ast.dump(keywords.get("widget", ast.Constant(None)))
+        if on_forms and FIELD.search(name) and "label" not in keywords and not hidden:
+            # A form field without a label is shown under its name, made pretty: English, untranslated.
+            self._flag(node, f"forms.{name} without a label")
         if FIELD.search(name) and name not in RELATIONS and node.args and isinstance(node.args[0], ast.Constant):
             self._flag(node.args[0], _plain_text(node.args[0]))
         schema = (
