@@ -6,20 +6,40 @@ game form and ``Game.full_clean`` refuse a set the engine would reject (``Game.p
 
 The engines are pure Python and speak English; ``parameters_problem`` says what they refuse in the
 reader's language (issue 28).
+
+What each parameter does is the game's to say (its kind's ``parameter_texts``, written in
+``games/<game>/parameters.py`` beside the seed it follows): ``parameters_explained`` lists them for the
+quality page, ``parameter_change`` words one change for the tuning page (issue 29).
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from dataclasses import fields
+from typing import Any, NamedTuple
 
 from django.core.exceptions import ValidationError
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from leagues.kinds import kind_of
 from leagues.models import Game
 from ratings.engines import EngineInputError, Param, get_rating_system, parameters_from_mapping
+
+
+class ParameterText(NamedTuple):
+    """What a club admin reads about one engine parameter, in lazy-translatable words (``gettext_lazy``).
+
+    ``label`` is its short name ("K for established players"); ``does`` one sentence on what it does to the
+    formula, in plain words; ``higher`` and ``lower`` what raising or lowering it does to the ratings, a
+    clause each ("ratings follow recent form faster"), which ``parameter_change`` puts after a change.
+    """
+
+    label: str
+    does: str
+    higher: str
+    lower: str
 
 
 def rating_parameters(*, game: Game):
@@ -119,3 +139,66 @@ def range_words(param: Param) -> str:
     if param.minimum_excluded:
         return _("a number above %(minimum)s and at most %(maximum)s") % values
     return _("a number from %(minimum)s to %(maximum)s") % values
+
+
+def _parameter_names(parameters_class: type) -> list[str]:
+    """The parameters a game may set, in the engine's order: its dataclass's fields that hold a number (what
+    ``parameters_from_mapping`` holds to a range or to being finite)."""
+    defaults = parameters_class()
+    return [
+        field.name
+        for field in fields(parameters_class)
+        if isinstance(getattr(defaults, field.name), int | float)
+        and not isinstance(getattr(defaults, field.name), bool)
+    ]
+
+
+def parameter_texts(game: Game | str) -> dict[str, ParameterText]:
+    """Each parameter's text, by name, as the game's kind words it (``parameter_texts``); a parameter the kind
+    says nothing about is named by itself, with no sentence, so a game plugin without texts still shows its
+    parameters."""
+    kind = kind_of(game)
+    given = kind.parameter_texts() if kind is not None else {}
+    system = get_rating_system(game if isinstance(game, str) else game.rating_system)
+    return {
+        name: given.get(name) or ParameterText(label=name, does="", higher="", lower="")
+        for name in _parameter_names(system.parameters_class)
+    }
+
+
+def parameters_explained(*, game: Game) -> list[dict]:
+    """The game's parameters for a reader, in the engine's order: each one's name, label, sentence, value and
+    the engine's default (both as ``figure`` writes them), and whether the game changed it.
+
+    In memory, from the game's stored overrides: the quality page lists them without a replay. Stored
+    overrides the engine refuses raise ``rating_parameters``' ValidationError.
+    """
+    system = get_rating_system(game.rating_system)
+    parameters, defaults = rating_parameters(game=game), system.parameters_class()
+    texts = parameter_texts(game)
+    explained = []
+    for name, text in texts.items():
+        value, default = getattr(parameters, name), getattr(defaults, name)
+        explained.append(
+            {
+                "name": name,
+                "label": str(text.label),
+                "does": str(text.does),
+                "value": figure(value),
+                "default": figure(default),
+                "changed": value != default,
+            }
+        )
+    return explained
+
+
+def parameter_change(*, game: Game | str, name: str, old: float, new: float) -> str:
+    """One change of one parameter in a sentence: "K for established players 16 → 24: ratings follow recent
+    form faster" (the ``higher`` clause for a rise, ``lower`` for a fall); only "label old → new" when the
+    game gives no clause for that direction, or nothing changed."""
+    text = parameter_texts(game).get(name) or ParameterText(label=name, does="", higher="", lower="")
+    effect = text.higher if new > old else text.lower if new < old else ""
+    words = {"label": text.label, "old": figure(old), "new": figure(new)}
+    if not effect:
+        return _("%(label)s %(old)s → %(new)s") % words
+    return _("%(label)s %(old)s → %(new)s: %(effect)s") % (words | {"effect": effect})

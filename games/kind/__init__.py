@@ -18,8 +18,8 @@ Their members (each module's docstring says more):
 
 - ``ResultsPart``: ``clean``, ``stored_body``, ``part_rows``, ``input_body``, ``store_parts``, ``store_parts_many``,
   ``parts_player_move``, ``season_sides``, ``part_prefetches``.
-- ``RatingInputPart``: ``system_label``, ``rated_units``, ``parameters_problem``, ``replay_state``, ``load``,
-  ``engine_input``.
+- ``RatingInputPart``: ``system_label``, ``rated_units``, ``parameters_problem``, ``parameter_texts``,
+  ``replay_state``, ``load``, ``engine_input``.
 - ``ApiPart``: ``answer_fields``, ``body_fields``, ``body_example_name``, ``body_example``, ``api_name``, ``api_urls``.
 - ``PagesPart``: ``templates``, ``has_entry_page``, ``entry_view``, ``entry_label``, ``entry_initial``,
   ``match_page_context``, ``match_title``, ``profile_sections``, ``profile_rating_units``, ``profile_change_notes``,

@@ -9,7 +9,9 @@ What a game overrides: a game of seats only writes ``engine_input`` (one
 match's seats as its engine's input); a game whose matches have parts writes
 ``load`` (its own queries, a fixed number a chunk), and ``replay_state`` when
 it carries something from one chunk to the next. ``system_label`` and
-``parameters_problem`` ask the game's engine, which every game keeps.
+``parameters_problem`` ask the game's engine, which every game keeps;
+``parameter_texts`` says what the engine's parameters do, which only the game
+can (its ``parameters`` module, beside the seed it follows).
 """
 
 from __future__ import annotations
@@ -48,6 +50,12 @@ class RatingInputPart:
         except (EngineInputError, TypeError) as error:
             return parameters_problem(error)
         return None
+
+    def parameter_texts(self) -> dict:
+        """What each of the engine's parameters does, by name (``ratings.parameters.ParameterText``: a label, a
+        sentence, and what raising and lowering it does), for the quality and tuning pages. None here: a game
+        that says nothing shows its parameters by name (``ratings.parameters.parameter_texts``)."""
+        return {}
 
     def replay_state(self) -> Any:
         """What a replay of this game carries from one chunk to the next (``ReplayContext.state``): nothing here."""
