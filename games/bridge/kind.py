@@ -13,6 +13,7 @@ from games.bridge.digest import session_digest
 from games.bridge.importing import parse_pbn, parse_usebio
 from games.bridge.loading import bridge_inputs
 from games.bridge.models import Board
+from games.bridge.parameters import BRIDGE_PARAMETER_TEXTS
 from games.bridge.records import (
     bridge_board_opponents,
     bridge_change_notes,
@@ -47,6 +48,9 @@ class BridgeKind(BaseKind):
     def system_label(self):
         # The engine's label, in the reader's language (the engines speak English only).
         return _("Pairs Elo (bridge)")
+
+    def parameter_texts(self):
+        return BRIDGE_PARAMETER_TEXTS
 
     def clean(self, data, errors, game):
         return bridge_clean(data, errors)

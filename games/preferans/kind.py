@@ -12,6 +12,7 @@ from games.preferans import api, calculator, views
 from games.preferans.csv import PREFERANS_COLUMNS, preferans_body_players, preferans_csv_cells, preferans_csv_read
 from games.preferans.loading import preferans_inputs
 from games.preferans.models import Deal
+from games.preferans.parameters import PREFERANS_PARAMETER_TEXTS
 from games.preferans.profile import preferans_change_notes
 from games.preferans.results import (
     preferans_clean,
@@ -33,6 +34,9 @@ class PreferansKind(BaseKind):
     def system_label(self):
         # The engine's label, in the reader's language (the engines speak English only).
         return _("SmartPref per-deal rating")
+
+    def parameter_texts(self):
+        return PREFERANS_PARAMETER_TEXTS
 
     def clean(self, data, errors, game):
         return preferans_clean(data, errors, game)

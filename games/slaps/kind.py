@@ -10,6 +10,7 @@ from games.base import BaseKind
 from games.slaps import api, calculator, views
 from games.slaps.csv import SLAPS_COLUMNS, slaps_body_players, slaps_csv_cells, slaps_csv_read
 from games.slaps.loading import slaps_engine_input
+from games.slaps.parameters import ELO_PARAMETER_TEXTS
 from games.slaps.results import slaps_clean, slaps_stored_body
 from ratings.engines import elo
 from ratings.parameters import rating_parameters
@@ -21,6 +22,9 @@ class SlapsKind(BaseKind):
     def system_label(self):
         # The engine's label, in the reader's language (the engines speak English only).
         return _("ISF Elo (1 v 1)")
+
+    def parameter_texts(self):
+        return ELO_PARAMETER_TEXTS
 
     # --- results (matches) -----------------------------------------------------------------
 
