@@ -24,11 +24,14 @@ def quality_overview(request):
 
 
 def quality_detail(request, slug):
-    """A game's (or one league's) kept quality report and its drift, as the figures' last run left them."""
+    """A game's (or one league's) kept quality report and its drift, as the figures' last run left them, and
+    the game's parameters with what each does (in memory, from the game's row: no replay)."""
+    from django.core.exceptions import ValidationError
     from django.shortcuts import get_object_or_404
 
     from leagues.models import League
     from ratings.drift import drift_kept
+    from ratings.parameters import parameters_explained
     from ratings.quality import quality_kept
 
     game = get_object_or_404(Game, slug=slug)
@@ -40,6 +43,11 @@ def quality_detail(request, slug):
     drift, drift_as_of = drift_kept(game=game)
     context = {"game": game, "league": league, "leagues": game.leagues.all(), "as_of": kept.computed_at, "row": row}
     context |= {"drift": drift, "drift_as_of": drift_as_of}
+    try:
+        context["parameters"] = parameters_explained(game=game)
+    except ValidationError as error:
+        # Stored overrides the engine refuses (written around admin): the page still answers, and says so.
+        context["parameters_problem"] = error.message_dict["parameters"][0]
     if drift is not None:
         context["drift_chart"] = {
             "labels": [point.start.isoformat() for point in drift.points],
