@@ -39,13 +39,11 @@ from django.utils import timezone
 from leagues.models import Game, League
 from matches.models import Match, ResultsVersion
 from ratings.cents import CENT, decimal_cents
-from ratings.drift import game_active_days
-from ratings.engines import EngineInputError, get_rating_system, parameter_ranges, parameters_from_mapping
+from ratings.engines import EngineInputError, parameter_ranges, parameters_from_mapping
 from ratings.engines.quality import QualityReport, fit_scale, forecast_report
 from ratings.history import LedgerKey, MatchRow, match_chunks
 from ratings.ledger import Standing
 from ratings.loaders import ReplayContext
-from ratings.parameters import rating_parameters
 from ratings.periods import PeriodSnapshots
 from ratings.replay import REPLAY_CHUNK, LeagueRules, MatchApplier, game_setup, league_rules
 
@@ -204,6 +202,31 @@ class Candidate:
     report: QualityReport
     drift: Drift
     chosen: bool = False
+    #: Three parts (``report_at`` given): the newest part's report, scored on the scale the choosing part gave,
+    #: and its drift (the mean at the end minus at the report part's start). None with two parts.
+    report_part: QualityReport | None = None
+    report_drift: Drift | None = None
+
+    @property
+    def score(self) -> float | None:
+        """What candidates are chosen by: the log-loss of the choosing part (the newer part with two parts)."""
+        return self.report.log_loss
+
+    def figures(self, part: str = "choose") -> dict:
+        """One part's figures as the command's ``report`` and the tuning page show them: log-loss, RMSE,
+        ECE (``QualityReport.ece``), drift, the forecasts counted, the scale read and the calibration."""
+        report, drift = (self.report, self.drift) if part == "choose" else (self.report_part, self.report_drift)
+        if report is None:
+            report = QualityReport()
+        return {
+            "log_loss": report.log_loss,
+            "rmse": report.rmse,
+            "ece": report.ece,
+            "drift": drift.drift if drift is not None else None,
+            "forecasts": report.count,
+            "scale": self.scale,
+            "calibration": report.as_dict()["calibration"],
+        }
 
     def as_dict(self) -> dict:
         report = self.report.as_dict()
@@ -230,12 +253,34 @@ class Candidate:
         }
 
 
+#: The verdict on the chosen parameters, read on the report part (``Tuning.verdict``).
+BETTER = "better"  # the chosen parameters forecast the report part better: recommended
+NOT_BETTER = "not_better"  # chosen on the choosing part, but no better on the report part: nothing recommended
+CURRENT_BEST = "current_best"  # no candidate beat the current parameters on the choosing part
+NOTHING_SCORED = "nothing_scored"  # no forecasts to choose or report on
+
+
 @dataclass
 class Tuning:
+    """A tuning's candidates and what was chosen among them.
+
+    Two parts (``choose`` None; the quality page's reading): the older part
+    fits, the newer is scored. Three parts (every tuning): the candidates are
+    chosen on the middle part and the chosen and the current parameters are
+    then read on the newest, which played no part in the choice: ``verdict``
+    says whether the chosen ones are better there, and only then are they
+    ``recommended``.
+    """
+
     split: float
     split_at: datetime | None
     active_days: int
     candidates: list[Candidate]
+    choose: float | None = None
+    report_at: datetime | None = None
+    #: How the candidates were found: "grid" (all given at once) or "search" (``ratings.parameter_search``),
+    #: rounds, replays, whether it converged, the path of accepted moves and the search's settings.
+    search: dict = field(default_factory=dict)
 
     @property
     def chosen(self) -> Candidate | None:
@@ -245,11 +290,30 @@ class Tuning:
     def current(self) -> Candidate | None:
         return next((c for c in self.candidates if c.current), None)
 
+    @property
+    def verdict(self) -> str:
+        chosen, current = self.chosen, self.current
+        if chosen is None:
+            return NOTHING_SCORED
+        if chosen is current:
+            return CURRENT_BEST
+        if self.choose is None:
+            return BETTER  # two parts: the choice is the only reading there is
+        if current is None or chosen.report_part is None or current.report_part is None:
+            return NOTHING_SCORED
+        if not chosen.report_part.count or chosen.report_part.log_loss is None:
+            return NOTHING_SCORED
+        return BETTER if chosen.report_part.log_loss < current.report_part.log_loss else NOT_BETTER
+
+    @property
+    def recommended(self) -> bool:
+        return self.verdict == BETTER
+
     def as_dict(self) -> dict:
         candidates = [candidate.as_dict() for candidate in self.candidates]
         chosen = next((i for i, c in enumerate(self.candidates) if c.chosen), None)
         current = next((i for i, c in enumerate(self.candidates) if c.current), None)
-        return {
+        result = {
             "split": self.split,
             "split_at": self.split_at.isoformat() if self.split_at else None,
             "active_days": self.active_days,
@@ -257,6 +321,18 @@ class Tuning:
             "chosen": chosen,
             "current": current,
         }
+        if self.choose is not None:
+            named = {"current": self.current, "chosen": self.chosen}
+            result |= {
+                "parts": {"fit": self.split, "choose": self.choose, "report": round(1 - self.split - self.choose, 6)},
+                "report_at": self.report_at.isoformat() if self.report_at else None,
+                "choose_scores": {name: c.figures("choose") if c else None for name, c in named.items()},
+                "report": {name: c.figures("report") if c else None for name, c in named.items()},
+                "verdict": self.verdict,
+                "recommended": self.recommended,
+                "search": self.search,
+            }
+        return result
 
 
 def split_time(history: History, split: float) -> datetime | None:
@@ -266,6 +342,25 @@ def split_time(history: History, split: float) -> datetime | None:
     if not history.units:
         return None
     return history.units[min(int(len(history.units) * split), len(history.units) - 1)].match.played_at
+
+
+#: The default parts of a tuning, by count of results in time order: fit, choose, report.
+PARTS = (0.5, 0.25, 0.25)
+#: Each part's least share.
+PART_MIN = 0.05
+
+
+def parts_check(fit: float, choose: float) -> None:
+    """Refuse (ValueError) shares that leave a part under ``PART_MIN`` of the results."""
+    for share in (fit, choose, 1 - fit - choose):
+        if not (isinstance(share, int | float) and math.isfinite(share)) or share < PART_MIN - 1e-9:
+            raise ValueError("Each part (fit, choose, report) must hold at least 5% of the results.")
+
+
+def part_times(history: History, fit: float, choose: float) -> tuple[datetime | None, datetime | None]:
+    """When the choosing and the report parts start (``split_time`` of ``fit`` and of ``fit + choose``)."""
+    parts_check(fit, choose)
+    return split_time(history, fit), split_time(history, fit + choose)
 
 
 def _mean_active(pool: dict, last_seen: dict, moment: datetime, active_days: int) -> tuple[float | None, int]:
@@ -281,17 +376,29 @@ def evaluate(
     parameters,
     *,
     split_at: datetime | None,
+    report_at: datetime | None = None,
     active_days: int = ACTIVE_DAYS,
     current: bool = False,
     league_id: int | None = None,
 ) -> Candidate:
     """Replay the history under ``parameters`` and score its forecasts on the part at or after ``split_at``.
 
-    With ``league_id``, only the forecasts of results filed under that league
-    count (the whole history is still replayed: ratings are the game's).
+    With ``report_at``, three parts: the forecasts from ``split_at`` to before
+    ``report_at`` are the choosing part (the candidate's ``report``, and where
+    the engine sets no scale, the part the scale is fitted on: a scale is chosen
+    with the parameters), those from ``report_at`` on the report part
+    (``report_part``, read on that same scale). With ``league_id``, only the
+    forecasts of results filed under that league count (the whole history is
+    still replayed: ratings are the game's).
     """
     return evaluate_leagues(
-        history, parameters, split_at=split_at, active_days=active_days, current=current, leagues=[league_id]
+        history,
+        parameters,
+        split_at=split_at,
+        report_at=report_at,
+        active_days=active_days,
+        current=current,
+        leagues=[league_id],
     )[0]
 
 
@@ -301,26 +408,29 @@ def evaluate_leagues(
     *,
     split_at: datetime | None,
     leagues: list[int | None],
+    report_at: datetime | None = None,
     active_days: int = ACTIVE_DAYS,
     current: bool = False,
 ) -> list[Candidate]:
     """``evaluate`` for several views of one replay: every result (None) or those filed under a league."""
     system = history.system
     own_scale = system.forecast_scale(parameters)
-    # Per view: [older forecasts (kept only to fit a scale), newer forecasts,
-    #            older results, newer results, older forecasts counted].
-    views = {league: [[], [], 0, 0, 0] for league in leagues}
+    three = report_at is not None
+    # Per view: [older forecasts (kept only to fit a scale with two parts), newer forecasts,
+    #            older results, newer results, older forecasts counted, report forecasts, report results].
+    views = {league: [[], [], 0, 0, 0, [], 0] for league in leagues}
     everything = views.get(None)
-    seen = {"split": False}
+    # The mean rating of active players where each part starts and at the end.
+    boundaries = [moment for moment in (split_at, report_at) if moment is not None]
+    means: dict = {}
     last_seen: dict = {}
-    drift = Drift(None, None, 0, 0)
 
     def observe(match, engine_input, states):
         played_at = match.played_at
-        is_newer = split_at is not None and played_at >= split_at
-        if is_newer and not seen["split"]:
-            seen["split"] = True
-            drift.at_split, drift.active_at_split = _mean_active(apply.pool, last_seen, split_at, active_days)
+        while boundaries and played_at >= boundaries[0]:
+            moment = boundaries.pop(0)
+            means[moment] = _mean_active(apply.pool, last_seen, moment, active_days)
+        part = 0 if split_at is None or played_at < split_at else 2 if three and played_at >= report_at else 1
         for player in states:
             last_seen[player] = played_at
         league_view = views.get(match.league_id) if match.league_id is not None else None
@@ -330,25 +440,35 @@ def evaluate_leagues(
         for view in (everything, league_view):
             if view is None:
                 continue
-            if is_newer:
+            if part == 1:
                 view[3] += 1
                 view[1].extend(forecasts)
+            elif part == 2:
+                view[6] += 1
+                view[5].extend(forecasts)
             else:
                 view[2] += 1
                 view[4] += len(forecasts)
-                if own_scale is None:
+                if own_scale is None and not three:
                     view[0].extend(forecasts)
 
     apply = _applier(history, parameters, observe)
     _run(history, apply)
-    if history.units and split_at is not None and history.units[-1].match.played_at >= split_at:
-        drift.at_end, drift.active_at_end = _mean_active(
-            apply.pool, last_seen, history.units[-1].match.played_at, active_days
-        )
+    end = history.units[-1].match.played_at if history.units else None
+    at_end = _mean_active(apply.pool, last_seen, end, active_days) if end is not None else (None, 0)
+    unset = (None, 0)
+    # The choosing (or newer) part's drift: from its start to where the report part starts, or to the end.
+    start = means.get(split_at, unset)
+    choose_end = means[report_at] if three and report_at in means else at_end if split_at in means else unset
+    drift = Drift(start[0], choose_end[0], start[1], choose_end[1])
+    report_drift = None
+    if three:
+        start = means.get(report_at, unset)
+        report_drift = Drift(start[0], at_end[0] if report_at in means else None, start[1], at_end[1])
     candidates = []
     for league in leagues:
-        older, newer, older_units, newer_units, older_forecasts = views[league]
-        scale = own_scale if own_scale is not None else fit_scale(older)
+        older, newer, older_units, newer_units, older_forecasts, newest, _report_units = views[league]
+        scale = own_scale if own_scale is not None else fit_scale(newer if three else older)
         candidates.append(
             Candidate(
                 parameters=parameters,
@@ -360,22 +480,26 @@ def evaluate_leagues(
                 older_forecasts=older_forecasts,
                 report=forecast_report(newer, scale),
                 drift=drift,
+                report_part=forecast_report(newest, scale) if three else None,
+                report_drift=report_drift,
             )
         )
     return candidates
 
 
 #: Below this many results replayed in all (results x candidates), candidates are replayed one after another.
-PARALLEL_FROM = 200_000
+PARALLEL_FROM = 10_000
 
 # The history a forked worker replays: set before the fork, so it is inherited, never pickled.
 _FORKED: dict = {}
 
 
 def _evaluate_forked(job: tuple) -> Candidate:
-    index, parameters = job
-    history, split_at, active_days, current_index = _FORKED["job"]
-    return evaluate(history, parameters, split_at=split_at, active_days=active_days, current=index == current_index)
+    parameters, current = job
+    history, split_at, report_at, active_days = _FORKED["job"]
+    return evaluate(
+        history, parameters, split_at=split_at, report_at=report_at, active_days=active_days, current=current
+    )
 
 
 def _workers(jobs: int, size: int) -> int:
@@ -387,37 +511,107 @@ def _workers(jobs: int, size: int) -> int:
         return 1  # a web server's thread (eager tasks): forking beside other threads may copy a held lock
     if "fork" not in multiprocessing.get_all_start_methods():
         return 1
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return max(1, min(cpus, jobs))
+    return max(1, min(_cpus(), jobs))
+
+
+def _cpus() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+class Replays:
+    """Replays candidates of one history, in forked processes where that pays (``_workers``), in order.
+
+    A context manager: the pool (if any) is made once, on the first batch big enough to want one, and kept
+    for the later batches of a search, whose children inherit the history at the fork.
+    """
+
+    def __init__(
+        self, history: History, *, split_at, report_at=None, active_days: int = ACTIVE_DAYS, expected: int = 1
+    ) -> None:
+        self.history, self.split_at, self.report_at, self.active_days = history, split_at, report_at, active_days
+        self.expected = expected  # replays the caller expects in all: decides whether a pool pays
+        self.used = 0
+        self._pool = None
+
+    def __enter__(self) -> Replays:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+            _FORKED.clear()
+
+    def run(self, jobs: list[tuple]) -> list[Candidate]:
+        """Each ``(parameters, current)`` job's candidate, in the jobs' order."""
+        self.used += len(jobs)
+        workers = _workers(min(len(jobs), self.expected), len(self.history.units) * max(len(jobs), self.expected))
+        if workers > 1 and len(jobs) > 1:
+            if self._pool is None:
+                _FORKED["job"] = (self.history, self.split_at, self.report_at, self.active_days)
+                self._pool = multiprocessing.get_context("fork").Pool(min(_cpus(), self.expected))
+            return self._pool.map(_evaluate_forked, jobs, chunksize=1)
+        return [
+            evaluate(
+                self.history,
+                parameters,
+                split_at=self.split_at,
+                report_at=self.report_at,
+                active_days=self.active_days,
+                current=current,
+            )
+            for parameters, current in jobs
+        ]
+
+
+def choose_best(candidates: list[Candidate]) -> Candidate | None:
+    """The candidate with the lowest choosing score (the earlier one on a tie), marked chosen; None if none
+    was scored."""
+    scored = [c for c in candidates if c.score is not None]
+    if not scored:
+        return None
+    best = min(scored, key=lambda c: c.score)
+    best.chosen = True
+    return best
 
 
 def tune(
-    history: History, candidates: list, *, split: float = 0.5, current_index: int = 0, active_days: int = ACTIVE_DAYS
+    history: History,
+    candidates: list,
+    *,
+    split: float = 0.5,
+    choose: float | None = None,
+    current_index: int = 0,
+    active_days: int = ACTIVE_DAYS,
 ) -> Tuning:
-    """Score every candidate on the newer part; the lowest log-loss there is chosen (the earlier one on a tie).
+    """Score every candidate; the lowest log-loss on the choosing part is chosen (the earlier one on a tie).
 
+    ``choose`` None: two parts, the newer scored (as the quality page reads a game). With ``choose``, three:
+    fit on the first ``split`` of the results, choose on the next ``choose``, report on the rest.
     Each candidate's replay is independent of the others: on a long history they run in forked
     processes, one per CPU (the history inherited, the figures sent back), in the candidates' order.
     """
-    split_at = split_time(history, split)
-    jobs = list(enumerate(candidates))
-    workers = _workers(len(jobs), len(history.units) * len(jobs))
-    if workers > 1:
-        _FORKED["job"] = (history, split_at, active_days, current_index)
-        try:
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
-                results = pool.map(_evaluate_forked, jobs, chunksize=1)
-        finally:
-            _FORKED.clear()
+    if choose is None:
+        split_at, report_at = split_time(history, split), None
     else:
-        results = [
-            evaluate(history, parameters, split_at=split_at, active_days=active_days, current=index == current_index)
-            for index, parameters in jobs
-        ]
-    scored = [c for c in results if c.report.log_loss is not None]
-    if scored:
-        min(scored, key=lambda c: c.report.log_loss).chosen = True
-    return Tuning(split=split, split_at=split_at, active_days=active_days, candidates=results)
+        split_at, report_at = part_times(history, split, choose)
+    jobs = [(parameters, index == current_index) for index, parameters in enumerate(candidates)]
+    with Replays(
+        history, split_at=split_at, report_at=report_at, active_days=active_days, expected=len(jobs)
+    ) as replays:
+        results = replays.run(jobs)
+    choose_best(results)
+    search = {"method": "grid", "rounds": 1, "replays": len(jobs), "converged": None}
+    return Tuning(
+        split=split,
+        split_at=split_at,
+        active_days=active_days,
+        candidates=results,
+        choose=choose,
+        report_at=report_at,
+        search=search,
+    )
 
 
 # --- the grid ----------------------------------------------------------------------------------
@@ -446,6 +640,15 @@ def _spread(items: list, count: int) -> list:
     return [items[(index * len(items)) // count] for index in range(count)]
 
 
+def candidates_limit_check(max_candidates: int) -> None:
+    """Refuse (EngineInputError) a number of candidates besides the current outside 1..``CANDIDATES_LIMIT``."""
+    if not 1 <= max_candidates <= CANDIDATES_LIMIT:
+        raise EngineInputError(
+            f"The number of candidates besides the current parameters must be from 1 to {CANDIDATES_LIMIT}; "
+            f"got {max_candidates}."
+        )
+
+
 def candidate_grid(system, current, *, values: dict[str, list] | None = None, max_candidates: int = MAX_CANDIDATES):
     """The candidates: the current parameters first, then at most ``max_candidates`` others.
 
@@ -458,11 +661,7 @@ def candidate_grid(system, current, *, values: dict[str, list] | None = None, ma
     deterministic. Combinations the engine refuses (``ORDERED``) are left out.
     A value out of its range, or an unknown parameter, raises EngineInputError.
     """
-    if not 1 <= max_candidates <= CANDIDATES_LIMIT:
-        raise EngineInputError(
-            f"The number of candidates besides the current parameters must be from 1 to {CANDIDATES_LIMIT}; "
-            f"got {max_candidates}."
-        )
+    candidates_limit_check(max_candidates)
     cls = system.parameters_class
     ranges = parameter_ranges(cls)
     base = asdict(current)
@@ -538,21 +737,3 @@ def game_fingerprint(game: Game) -> str:
     ]
     text = json.dumps([version, game.rating_system, game.parameters, str(game.start_rating), leagues], sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
-
-
-def game_tuning(
-    *,
-    game: Game,
-    values: dict[str, list] | None = None,
-    split: float = 0.5,
-    max_candidates: int = MAX_CANDIDATES,
-    active_days: int | None = None,
-) -> Tuning:
-    """Tune a game on its own stored history (``tune`` over ``candidate_grid``)."""
-    current = rating_parameters(game=game)
-    system = get_rating_system(game.rating_system)
-    if not hasattr(system, "forecasts") or not hasattr(system, "forecast_scale"):
-        raise EngineInputError(f"The {system.label} engine gives no forecasts: its parameters cannot be tuned.")
-    candidates = candidate_grid(system, current, values=values, max_candidates=max_candidates)
-    history = history_load(game=game)
-    return tune(history, candidates, split=split, active_days=active_days or game_active_days(game))

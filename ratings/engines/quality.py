@@ -10,6 +10,8 @@ unit) and an outcome ``s`` (1 win, 1/2 draw, 0 loss). Over a history:
     calibration  predictions grouped in tenths, each group's mean prediction
                against the mean outcome it got: a well-calibrated system
                puts them on the diagonal
+    ECE        the expected calibration error: sum over the tenths of
+               (count / all) * |mean prediction - mean outcome|
 
 Forecasts: what a rating system claimed before a rated unit, in one shape for
 every game, so quality reports and tuning score them all alike.
@@ -94,6 +96,14 @@ class QualityReport:
     @property
     def log_loss(self) -> float | None:
         return self.log_loss_sum / self.count if self.count else None
+
+    @property
+    def ece(self) -> float | None:
+        """The expected calibration error: each tenth's gap between its mean prediction and its mean outcome,
+        weighted by its share of the forecasts (0 for a perfectly calibrated system)."""
+        if not self.count:
+            return None
+        return sum(abs(b.predicted_sum - b.observed_sum) for b in self.bins if b.count) / self.count
 
     def as_dict(self) -> dict:
         return {

@@ -1,9 +1,13 @@
-"""``manage.py tune_ratings --game SLUG``: a game's candidate parameters scored on its own history.
+"""``manage.py tune_ratings --game SLUG``: the search for a game's best parameters on its own history.
 
-Replays the game's stored results in memory under each candidate (``ratings.evaluation``),
-fits on the older part and scores on the newer part; prints a table, or with ``--json`` one
-object listing every candidate with its parameters and figures, the split, the chosen one and
-the current one. Nothing is written: an admin applies a candidate on the game's tuning page.
+Replays the game's stored results in memory (``ratings.evaluation``) under the candidates the search
+tries (``ratings.parameter_search``), or with ``--param`` under a grid of given values: the ratings
+learn on the fit part, candidates are chosen on the choosing part, and the chosen and the current
+parameters are then read on the report part, which played no role in the choice. Prints a table, or
+with ``--json`` one object: every candidate with its parameters and figures, the parts, the chosen
+and the current one, ``report`` (log-loss, RMSE, ECE, drift of both on the report part), ``verdict``,
+``recommended`` and ``search`` (rounds, replays, converged). The search's progress goes to stderr.
+Nothing is written: an admin applies a candidate on the game's tuning page.
 """
 
 import json
@@ -13,7 +17,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from leagues.models import Game
 from ratings.engines import EngineInputError
-from ratings.evaluation import MAX_CANDIDATES, game_tuning
+from ratings.evaluation import MAX_CANDIDATES, PARTS, parts_check
+from ratings.parameter_search import BUDGET, BUDGET_LIMIT, Progress, game_tuning
 
 
 def _number(value, digits=4) -> str:
@@ -36,34 +41,66 @@ def parse_param(text: str) -> tuple[str, list[float]]:
 
 
 class Command(BaseCommand):
-    help = "Score candidate rating parameters on a game's own history (older part fitted, newer part scored)."
+    help = "Search for a game's best rating parameters on its own history (fit, choose, then report)."
 
     def add_arguments(self, parser):
         parser.add_argument("--game", required=True, help="The game's slug.")
         parser.add_argument("--json", action="store_true", help="Print one JSON object instead of a table.")
         parser.add_argument(
-            "--split", type=float, default=0.5, help="The older part's share of the results (default 0.5)."
+            "--split",
+            type=float,
+            default=PARTS[0],
+            help=f"The fit part's share of the results, the oldest (default {PARTS[0]}).",
+        )
+        parser.add_argument(
+            "--choose",
+            type=float,
+            default=PARTS[1],
+            help=f"The choosing part's share, after the fit part (default {PARTS[1]}); the report part is the rest.",
+        )
+        parser.add_argument(
+            "--budget",
+            type=int,
+            default=BUDGET,
+            help=f"The most replays the search may use, the current parameters' included (default {BUDGET}).",
         )
         parser.add_argument(
             "--param",
             action="append",
             default=[],
             metavar="NAME=v1,v2,...",
-            help="Values to try for a parameter (repeatable); the grid is then their product.",
+            help="Values to try for a parameter (repeatable); instead of the search, the grid of their products.",
         )
         parser.add_argument(
             "--max-candidates",
             type=int,
             default=MAX_CANDIDATES,
-            help=f"Candidates besides the current parameters (default {MAX_CANDIDATES}).",
+            help=f"With --param: candidates besides the current parameters (default {MAX_CANDIDATES}).",
         )
 
-    def handle(self, *args, game, json=False, split=0.5, param=(), max_candidates=MAX_CANDIDATES, **options):
+    def handle(
+        self,
+        *args,
+        game,
+        json=False,
+        split=PARTS[0],
+        choose=PARTS[1],
+        budget=BUDGET,
+        param=(),
+        max_candidates=MAX_CANDIDATES,
+        **options,
+    ):
         found = Game.objects.filter(slug=game).first()
         if found is None:
             raise CommandError(f"Unknown game {game!r}.")
         if not 0 < split < 1:
             raise CommandError(f"--split must be above 0 and below 1; got {split:g}.")
+        try:
+            parts_check(split, choose)
+        except ValueError as error:
+            raise CommandError(f"--split {split:g} --choose {choose:g}: {error}") from None
+        if not 1 <= budget <= BUDGET_LIMIT:
+            raise CommandError(f"--budget must be from 1 to {BUDGET_LIMIT}; got {budget}.")
         values: dict[str, list] = {}
         for text in param:
             name, numbers = parse_param(text)
@@ -71,7 +108,15 @@ class Command(BaseCommand):
                 raise CommandError(f"--param {name} is given twice.")
             values[name] = numbers
         try:
-            tuning = game_tuning(game=found, values=values or None, split=split, max_candidates=max_candidates)
+            tuning = game_tuning(
+                game=found,
+                values=values or None,
+                split=split,
+                choose=choose,
+                budget=budget,
+                max_candidates=max_candidates,
+                progress=self._progress,
+            )
         except (EngineInputError, ValidationError) as error:
             message = "; ".join(error.messages) if isinstance(error, ValidationError) else str(error)
             raise CommandError(message) from None
@@ -81,11 +126,24 @@ class Command(BaseCommand):
             return
         self._table(result)
 
+    def _progress(self, where: Progress) -> None:
+        best = _number(where.best_log_loss)
+        self.stderr.write(
+            f"round {where.rounds}: {where.replays} of at most {where.budget} replays, step x{where.step:.3f}, "
+            f"best choosing log-loss {best} (current {_number(where.current_log_loss)})"
+        )
+
     def _table(self, result):
-        split_at = result["split_at"] or "-"
+        parts = result["parts"]
         self.stdout.write(
-            f"{result['game']}: older {result['split']:g} of the results fitted, newer part (from {split_at}) scored; "
-            f"active = a result within {result['active_days']} days"
+            f"{result['game']}: fit on the oldest {parts['fit']:g} of the results, choose on the next "
+            f"{parts['choose']:g} (from {result['split_at'] or '-'}), report on the newest {parts['report']:g} "
+            f"(from {result['report_at'] or '-'}); active = a result within {result['active_days']} days"
+        )
+        search = result["search"]
+        self.stdout.write(
+            f"{search['method']}: {search['rounds']} round(s), {search['replays']} replays"
+            + ("" if search.get("converged") is None else ", converged" if search["converged"] else ", not converged")
         )
         self.stdout.write(
             f"{'':2} {'#':>3} {'units':>7} {'log-loss':>9} {'RMSE':>7} {'scale':>8} {'drift':>8}  parameters changed"
@@ -98,7 +156,24 @@ class Command(BaseCommand):
                 f"{mark:2} {index:>3} {row['newer_units']:>7} {_number(row['log_loss']):>9} {_number(row['rmse']):>7} "
                 f"{_number(row['scale'], 1):>8} {_number(row['drift'], 1):>8}  {changed or '(current)'}"
             )
-        self.stdout.write("* chosen (lowest log-loss on the newer part), = current")
+        self.stdout.write("* chosen (lowest log-loss on the choosing part), = current")
+        for name in ("current", "chosen"):
+            figures = result["report"][name]
+            if figures:
+                self.stdout.write(
+                    f"report part, {name}: log-loss {_number(figures['log_loss'])}, RMSE {_number(figures['rmse'])}, "
+                    f"ECE {_number(figures['ece'])}, drift {_number(figures['drift'], 1)}"
+                )
+        self.stdout.write(VERDICTS[result["verdict"]])
+
+
+VERDICTS = {
+    "better": "The chosen parameters forecast the report part better than the current ones: recommended.",
+    "not_better": "The chosen parameters do no better than the current ones on the report part: nothing is "
+    "recommended; keep the current parameters.",
+    "current_best": "No candidate did better than the current parameters on the choosing part: keep them.",
+    "nothing_scored": "There were no results to choose or report on: nothing is recommended.",
+}
 
 
 def _dumps(result) -> str:
