@@ -246,7 +246,13 @@ class TuningRun(models.Model):
         "auth.User", verbose_name=_("user"), null=True, on_delete=models.SET_NULL, related_name="+"
     )
     status = models.CharField(verbose_name=_("status"), max_length=16, choices=Status.choices, default=Status.QUEUED)
-    split = models.FloatField(verbose_name=_("split"), default=0.5)
+    # The parts of the history, by count of results in time order: fit (``split``), choose, and the rest, the
+    # report part (ratings.evaluation.PARTS); and the most replays the search may use (parameter_search.BUDGET).
+    split = models.FloatField(verbose_name=_("fit part"), default=0.5)
+    choose = models.FloatField(verbose_name=_("choosing part"), default=0.25)
+    budget = models.PositiveIntegerField(verbose_name=_("replays at most"), default=200)
+    # Where a running search is (ratings.parameter_search.Progress, written after each round).
+    progress = models.JSONField(verbose_name=_("progress"), default=dict, blank=True)
     fingerprint = models.CharField(verbose_name=_("fingerprint"), max_length=64, blank=True)
     result = models.JSONField(verbose_name=_("result"), default=dict, blank=True)  # ratings.evaluation.Tuning.as_dict()
     error = models.TextField(verbose_name=_("error"), blank=True)
@@ -264,7 +270,13 @@ class TuningRun(models.Model):
             # One tuning of a game at a time: a second Tune click finds the first (ratings.tuning_runs).
             models.UniqueConstraint(
                 fields=["game"], condition=Q(status__in=["queued", "running"]), name="tuning_run_one_active_per_game"
-            )
+            ),
+            # Each part at least 5% of the results (ratings.evaluation.PART_MIN), the budget within the search's.
+            models.CheckConstraint(
+                condition=Q(split__gte=0.05, choose__gte=0.05, split__lte=0.950001 - models.F("choose")),
+                name="tuning_run_parts_in_range",
+            ),
+            models.CheckConstraint(condition=Q(budget__gte=1, budget__lte=2000), name="tuning_run_budget_in_range"),
         ]
 
     def __str__(self) -> str:
@@ -274,6 +286,12 @@ class TuningRun(models.Model):
     def split_at(self):
         """When the newer (scored) part of the history begins, as a datetime (the result keeps it as text)."""
         text = (self.result or {}).get("split_at")
+        return parse_datetime(text) if text else None
+
+    @property
+    def report_at(self):
+        """When the report part of the history begins (three parts), as a datetime, or None."""
+        text = (self.result or {}).get("report_at")
         return parse_datetime(text) if text else None
 
     @property

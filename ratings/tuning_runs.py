@@ -14,6 +14,7 @@ what applying it changes (each parameter's current and candidate value).
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import asdict
 from datetime import timedelta
 from typing import NamedTuple
@@ -26,10 +27,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from leagues.models import Game
+from matches.models import Match
 from ratings.engines import REGISTRY, EngineInputError, get_rating_system, parameters_from_mapping
-from ratings.evaluation import MAX_CANDIDATES, game_fingerprint, game_tuning
+from ratings.evaluation import PART_MIN, PARTS, game_fingerprint
 from ratings.models import TuningRun
-from ratings.parameters import figure, parameters_problem, rating_parameters
+from ratings.parameter_search import BUDGET, BUDGET_LIMIT, Progress, game_tuning
+from ratings.parameters import figure, parameter_change, parameters_problem, rating_parameters
 
 logger = logging.getLogger(__name__)
 
@@ -51,15 +54,33 @@ def tuning_run_active(*, game: Game) -> TuningRun | None:
     return TuningRun.objects.filter(game=game, status__in=ACTIVE).first()
 
 
-def tuning_run_create(*, game: Game, user, split: float = 0.5) -> tuple[TuningRun, bool]:
+def tuning_settings_problem(*, split, choose, budget) -> str | None:
+    """What is wrong with a run's settings, in the reader's language, or None: each part (fit ``split``,
+    choose ``choose``, report the rest) at least 5% of the results, the budget a whole number of replays
+    from 1 to ``BUDGET_LIMIT``."""
+    shares = (split, choose)
+    if not all(isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x) for x in shares):
+        return _("The parts must be numbers.")
+    if min(split, choose, 1 - split - choose) < PART_MIN - 1e-9:
+        return _("Each part (fit, choose, report) must hold at least 5% of the results.")
+    if isinstance(budget, bool) or not isinstance(budget, int) or not 1 <= budget <= BUDGET_LIMIT:
+        return _("The budget must be a whole number of replays from 1 to %(limit)s.") % {"limit": BUDGET_LIMIT}
+    return None
+
+
+def tuning_run_create(
+    *, game: Game, user, split: float = PARTS[0], choose: float = PARTS[1], budget: int = BUDGET
+) -> tuple[TuningRun, bool]:
     """Keep a run and queue its computation once the transaction commits; (the run, whether it is new).
 
+    Settings a run cannot use raise ValueError saying why (``tuning_settings_problem``), and nothing is kept.
     One tuning of a game at a time: while one is queued or running, asking again returns it and queues
     nothing (a replay of the whole history per click would hold the admin queue's worker for nothing). A
     run left queued or running for ``TUNING_ABANDONED_AFTER`` is marked failed first: its worker was lost.
     """
-    if not 0 < split < 1:
-        raise ValueError("The split must be above 0 and below 1.")
+    problem = tuning_settings_problem(split=split, choose=choose, budget=budget)
+    if problem:
+        raise ValueError(problem)
     TuningRun.objects.filter(
         game=game, status__in=ACTIVE, created_at__lt=timezone.now() - TUNING_ABANDONED_AFTER
     ).update(status=TuningRun.Status.FAILED, error="Abandoned: it did not finish in time.", finished_at=timezone.now())
@@ -68,7 +89,7 @@ def tuning_run_create(*, game: Game, user, split: float = 0.5) -> tuple[TuningRu
         return active, False
     try:
         with transaction.atomic():
-            run = TuningRun.objects.create(game=game, user=user, split=split)
+            run = TuningRun.objects.create(game=game, user=user, split=split, choose=choose, budget=budget)
     except IntegrityError:  # a second click racing the first: the first's run stands
         active = tuning_run_active(game=game)
         if active is None:
@@ -76,6 +97,21 @@ def tuning_run_create(*, game: Game, user, split: float = 0.5) -> tuple[TuningRu
         return active, False
     transaction.on_commit(lambda: _queue(run.pk))
     return run, True
+
+
+def tuning_estimate(*, game: Game) -> dict:
+    """What the tuning form says before a start: how many results one replay rates, and how long a replay took
+    in the game's last finished search (None before one)."""
+    results = Match.objects.filter(game=game, status__in=[Match.Status.SUBMITTED, Match.Status.RATED]).count()
+    last = (
+        TuningRun.objects.filter(game=game, status=TuningRun.Status.DONE, result__search__method="search")
+        .values_list("result__search__seconds", "result__search__replays")
+        .first()
+    )
+    per_replay = None
+    if last and last[0] is not None and last[1]:
+        per_replay = float(last[0]) / int(last[1])
+    return {"results_count": results, "seconds_per_replay": per_replay}
 
 
 def _queue(run_id: int) -> None:
@@ -91,9 +127,13 @@ def tuning_run_execute(*, run_id: int) -> None:
     if not updated:
         return
     run = TuningRun.objects.select_related("game").get(pk=run_id)
+
+    def progress(where: Progress) -> None:
+        TuningRun.objects.filter(pk=run_id).update(progress=progress_dict(where))
+
     try:
         fingerprint = game_fingerprint(run.game)
-        tuning = game_tuning(game=run.game, split=run.split, max_candidates=MAX_CANDIDATES)
+        tuning = game_tuning(game=run.game, split=run.split, choose=run.choose, budget=run.budget, progress=progress)
     except Exception as error:
         logger.exception("Tuning run %s failed", run_id)
         run.status, run.error = TuningRun.Status.FAILED, str(error) or error.__class__.__name__
@@ -101,6 +141,18 @@ def tuning_run_execute(*, run_id: int) -> None:
         run.status, run.fingerprint, run.result = TuningRun.Status.DONE, fingerprint, tuning.as_dict()
     run.finished_at = timezone.now()
     run.save(update_fields=["status", "error", "fingerprint", "result", "finished_at"])
+
+
+def progress_dict(where: Progress) -> dict:
+    """A search's progress as a run keeps it (``TuningRun.progress``) and the command prints it."""
+    return {
+        "rounds": where.rounds,
+        "replays": where.replays,
+        "budget": where.budget,
+        "step": round(where.step, 4),
+        "best_log_loss": where.best_log_loss,
+        "current_log_loss": where.current_log_loss,
+    }
 
 
 def tuning_run_candidate(*, run: TuningRun, index) -> dict:
@@ -163,11 +215,13 @@ def tuning_candidate_label(*, rating_system: str, parameters: dict, current: dic
 
 
 class ParameterChange(NamedTuple):
-    """One parameter a candidate changes: its name, the game's value now and the candidate's, as written."""
+    """One parameter a candidate changes: its name, the game's value now and the candidate's, as written, and the
+    change in a sentence ("K for established players 16 → 24: ratings follow recent form faster")."""
 
     name: str
     current: str
     candidate: str
+    said: str
 
 
 def tuning_run_changes(*, game: Game, overrides: dict) -> list[ParameterChange]:
@@ -177,17 +231,52 @@ def tuning_run_changes(*, game: Game, overrides: dict) -> list[ParameterChange]:
     current = asdict(rating_parameters(game=game))
     candidate = asdict(parameters_from_mapping(system.parameters_class, overrides))
     return [
-        ParameterChange(name, tuning_figure(current[name]), tuning_figure(value))
+        ParameterChange(
+            name,
+            tuning_figure(current[name]),
+            tuning_figure(value),
+            parameter_change(game=game, name=name, old=current[name], new=value),
+        )
         for name, value in candidate.items()
         if current.get(name) != value
     ]
 
 
+def _report_rows(result: dict) -> list[dict]:
+    """The table of the current and the chosen parameters' figures: the choosing part's score, then the report
+    part's log-loss, RMSE, ECE and drift (lower is better for each; drift nearer 0)."""
+    choose, report = result.get("choose_scores") or {}, result.get("report") or {}
+    current, chosen = report.get("current") or {}, report.get("chosen") or {}
+    rows = [
+        (_("Log-loss on the choosing part"), (choose.get("current") or {}), (choose.get("chosen") or {}), "log_loss"),
+        (_("Log-loss on the report part"), current, chosen, "log_loss"),
+        (_("RMSE on the report part"), current, chosen, "rmse"),
+        (_("Calibration error (ECE) on the report part"), current, chosen, "ece"),
+        (_("Drift on the report part (rating points)"), current, chosen, "drift"),
+    ]
+    return [
+        {"label": label, "current": now.get(key), "chosen": after.get(key), "drift": key == "drift"}
+        for label, now, after, key in rows
+    ]
+
+
 def tuning_run_view(run: TuningRun | None) -> dict:
-    """What the tuning page shows of a run: its candidates' rows, and the chosen and current candidates'
-    calibration (tables, and the chart's data)."""
+    """What the tuning page shows of a run: its verdict, the current and chosen parameters' figures, what the
+    search changed (a sentence a parameter), its path, every candidate's row, and the calibration of the
+    chosen and the current parameters (tables, and the chart's data)."""
+    view = {
+        "rows": [],
+        "path": [],
+        "calibrations": [],
+        "chart": None,
+        "three_parts": False,
+        "verdict": None,
+        "report_rows": [],
+        "changes": [],
+        "search": None,
+    }
     if run is None or run.status != TuningRun.Status.DONE or not run.result.get("candidates"):
-        return {"rows": [], "calibrations": [], "chart": None}
+        return view
     result = run.result
     candidates = result["candidates"]
     current = candidates[result["current"]] if result.get("current") is not None else candidates[0]
@@ -203,11 +292,50 @@ def tuning_run_view(run: TuningRun | None) -> dict:
         }
         for index, c in enumerate(candidates)
     ]
-    shown = [("chosen", result.get("chosen")), ("current", result.get("current"))]
+    chosen_index = result.get("chosen")
+    three_parts = "parts" in result
+    view |= {"rows": rows, "three_parts": three_parts}
+    if three_parts:
+        search = result.get("search") or {}
+        path = [index for index in search.get("path", []) if 0 <= index < len(rows)]
+        if chosen_index is not None and chosen_index not in path:
+            path.append(chosen_index)
+        steps = []
+        for place, index in enumerate(path):
+            before = candidates[path[place - 1]]["parameters"] if place else None
+            steps.append(
+                {
+                    **rows[index],
+                    "sentences": [
+                        parameter_change(game=run.game, name=name, old=before[name], new=value)
+                        for name, value in rows[index]["parameters"].items()
+                        if before is not None and before.get(name) != value
+                    ],
+                }
+            )
+        chosen = candidates[chosen_index] if chosen_index is not None else None
+        view |= {
+            "path": steps,
+            "verdict": result.get("verdict"),
+            "report_rows": _report_rows(result),
+            "search": search,
+            "changes": [
+                parameter_change(game=run.game, name=name, old=current["parameters"][name], new=value)
+                for name, value in (chosen["parameters"] if chosen else {}).items()
+                if current["parameters"].get(name) != value
+            ],
+        }
+        report = result.get("report") or {}
+        shown = [
+            ("chosen", chosen_index, report.get("chosen")),
+            ("current", result.get("current"), report.get("current")),
+        ]
+    else:  # a run kept before the three parts: its candidates' calibration on the newer part
+        shown = [(name, result.get(name), None) for name in ("chosen", "current")]
     calibrations = [
-        {"name": name, "index": index, "rows": candidates[index]["calibration"]}
-        for name, index in shown
-        if index is not None and (name == "chosen" or index != result.get("chosen"))
+        {"name": name, "index": index, "rows": (figures or candidates[index])["calibration"]}
+        for name, index, figures in shown
+        if index is not None and (name == "chosen" or index != chosen_index)
     ]
     first = calibrations[0]["rows"] if calibrations else []
     chart = {
@@ -222,4 +350,4 @@ def tuning_run_view(run: TuningRun | None) -> dict:
         ],
         "predicted": [b["predicted"] for b in first],
     }
-    return {"rows": rows, "calibrations": calibrations, "chart": chart}
+    return view | {"calibrations": calibrations, "chart": chart}

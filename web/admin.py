@@ -8,6 +8,7 @@ app, so they still show under "Games, leagues and players".
 """
 
 import json
+import math
 from dataclasses import asdict
 
 from django import forms
@@ -31,13 +32,16 @@ from leagues.services import player_federation_id_clean, player_name_clean
 from matches.models import Match, Seat
 from matches.services import league_due_dates_refresh
 from ratings.engines import REGISTRY, parameter_ranges
+from ratings.evaluation import PARTS
 from ratings.models import PlayerRating, TuningRun
+from ratings.parameter_search import BUDGET
 from ratings.parameters import range_words
 from ratings.people import erased_name, player_erase, players_merge
 from ratings.services import ratings_request_full_replay
 from ratings.tuning_runs import (
     TuningRefused,
     tuning_candidate_label,
+    tuning_estimate,
     tuning_run_candidate,
     tuning_run_changes,
     tuning_run_create,
@@ -176,10 +180,16 @@ class GameAdmin(admin.ModelAdmin):
         game = self._tuning_game(request, pk)
         if request.method == "POST":
             try:
-                split = float(request.POST.get("split", "0.5"))
-                run, new = tuning_run_create(game=game, user=request.user, split=split)
-            except ValueError:
-                self.message_user(request, _("The split must be a number above 0 and below 1."), messages.ERROR)
+                split = _posted_number(request, "split", PARTS[0])
+                choose = _posted_number(request, "choose", PARTS[1])
+                budget = _posted_number(request, "budget", BUDGET)
+                if budget is not None and float(budget).is_integer():
+                    budget = int(budget)
+                if None in (split, choose, budget):
+                    raise ValueError(_("The parts and the budget must be numbers."))
+                run, new = tuning_run_create(game=game, user=request.user, split=split, choose=choose, budget=budget)
+            except ValueError as error:
+                self.message_user(request, str(error), messages.ERROR)
             else:
                 if new:
                     self.message_user(request, _("Tuning queued: the page follows it."), messages.SUCCESS)
@@ -194,7 +204,8 @@ class GameAdmin(admin.ModelAdmin):
         runs = TuningRun.objects.filter(game=game)
         run_id = request.GET.get("run", "")
         run = runs.filter(pk=run_id).first() if run_id.isdigit() else runs.first()
-        return render(request, "admin/leagues/game/tuning.html", self._tuning_context(request, game, run))
+        extra = {"defaults": {"split": PARTS[0], "choose": PARTS[1], "budget": BUDGET}, **tuning_estimate(game=game)}
+        return render(request, "admin/leagues/game/tuning.html", self._tuning_context(request, game, run, **extra))
 
     def tuning_status_view(self, request, pk, run_id):
         """The run's block alone, polled while the run is in progress; a finished run reloads the page (its chart)."""
@@ -287,6 +298,19 @@ class GameAdmin(admin.ModelAdmin):
             "title": _("Apply %(candidate)s to %(game)s?") % {"candidate": label, "game": game.name},
         }
         return TemplateResponse(request, "admin/leagues/game/tuning_apply.html", context)
+
+
+def _posted_number(request, name: str, default: float) -> float | None:
+    """A number the tuning form posted (the reader's decimal mark accepted), its default if left out, None if it
+    is not a finite number."""
+    text = request.POST.get(name, "").strip().replace(",", ".")
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
 
 
 def _candidate_index(raw: str) -> int | None:

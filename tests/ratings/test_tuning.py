@@ -6,6 +6,7 @@ import html
 import json
 import math
 import os
+from dataclasses import asdict
 from datetime import timedelta
 from io import StringIO
 
@@ -49,27 +50,30 @@ def tune_json(*args) -> dict:
 
 
 def test_the_json_lists_every_candidate_and_the_current_ones_figures_are_the_hand_calculation(history):
-    """Split 0.5 of 3 results: the newer part starts at result int(3 * 0.5) = 1 (the second), so the
-    older part is result 1 and results 2 and 3 are scored. Current parameters (K 32, scale 400, start 1000):
+    """Parts 0.5 / 0.25 / 0.25 of 3 results: the choosing part starts at result int(3 * 0.5) = 1 (the second),
+    the report part at result int(3 * 0.75) = 2 (the third). Current parameters (K 32, scale 400, start 1000):
 
-        1. Ann 1000 beats Bob 1000: E = 0.5, Ann 1000 + 32 * 0.5 = 1016, Bob 984.
-        2. Ann 1016 beats Cid 1000: gap 16, p = 1 / (1 + 10^(-16/400)) = 0.523010;
+        1. Ann 1000 beats Bob 1000: E = 0.5, Ann 1000 + 32 * 0.5 = 1016, Bob 984.             (fit)
+        2. Ann 1016 beats Cid 1000: gap 16, p = 1 / (1 + 10^(-16/400)) = 0.523010;           (choose)
            Ann 1016 + 32 * 0.476990 = 1031.26 -> 1031, Cid 1000 - 32 * 0.476990 = 984.74 -> 985.
-        3. Bob 984 beats Cid 985: gap -1, p = 1 / (1 + 10^(1/400)) = 0.498561;
+        3. Bob 984 beats Cid 985: gap -1, p = 1 / (1 + 10^(1/400)) = 0.498561;               (report)
            Bob 984 + 32 * 0.501439 = 1000.05 -> 1000, Cid 985 - 16.05 = 968.95 -> 969.
 
-    log-loss = -(ln 0.523010 + ln 0.498561) / 2 = -(-0.648155 - 0.696030) / 2 = 0.672093
-    RMSE = sqrt(((1 - 0.523010)^2 + (1 - 0.498561)^2) / 2) = sqrt((0.227519 + 0.251441) / 2) = 0.489367
-    Active at the split (before result 2): Ann 1016, Bob 984, mean 1000; at the end: Ann 1031,
-    Bob 1000, Cid 969, mean 1000; drift 0.
+    Choosing part: log-loss = -ln 0.523010 = 0.648155, RMSE = 1 - 0.523010 = 0.476990.
+    Report part: log-loss = -ln 0.498561 = 0.696030, RMSE = 0.501439, and its one forecast falls in the
+    0.4-0.5 tenth: ECE = |0.498561 - 1| = 0.501439.
+    Active at the choosing part's start (before result 2): Ann 1016, Bob 984, mean 1000; at the report
+    part's start: Ann 1031, Bob 984, Cid 985, mean 1000; at the end: Ann 1031, Bob 1000, Cid 969, mean
+    1000: both drifts 0.
     """
     result = tune_json("--param", "k_provisional=32,16,24")
     assert result["split"] == 0.5
+    assert result["parts"] == {"fit": 0.5, "choose": 0.25, "report": 0.25}
     assert result["current"] == 0
     candidates = result["candidates"]
     assert [c["parameters"]["k_provisional"] for c in candidates] == [32, 16, 24]
     for candidate in candidates:
-        assert candidate["newer_units"] == 2
+        assert candidate["newer_units"] == 1
         assert candidate["older_units"] == 1
         for name in ("log_loss", "rmse", "baseline_rmse", "calibration", "drift", "scale"):
             assert candidate[name] is not None
@@ -77,37 +81,77 @@ def test_the_json_lists_every_candidate_and_the_current_ones_figures_are_the_han
     p2 = 1 / (1 + 10 ** (-16 / 400))
     p3 = 1 / (1 + 10 ** (1 / 400))
     assert current["current"] is True
-    assert current["log_loss"] == pytest.approx(-(math.log(p2) + math.log(p3)) / 2, abs=1e-9)
-    assert current["log_loss"] == pytest.approx(0.672093, abs=1e-6)
-    assert current["rmse"] == pytest.approx(math.sqrt(((1 - p2) ** 2 + (1 - p3) ** 2) / 2), abs=1e-9)
-    assert current["rmse"] == pytest.approx(0.489367, abs=1e-6)
+    assert current["log_loss"] == pytest.approx(-math.log(p2), abs=1e-9)
+    assert current["log_loss"] == pytest.approx(0.648155, abs=1e-6)
+    assert current["rmse"] == pytest.approx(1 - p2, abs=1e-9)
     assert current["baseline_rmse"] == pytest.approx(0.5)
     assert current["scale"] == 400
     assert current["scale_fitted"] is False
     assert current["mean_active_rating_at_split"] == pytest.approx(1000)
     assert current["mean_active_rating_at_end"] == pytest.approx(1000)
     assert current["drift"] == pytest.approx(0)
+    report = result["report"]["current"]
+    assert report["log_loss"] == pytest.approx(-math.log(p3), abs=1e-9)
+    assert report["log_loss"] == pytest.approx(0.696030, abs=1e-6)
+    assert report["rmse"] == pytest.approx(1 - p3, abs=1e-9)
+    assert report["ece"] == pytest.approx(0.501439, abs=1e-6)
+    assert report["drift"] == pytest.approx(0)
+    assert result["choose_scores"]["current"]["log_loss"] == current["log_loss"]
     chosen = result["chosen"]
     assert candidates[chosen]["chosen"] is True
     assert candidates[chosen]["log_loss"] == min(c["log_loss"] for c in candidates)
     assert sum(c["chosen"] for c in candidates) == 1
+    assert result["report"]["chosen"]["forecasts"] == 1
+    assert result["search"] == {"method": "grid", "rounds": 1, "replays": 3, "converged": None}
+    # K 32 forecasts Ann's win over Cid best (K 16: gap 8, p 0.5115; K 24: gap 12, p 0.5173): the current
+    # parameters stay, and nothing is recommended.
+    assert chosen == 0
+    assert result["verdict"] == "current_best"
+    assert result["recommended"] is False
 
 
-def test_the_default_grid_moves_every_parameter_and_pairs_the_k_values(history):
-    """Elo's four parameters each at x0.75 and x1.5 (8 candidates), then pairs in the ranges' order:
-    the K pair first (24/12, 24/24, 48/12, 48/24), up to 20 besides the current."""
-    result = tune_json()
-    candidates = result["candidates"]
+def test_the_default_grid_of_candidates_moves_every_parameter_and_pairs_the_k_values():
+    """``candidate_grid`` without values (the benchmark's grid): Elo's four parameters each at x0.75 and x1.5
+    (8 candidates), then pairs in the ranges' order: the K pair first (24/12, 24/24, 48/12, 48/24), up to 20."""
+    candidates = [asdict(c) for c in candidate_grid(ELO, EloParameters())]
     assert len(candidates) == 21
-    moved = {
-        name
-        for c in candidates[1:]
-        for name, value in c["parameters"].items()
-        if value != candidates[0]["parameters"][name]
-    }
+    moved = {name for c in candidates[1:] for name, value in c.items() if value != candidates[0][name]}
     assert moved == {"k_provisional", "k_established", "provisional_matches", "scale"}
-    pairs = {(c["parameters"]["k_provisional"], c["parameters"]["k_established"]) for c in candidates}
+    pairs = {(c["k_provisional"], c["k_established"]) for c in candidates}
     assert {(24, 12), (24, 24), (48, 12), (48, 24), (32, 24)} <= pairs
+
+
+def test_the_search_moves_each_parameter_up_and_down_first_and_stays_within_its_budget(history):
+    """Without --param the command searches. Its first round moves each of Elo's four parameters alone,
+    times and divided by 1.5, to three significant figures (whole numbers rounded): K 32 -> 48 and 21.3,
+    16 -> 24 and 10.7, provisional matches 32 -> 48 and 21, scale 400 -> 600 and 267."""
+    result = tune_json("--budget", "30")
+    search = result["search"]
+    assert search["method"] == "search"
+    assert search["budget"] == 30
+    assert search["rounds"] >= 1
+    assert search["replays"] <= 30
+    assert len(result["candidates"]) == search["replays"]
+    assert isinstance(search["converged"], bool)
+    base = result["candidates"][0]["parameters"]
+    first_round = [
+        {name: value for name, value in c["parameters"].items() if value != base[name]}
+        for c in result["candidates"][1:9]
+    ]
+    assert first_round == [
+        {"k_provisional": 48},
+        {"k_provisional": 21.3},
+        {"k_established": 24},
+        {"k_established": 10.7},
+        {"provisional_matches": 48},
+        {"provisional_matches": 21},
+        {"scale": 600},
+        {"scale": 267},
+    ]
+    chosen = result["candidates"][result["chosen"]]
+    assert chosen["log_loss"] == min(c["log_loss"] for c in result["candidates"])
+    assert set(result["report"]) == {"current", "chosen"}
+    assert set(result["report"]["chosen"]) >= {"log_loss", "rmse", "ece", "drift"}
 
 
 def test_the_grid_is_deterministic_and_capped():
@@ -126,6 +170,10 @@ def test_the_grid_is_deterministic_and_capped():
         (["--param", "k_provisional=abc"], "'abc' is not a number"),
         (["--param", "k_provisional"], "--param takes NAME=v1,v2,..."),
         (["--split", "1.5"], "--split must be above 0 and below 1"),
+        (["--split", "0.8", "--choose", "0.2"], "Each part (fit, choose, report) must hold at least 5%"),
+        (["--choose", "0"], "Each part (fit, choose, report) must hold at least 5%"),
+        (["--budget", "0"], "--budget must be from 1 to 2000; got 0"),
+        (["--budget", "5000"], "--budget must be from 1 to 2000; got 5000"),
         (["--param", "provisional_matches=2.5"], "provisional_matches must be a whole number"),
         (["--max-candidates", "0"], "must be from 1 to 200; got 0"),
         (["--max-candidates", "100000"], "must be from 1 to 200; got 100000"),
@@ -171,7 +219,8 @@ def test_admin_runs_the_tuning_and_applies_a_candidate_which_replays_to_the_orac
 ):
     """The run is computed by the (eager) task once the request commits; the page shows the candidates,
     their calibration and the chart's data; Apply sets the game's parameters as the game's form does and
-    the game replays (to the oracle's ledger under K 24), logged in admin's history."""
+    the game replays (to the oracle's ledger under K 48, the search's first move of K 32 up), logged in
+    admin's history."""
     url = f"/admin/leagues/game/{slaps.pk}/tuning/"
     assert url.encode() in admin_browser.get(f"/admin/leagues/game/{slaps.pk}/change/").content
     assert admin_browser.get(url).status_code == 200
@@ -188,17 +237,17 @@ def test_admin_runs_the_tuning_and_applies_a_candidate_which_replays_to_the_orac
     index = next(
         i
         for i, c in enumerate(run.result["candidates"])
-        if c["parameters"] == {**run.result["candidates"][0]["parameters"], "k_provisional": 24}
+        if c["parameters"] == {**run.result["candidates"][0]["parameters"], "k_provisional": 48}
     )
     with django_capture_on_commit_callbacks(execute=True):
         response = admin_browser.post(
             f"{url}{run.pk}/apply/", {"candidate": str(index), "confirm": "apply"}, follow=True
         )
     assert response.status_code == 200
-    applied = f"Candidate {index} applied (k_provisional 32 → 24); Slaps's ratings are being replayed."
+    applied = f"Candidate {index} applied (k_provisional 32 → 48); Slaps's ratings are being replayed."
     assert applied in html.unescape(response.content.decode())
     slaps.refresh_from_db()
-    assert slaps.parameters == {"k_provisional": 24}
+    assert slaps.parameters == {"k_provisional": 48}
     assert assert_ledger_is_the_oracles(game=slaps) > 0
     assert LogEntry.objects.filter(object_id=str(slaps.pk), change_message__contains="Tuning run").exists()
 
@@ -224,11 +273,11 @@ def test_apply_refuses_a_stale_run_and_hostile_candidates(
     assert TuningRun.objects.filter(game=slaps).count() == 1
 
 
-def _k_24_16(run) -> int:
-    """The index of the candidate that moves K from 32 / 16 to 24 / 16 (found by its parameters, not its place)."""
+def _k_48_16(run) -> int:
+    """The index of the candidate that moves K from 32 / 16 to 48 / 16 (found by its parameters, not its place)."""
     current = run.result["candidates"][0]["parameters"]
     return next(
-        i for i, c in enumerate(run.result["candidates"]) if c["parameters"] == {**current, "k_provisional": 24}
+        i for i, c in enumerate(run.result["candidates"]) if c["parameters"] == {**current, "k_provisional": 48}
     )
 
 
@@ -239,18 +288,18 @@ def _ledger():
 def test_each_apply_button_names_its_candidate_and_asks_before_replaying(
     history, slaps, admin_browser, django_capture_on_commit_callbacks
 ):
-    """The button says "Apply K 24 / 16"; it leads to a page (a GET, no JavaScript) that shows k_provisional
-    32 -> 24, says the game's 3 results will be replayed, and offers Confirm and Cancel. Neither that page nor
-    a POST without the confirmation changes the parameters, the run or the ledger."""
+    """The button says "Apply K 48 / 16"; it leads to a page (a GET, no JavaScript) that shows k_provisional
+    32 -> 48 with what that does, says the game's 3 results will be replayed, and offers Confirm and Cancel.
+    Neither that page nor a POST without the confirmation changes the parameters, the run or the ledger."""
     url = f"/admin/leagues/game/{slaps.pk}/tuning/"
     with django_capture_on_commit_callbacks(execute=True):
         admin_browser.post(url, {"split": "0.5"})
     run = TuningRun.objects.get(game=slaps)
-    index = _k_24_16(run)
+    index = _k_48_16(run)
     page = admin_browser.get(f"{url}?run={run.pk}").content.decode()
-    assert ">Apply K 24 / 16</button>" in page
     assert ">Apply K 48 / 16</button>" in page  # K 32 x 1.5
-    assert ">Apply K 32 / 12</button>" in page  # K 16 x 0.75
+    assert ">Apply K 21.3 / 16</button>" in page  # K 32 / 1.5, to three significant figures
+    assert ">Apply K 32 / 24</button>" in page  # K 16 x 1.5
     assert ">Apply K 32 / 16, scale 600</button>" in page  # the scale 400 x 1.5, K as it is
     assert ">Apply</button>" not in page
     assert f'<form method="get" action="{url}{run.pk}/apply/">' in page
@@ -259,17 +308,17 @@ def test_each_apply_button_names_its_candidate_and_asks_before_replaying(
     confirm = admin_browser.get(f"{url}{run.pk}/apply/", {"candidate": str(index)})
     assert confirm.status_code == 200
     text = confirm.content.decode()
-    assert "Apply K 24 / 16 to Slaps?" in text
-    assert '<th scope="row"><code>k_provisional</code></th><td class="num">32</td><td class="num">24</td>' in text
+    assert "Apply K 48 / 16 to Slaps?" in text
+    assert '<th scope="row"><code>k_provisional</code></th><td class="num">32</td><td class="num">48</td>' in text
     assert "k_established" not in text.split('id="tuning-changes"')[1].split("</table>")[0]  # only what changes
     assert "Slaps's ratings will be replayed: all its 3 results are rated again from the first" in text
     assert 'name="confirm" value="apply"' in text
-    assert 'value="Confirm: apply K 24 / 16 and replay"' in text
+    assert 'value="Confirm: apply K 48 / 16 and replay"' in text
     assert f'href="{url}?run={run.pk}" class="button cancel-link">Cancel</a>' in text
 
     unconfirmed = admin_browser.post(f"{url}{run.pk}/apply/", {"candidate": str(index)})
     assert unconfirmed.status_code == 200
-    assert "Apply K 24 / 16 to Slaps?" in unconfirmed.content.decode()
+    assert "Apply K 48 / 16 to Slaps?" in unconfirmed.content.decode()
     for answer in (confirm, unconfirmed):
         assert answer.status_code == 200
     slaps.refresh_from_db()
@@ -285,10 +334,10 @@ def test_each_apply_button_names_its_candidate_and_asks_before_replaying(
     assert done.status_code == 302
     slaps.refresh_from_db()
     run.refresh_from_db()
-    assert slaps.parameters == {"k_provisional": 24}
+    assert slaps.parameters == {"k_provisional": 48}
     assert run.applied == index
-    # Under K 24 the first match moves Ann 1000 -> 1000 + 24 x 0.5 = 1012 (it was 1016 under K 32).
-    assert RatingChange.objects.filter(player=history[0]).order_by("played_at").first().rating_after == 1012
+    # Under K 48 the first match moves Ann 1000 -> 1000 + 48 x 0.5 = 1024 (it was 1016 under K 32).
+    assert RatingChange.objects.filter(player=history[0]).order_by("played_at").first().rating_after == 1024
 
 
 def test_the_confirmation_refuses_what_it_cannot_apply(
@@ -304,7 +353,7 @@ def test_the_confirmation_refuses_what_it_cannot_apply(
     current = admin_browser.get(f"{url}{run.pk}/apply/", {"candidate": "0"}, follow=True)
     assert b"Nothing was changed: candidate 0 has the parameters Slaps uses now." in current.content
     Game.objects.filter(pk=slaps.pk).update(parameters={"k_established": 20})
-    stale = admin_browser.get(f"{url}{run.pk}/apply/", {"candidate": str(_k_24_16(run))}, follow=True)
+    stale = admin_browser.get(f"{url}{run.pk}/apply/", {"candidate": str(_k_48_16(run))}, follow=True)
     assert b"This tuning run is stale" in stale.content
     assert admin_browser.delete(f"{url}{run.pk}/apply/").status_code == 405
     slaps.refresh_from_db()
@@ -414,8 +463,9 @@ def test_parameters_stored_out_of_range_fail_the_run_and_the_command_clearly(
 
 @pytest.mark.parametrize("slug", ["slaps", "preferans", "bridge"])
 def test_every_game_of_the_demo_club_tunes(reference_data, settings, slug):
-    """Bots at Preferans tables, bridge partnerships, leagues with floors and promotion: every candidate of
-    every game gets its figures; Preferans' scale is fitted on the older part, the others' are their own."""
+    """Bots at Preferans tables, bridge partnerships, leagues with floors and promotion: every candidate the
+    search tries in every game gets its figures; Preferans' scale is fitted on the choosing part, the others'
+    are their own."""
     settings.DEBUG = True  # the demo accounts' password is given on the embedded defaults only
     call_command(
         "demo_data", "--players", "16", "--matches", "60", "--preferans-games", "12", "--bridge-weeks", "4",
@@ -423,14 +473,18 @@ def test_every_game_of_the_demo_club_tunes(reference_data, settings, slug):
     )  # fmt: skip
     settings.DEBUG = False
     out = StringIO()
-    call_command("tune_ratings", "--game", slug, "--json", "--max-candidates", "4", stdout=out)
+    call_command("tune_ratings", "--game", slug, "--json", "--budget", "12", stdout=out, stderr=StringIO())
     result = json.loads(out.getvalue())
-    assert len(result["candidates"]) == 5
+    assert 2 <= len(result["candidates"]) <= 12
+    assert len(result["candidates"]) == result["search"]["replays"]
     for candidate in result["candidates"]:
         assert candidate["newer_units"] > 0
         assert candidate["log_loss"] is not None
         assert candidate["scale_fitted"] is (slug == "preferans")
     assert result["chosen"] is not None
+    for name in ("current", "chosen"):
+        assert result["report"][name]["forecasts"] > 0
+        assert result["report"][name]["log_loss"] is not None
 
 
 def test_a_game_is_tuned_once_at_a_time_however_often_tune_is_clicked(
