@@ -6,7 +6,7 @@ moves each of its players by K (S - E), E = 1 / (1 + 10^(rd / scale)) with rd, t
 clamped to +-rating_difference_cap; S is 1/2 within ``draw_margin_imps``; K is k_base for a margin of up to
 one goal of ``imps_per_goal`` IMPs, 1.5 k_base up to two goals and k_base (11 + goals) / 8 beyond; a pair
 is its partners' mean plus bonus_max (1 - e^(-deals / bonus_scale)), nearly two thirds of bonus_max after
-bonus_scale deals together and 95% after three times as many.
+bonus_scale deals together and almost all of it after three times as many.
 """
 
 from __future__ import annotations
