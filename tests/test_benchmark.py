@@ -59,6 +59,13 @@ def test_benchmark_prints_a_table_and_a_json_object_and_cleans_up(reference_data
     assert tuning["candidates"] == 21  # the current parameters and 20 others
     assert tuning["ratio_to_one_replay"] > 0
     assert any(line.startswith("tuning: 300 Slaps results x 21 candidates") for line in lines)
+    search = result["tuning_search"]
+    assert search["results"] == 300
+    assert 1 <= search["replays"] <= search["budget"]
+    assert search["rounds"] >= 1
+    assert isinstance(search["converged"], bool)
+    assert search["ratio_to_one_replay"] > 0
+    assert any(line.startswith("tuning search: 300 Slaps results, ") for line in lines)
 
 
 @pytest.mark.django_db(transaction=True)

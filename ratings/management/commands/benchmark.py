@@ -14,7 +14,8 @@
                        replay of the results it stored
     --only tuning      only the tuning (``benchmarks/tuning.py``): pure engine replays of a synthetic
                        Slaps history (20,000 results quick, 100,000 full) under the current
-                       parameters and 20 candidates, with its ratio to one replay
+                       parameters and 20 candidates, then the search from the current parameters
+                       until it converges (issue 29), each with its ratio to one replay
     --only batch       only the batch endpoint at its limits (``benchmarks/batch.py``): a full
                        POST /api/matches/batch/ of each game, through gunicorn, timed
     --only after-result
@@ -191,9 +192,10 @@ class Command(BaseCommand):
                 keep=options["keep"],
             )
         if not options["skip_tuning"] and only in (None, "tuning"):
-            from benchmarks.tuning import tuning_speed
+            from benchmarks.tuning import search_speed, tuning_speed
 
             result["tuning"] = tuning_speed(results=size["tuning_results"])
+            result["tuning_search"] = search_speed(results=size["tuning_results"])
         if only == "batch":
             from benchmarks.batch import batch_speed
 
@@ -302,6 +304,14 @@ class Command(BaseCommand):
                 f"tuning: {tuning['results']:,} Slaps results x {tuning['candidates']} candidates in "
                 f"{tuning['tuning_s']} s ({tuning['results_per_s']:,} results/s), {tuning['ratio_to_one_replay']}x "
                 f"one replay ({tuning['one_replay_s']} s)"
+            )
+        search = result.get("tuning_search")
+        if search:
+            converged = "converged" if search["converged"] else f"stopped at its budget of {search['budget']}"
+            self.stdout.write(
+                f"tuning search: {search['results']:,} Slaps results, {search['replays']} replays in "
+                f"{search['rounds']} rounds ({converged}) in {search['search_s']} s, "
+                f"{search['ratio_to_one_replay']}x one replay ({search['one_replay_s']} s)"
             )
         batch = result.get("batch") or {}
         if "skipped" in batch:
