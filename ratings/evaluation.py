@@ -24,8 +24,8 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import logging
 import math
-import multiprocessing
 import os
 import threading
 from dataclasses import asdict, dataclass, field
@@ -33,6 +33,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any, NamedTuple
 
+import billiard
 from django.db.models import Min
 from django.utils import timezone
 
@@ -490,6 +491,8 @@ def evaluate_leagues(
 #: Below this many results replayed in all (results x candidates), candidates are replayed one after another.
 PARALLEL_FROM = 10_000
 
+logger = logging.getLogger(__name__)
+
 # The history a forked worker replays: set before the fork, so it is inherited, never pickled.
 _FORKED: dict = {}
 
@@ -503,13 +506,16 @@ def _evaluate_forked(job: tuple) -> Candidate:
 
 
 def _workers(jobs: int, size: int) -> int:
-    """How many processes replay the candidates: one per CPU; none in a daemon (a Celery prefork worker)
-    or off the main thread."""
-    if jobs < 2 or size < PARALLEL_FROM or multiprocessing.current_process().daemon:
+    """How many processes replay the candidates: one per CPU; none off the main thread.
+
+    The processes are billiard's (Celery's own fork of multiprocessing), which, unlike the standard
+    library's, may be started from a daemon process: a Celery prefork worker's child, where tunings run.
+    """
+    if jobs < 2 or size < PARALLEL_FROM:
         return 1
     if threading.current_thread() is not threading.main_thread():
         return 1  # a web server's thread (eager tasks): forking beside other threads may copy a held lock
-    if "fork" not in multiprocessing.get_all_start_methods():
+    if "fork" not in billiard.get_all_start_methods():
         return 1
     return max(1, min(_cpus(), jobs))
 
@@ -550,7 +556,8 @@ class Replays:
         if workers > 1 and len(jobs) > 1:
             if self._pool is None:
                 _FORKED["job"] = (self.history, self.split_at, self.report_at, self.active_days)
-                self._pool = multiprocessing.get_context("fork").Pool(min(_cpus(), self.expected))
+                self._pool = billiard.get_context("fork").Pool(workers)
+                logger.info("Replaying candidates in %s forked processes", workers)
             return self._pool.map(_evaluate_forked, jobs, chunksize=1)
         return [
             evaluate(

@@ -2,9 +2,12 @@
 on the admin queue, and the page's poll follows it round by round to its verdict (issue 29).
 
 The history is made here: 24 players of fixed strength, the stronger always winning, so every part forecasts
-better the surer the ratings are; the expected budget and parts are the ones this test posts.
+better the surer the ratings are; the expected budget and parts are the ones this test posts. It is long enough
+(1,280 results, 8 candidates a round) for a round's replays to be forked from inside the worker's own process
+(``ratings.evaluation.PARALLEL_FROM``), as billiard allows and the standard library refuses a daemon.
 """
 
+import os
 import re
 from datetime import UTC, datetime, timedelta
 
@@ -22,6 +25,7 @@ pytestmark = [pytest.mark.postgres, pytest.mark.services]
 
 PASSWORD = "correct horse battery"  # tests.factories.UserFactory's
 BUDGET = 40
+RESULTS = 1280
 
 
 def csrf(html: str) -> str:
@@ -32,7 +36,7 @@ def test_a_worker_runs_the_search_while_the_page_follows_it_to_its_verdict(stack
     game = Game.objects.get(slug="slaps")
     players = [PlayerFactory(name=f"Tuning Player {number}") for number in range(24)]
     start = datetime(2025, 1, 6, 18, 0, tzinfo=UTC)
-    for index in range(240):
+    for index in range(RESULTS):
         a, b = index % 24, (index * 7 + 1) % 24
         if a == b:
             b = (b + 1) % 24
@@ -56,7 +60,7 @@ def test_a_worker_runs_the_search_while_the_page_follows_it_to_its_verdict(stack
 
     url = f"{base}/admin/leagues/game/{game.pk}/tuning/"
     form = web.get(url, timeout=30).text
-    assert "Each replay rates the game's 240 stored results." in form
+    assert "Each replay rates the game's 1,280 stored results." in form
     answer = web.post(
         url,
         data={"split": "0.5", "choose": "0.25", "budget": str(BUDGET), "csrfmiddlewaretoken": csrf(form)},
@@ -79,6 +83,8 @@ def test_a_worker_runs_the_search_while_the_page_follows_it_to_its_verdict(stack
     run.refresh_from_db()
     assert run.status == TuningRun.Status.DONE, run.error
     assert "ratings.tasks.ratings_tune" in stack.log("worker")
+    if len(os.sched_getaffinity(0)) > 1:
+        assert re.search(r"Replaying candidates in \d+ forked processes", stack.log("worker"))
     search = run.result["search"]
     assert search["replays"] <= BUDGET
     assert run.progress["replays"] == search["replays"]
