@@ -271,7 +271,7 @@ class TuningRun(models.Model):
             models.UniqueConstraint(
                 fields=["game"], condition=Q(status__in=["queued", "running"]), name="tuning_run_one_active_per_game"
             ),
-            # Each part at least 5% of the results (ratings.evaluation.PART_MIN), the budget within the search's.
+            # Each part at least ratings.evaluation.PART_MIN of the results, the budget within the search's.
             models.CheckConstraint(
                 condition=Q(split__gte=0.05, choose__gte=0.05, split__lte=0.950001 - models.F("choose")),
                 name="tuning_run_parts_in_range",

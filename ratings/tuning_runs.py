@@ -56,7 +56,7 @@ def tuning_run_active(*, game: Game) -> TuningRun | None:
 
 def tuning_settings_problem(*, split, choose, budget) -> str | None:
     """What is wrong with a run's settings, in the reader's language, or None: each part (fit ``split``,
-    choose ``choose``, report the rest) at least 5% of the results, the budget a whole number of replays
+    choose ``choose``, report the rest) at least ``PART_MIN`` of the results, the budget a whole number of replays
     from 1 to ``BUDGET_LIMIT``."""
     shares = (split, choose)
     if not all(isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x) for x in shares):

@@ -7,8 +7,8 @@ from django.db import migrations, models
 
 def three_parts(apps, schema_editor):
     """Runs kept before the three parts had two: the fit part (``split``, at most 0.95) and the scored rest. Keep
-    their fit part where it leaves room for a choosing and a report part of at least 5% each, and give the
-    choosing part the default 25% or what is left (their figures stay as they were computed)."""
+    their fit part where it leaves room for a choosing and a report part of at least a twentieth each, and give
+    the choosing part the default quarter or what is left (their figures stay as they were computed)."""
     TuningRun = apps.get_model("ratings", "TuningRun")
     for run in TuningRun.objects.filter(split__gt=0.7):
         run.split = min(run.split, 0.9)
