@@ -40,7 +40,7 @@ from django.utils import timezone
 from leagues.models import Game, League
 from matches.models import Match, ResultsVersion
 from ratings.cents import CENT, decimal_cents
-from ratings.engines import EngineInputError, parameter_ranges, parameters_from_mapping
+from ratings.engines import EngineInputError, parameter_ranges, parameters_from_mapping, tunable_ranges
 from ratings.engines.quality import QualityReport, fit_scale, forecast_report
 from ratings.history import LedgerKey, MatchRow, match_chunks
 from ratings.ledger import Standing
@@ -678,6 +678,12 @@ def candidate_grid(system, current, *, values: dict[str, list] | None = None, ma
             raise EngineInputError(
                 f"Unknown parameter(s) for {system.slug}: {', '.join(unknown)}; known: {', '.join(ranges)}."
             )
+        fixed = sorted(set(values) - set(tunable_ranges(cls)))
+        if fixed:
+            raise EngineInputError(
+                f"Parameter(s) {', '.join(fixed)} define what a forecast is scored against: forecasts under "
+                "other values cannot be compared, so tuning keeps the game's."
+            )
         cleaned = {}
         for name, given in values.items():
             if not given:
@@ -692,7 +698,7 @@ def candidate_grid(system, current, *, values: dict[str, list] | None = None, ma
         if refused is not None and not valid:
             raise EngineInputError(f"No combination of the given values is one the engine accepts: {refused}")
         return [current, *_spread(valid, max_candidates)]
-    single = {name: _grid_values(param, base[name]) for name, param in ranges.items()}
+    single = {name: _grid_values(param, base[name]) for name, param in tunable_ranges(cls).items()}
     seen = {json.dumps(base, sort_keys=True)}
     singles, _ = _accepted(cls, base, [{name: value} for name, options in single.items() for value in options], seen)
     if len(singles) >= max_candidates:

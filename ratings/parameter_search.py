@@ -3,7 +3,8 @@
 A pattern search (a compass search with Hooke and Jeeves' pattern moves), derivative-free and
 deterministic, over the parameters the engine lets a game set (its ``RANGES``):
 
-1. From the base (first the current parameters), each parameter alone is moved up and down by the
+1. From the base (first the current parameters), each parameter alone (but those that define what a
+   forecast is scored against, ``tunable_ranges``: bridge's draw margin) is moved up and down by the
    step: times and divided by it (a parameter at 0 moves to step - 1 instead); whole numbers move by
    at least 1; values are kept to three significant figures, within the range, and a combination the
    engine refuses (``ORDERED``) is left out.
@@ -32,7 +33,7 @@ from dataclasses import asdict, dataclass
 
 from leagues.models import Game
 from ratings.drift import game_active_days
-from ratings.engines import EngineInputError, get_rating_system, parameter_ranges, parameters_from_mapping
+from ratings.engines import EngineInputError, get_rating_system, parameters_from_mapping, tunable_ranges
 from ratings.evaluation import (
     ACTIVE_DAYS,
     MAX_CANDIDATES,
@@ -88,7 +89,7 @@ class _Space:
 
     def __init__(self, system) -> None:
         self.cls = system.parameters_class
-        self.ranges = parameter_ranges(self.cls)
+        self.ranges = tunable_ranges(self.cls)  # not those defining a forecast's outcome (bridge's draw margin)
 
     def value(self, name: str, value: float):
         """``value`` as the parameter takes it (kept in range, rounded), or None when it cannot be."""

@@ -4,7 +4,16 @@
 names. Services are the only callers; nothing here touches Django.
 """
 
-from .base import Change, EngineInputError, Param, PlayerState, RatingSystem, parameter_ranges, parameters_from_mapping
+from .base import (
+    Change,
+    EngineInputError,
+    Param,
+    PlayerState,
+    RatingSystem,
+    parameter_ranges,
+    parameters_from_mapping,
+    tunable_ranges,
+)
 from .bridge import SYSTEM as BRIDGE
 from .elo import SYSTEM as ELO
 from .preferans import SYSTEM as PREFERANS
@@ -29,4 +38,5 @@ __all__ = [
     "get_rating_system",
     "parameter_ranges",
     "parameters_from_mapping",
+    "tunable_ranges",
 ]

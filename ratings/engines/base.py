@@ -199,6 +199,13 @@ def parameter_ranges(parameters_class: type) -> dict[str, Param]:
     return {param.name: param for param in getattr(parameters_class, "RANGES", ())}
 
 
+def tunable_ranges(parameters_class: type) -> dict[str, Param]:
+    """``parameter_ranges`` less the parameters that define a forecast's outcome (the class's ``OUTCOME``):
+    what a tuning may move, since log-losses of forecasts scored against different outcomes do not compare."""
+    outcome = set(getattr(parameters_class, "OUTCOME", ()))
+    return {name: param for name, param in parameter_ranges(parameters_class).items() if name not in outcome}
+
+
 def parameters_from_mapping(parameters_class: type, values: Mapping[str, Any] | None):
     """Build a parameters dataclass from a game's stored JSON, rejecting unknown keys and values out of range.
 

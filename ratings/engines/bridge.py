@@ -103,6 +103,9 @@ class BridgeParameters:
     # 400 points (the rule of 400 ignores more), growing over at least one deal.
     #: The K a tuning candidate is named by first (its Apply button: "Apply K 24 / 16").
     K_NAMES: ClassVar[tuple[str, ...]] = ("k_base",)
+    #: Parameters that define a forecast's outcome (a duel within the draw margin is a draw, 1/2): forecasts
+    #: made under different values answer different questions, so tuning keeps them as the game has them.
+    OUTCOME: ClassVar[tuple[str, ...]] = ("draw_margin_imps",)
     RANGES: ClassVar[tuple[Param, ...]] = (
         Param("k_base", 0, 200, minimum_excluded=True),
         Param("scale", 100, 2000),

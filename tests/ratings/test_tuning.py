@@ -154,6 +154,24 @@ def test_the_search_moves_each_parameter_up_and_down_first_and_stays_within_its_
     assert set(result["report"]["chosen"]) >= {"log_loss", "rmse", "ece", "drift"}
 
 
+def test_tuning_never_moves_a_parameter_that_defines_what_a_forecast_is_scored_against():
+    """Bridge's draw margin makes a duel within it a draw (1/2): under a wider margin more duels are draws, whose
+    log-loss is lower whatever the ratings say. Such parameters are kept as the game has them: refused in a
+    grid, left out of the default grid and of the search's moves."""
+    from ratings.engines.base import EngineInputError
+    from ratings.engines.bridge import SYSTEM as BRIDGE
+    from ratings.engines.bridge import BridgeParameters
+    from ratings.parameter_search import _Space
+
+    with pytest.raises(EngineInputError, match="draw_margin_imps define what a forecast is scored against"):
+        candidate_grid(BRIDGE, BridgeParameters(), values={"draw_margin_imps": [0, 2]})
+    assert {c.draw_margin_imps for c in candidate_grid(BRIDGE, BridgeParameters(), max_candidates=200)} == {1}
+    assert "draw_margin_imps" not in _Space(BRIDGE).ranges
+    assert set(_Space(BRIDGE).ranges) == {
+        "k_base", "scale", "rating_difference_cap", "imps_per_goal", "bonus_max", "bonus_scale"
+    }  # fmt: skip
+
+
 def test_the_grid_is_deterministic_and_capped():
     first = candidate_grid(ELO, EloParameters(), values={"k_provisional": [10, 20, 30, 40, 50]}, max_candidates=2)
     again = candidate_grid(ELO, EloParameters(), values={"k_provisional": [10, 20, 30, 40, 50]}, max_candidates=2)

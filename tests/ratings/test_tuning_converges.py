@@ -274,6 +274,7 @@ def test_tuning_a_bridge_club_never_recommends_parameters_worse_on_the_report_pa
     assert current_loss == pytest.approx(tuning.current.report_part.log_loss, abs=1e-9)
     assert tuning.search["replays"] <= BRIDGE_BUDGET
     assert differs(tuning)  # the search moved: the property is about a real choice
+    assert chosen.draw_margin_imps == current.draw_margin_imps  # what counts as a draw is never tuned
     if tuning.recommended:
         assert chosen_loss < current_loss
         assert chosen_loss_on_seed_outcomes < current_loss
