@@ -149,7 +149,12 @@ class Command(BaseCommand):
             f"{'':2} {'#':>3} {'units':>7} {'log-loss':>9} {'RMSE':>7} {'scale':>8} {'drift':>8}  parameters changed"
         )
         current = result["candidates"][result["current"]]["parameters"] if result["current"] is not None else {}
-        for index, row in enumerate(result["candidates"]):
+        shown = range(len(result["candidates"]))
+        if search["method"] == "search":  # the path the search took (--json lists every candidate it tried)
+            shown = sorted({*search["path"], *([result["chosen"]] if result["chosen"] is not None else [])})
+            self.stdout.write(f"the search's path, of {len(result['candidates'])} candidates tried (--json: all):")
+        for index in shown:
+            row = result["candidates"][index]
             mark = "*" if row["chosen"] else ("=" if row["current"] else " ")
             changed = ", ".join(f"{k}={v:g}" for k, v in row["parameters"].items() if current.get(k) != v)
             self.stdout.write(
