@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from dataclasses import asdict
 from datetime import timedelta
 from io import StringIO
 
@@ -16,6 +17,7 @@ from django.test import Client
 from django.utils import timezone
 
 from ratings.models import RatingChange, TuningRun
+from ratings.parameters import rating_parameters
 from ratings.tuning_runs import tuning_run_create, tuning_run_execute
 from tests.factories import PlayerFactory, slaps_match
 
@@ -92,6 +94,18 @@ def test_a_better_choice_is_recommended_with_what_it_changes_in_words(
     assert f'name="candidate" value="{result["chosen"]}"' in apply
     search = result["search"]
     assert f"The search took {search['rounds']} rounds and {search['replays']} of at most 60 replays" in page
+    # Apply stores what the chosen candidate's parameters say: the game then rates with exactly those.
+    confirm = admin_browser.get(
+        f"/admin/leagues/game/{slaps.pk}/tuning/{run.pk}/apply/", {"candidate": result["chosen"]}
+    )
+    assert "On the report part, which played no role in the choice, it is" in html.unescape(confirm.content.decode())
+    with django_capture_on_commit_callbacks(execute=True):
+        admin_browser.post(
+            f"/admin/leagues/game/{slaps.pk}/tuning/{run.pk}/apply/",
+            {"candidate": result["chosen"], "confirm": "apply"},
+        )
+    slaps.refresh_from_db()
+    assert asdict(rating_parameters(game=slaps)) == chosen
     path = page.split('id="tuning-path"')[1].split("</ol>")[0]
     assert path.count("<li>") == len(search["path"])
     assert len(re.findall(r"log-loss [\d.]+ on the choosing part \(#\d+\)</li>", path)) == len(search["path"])
