@@ -151,8 +151,21 @@ def test_a_number_a_form_posts_back_keeps_its_decimal_point_in_russian(reference
 
     from leagues.models import Game
 
-    run = SimpleNamespace(pk=1, split=0.75, status="done", in_progress=False, get_status_display="done")
+    run = SimpleNamespace(
+        pk=1, split=0.7, choose=0.15, budget=1500, status="done", in_progress=False, get_status_display="done"
+    )
+    context = {
+        "game": Game.objects.get(slug="slaps"),
+        "run": run,
+        "defaults": {"split": 0.5, "choose": 0.25, "budget": 200},
+        "results_count": 1234,
+        "seconds_per_replay": 0.5,
+    }
     with translation.override("ru"):
-        html = render_to_string("admin/leagues/game/tuning.html", {"game": Game.objects.get(slug="slaps"), "run": run})
-    assert 'name="split" type="number" min="0.05" max="0.95" step="0.05" value="0.75"' in html
+        html = render_to_string("admin/leagues/game/tuning.html", context)
+    assert 'name="split" type="number" min="0.05" max="0.9" step="0.05" value="0.7"' in html
+    assert 'name="choose" type="number" min="0.05" max="0.9" step="0.05" value="0.15"' in html
+    assert 'name="budget" type="number" min="1" max="2000" step="1" value="1500"' in html
+    assert "Каждая переигровка заново рассчитывает 1 234 сохранённых результата игры." in html.replace("\xa0", " ")
+    assert "одна переигровка заняла 0,50 с." in html
     assert "Запустить настройку" in html
