@@ -239,7 +239,7 @@ def test_tuning_a_stable_slaps_league_never_recommends_parameters_worse_on_the_r
     assert {verdict for _moved, verdict in verdicts} == {"better", "not_better"}
 
 
-BRIDGE_SEEDS = (1, 3, 4)
+BRIDGE_SEEDS = (1, 4)
 BRIDGE_BUDGET = 30
 
 
