@@ -298,8 +298,6 @@ def game_tuning(
     system = get_rating_system(game.rating_system)
     if not hasattr(system, "forecasts") or not hasattr(system, "forecast_scale"):
         raise EngineInputError(f"The {system.label} engine gives no forecasts: its parameters cannot be tuned.")
-    if not 1 <= budget <= BUDGET_LIMIT:
-        raise EngineInputError(f"The budget must be from 1 to {BUDGET_LIMIT} replays; got {budget}.")
     candidates_limit_check(max_candidates)
     candidates = candidate_grid(system, current, values=values, max_candidates=max_candidates) if values else None
     history = history_load(game=game)

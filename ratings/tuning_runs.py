@@ -29,7 +29,7 @@ from django.utils.translation import gettext_lazy
 from leagues.models import Game
 from matches.models import Match
 from ratings.engines import REGISTRY, EngineInputError, get_rating_system, parameters_from_mapping
-from ratings.evaluation import PART_MIN, PARTS, game_fingerprint
+from ratings.evaluation import PARTS, game_fingerprint, parts_check
 from ratings.models import TuningRun
 from ratings.parameter_search import BUDGET, BUDGET_LIMIT, Progress, game_tuning
 from ratings.parameters import figure, parameter_change, parameters_problem, rating_parameters
@@ -61,7 +61,9 @@ def tuning_settings_problem(*, split, choose, budget) -> str | None:
     shares = (split, choose)
     if not all(isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x) for x in shares):
         return _("The parts must be numbers.")
-    if min(split, choose, 1 - split - choose) < PART_MIN - 1e-9:
+    try:
+        parts_check(split, choose)  # the evaluation's own rule, said here in the reader's language
+    except ValueError:
         return _("Each part (fit, choose, report) must hold at least 5% of the results.")
     if isinstance(budget, bool) or not isinstance(budget, int) or not 1 <= budget <= BUDGET_LIMIT:
         return _("The budget must be a whole number of replays from 1 to %(limit)s.") % {"limit": BUDGET_LIMIT}
@@ -99,10 +101,15 @@ def tuning_run_create(
     return run, True
 
 
+def tuning_results_count(*, game: Game) -> int:
+    """The results a replay of the game rates (and Apply replays): its submitted and rated ones (one count)."""
+    return Match.objects.filter(game=game, status__in=[Match.Status.SUBMITTED, Match.Status.RATED]).count()
+
+
 def tuning_estimate(*, game: Game) -> dict:
     """What the tuning form says before a start: how many results one replay rates, and how long a replay took
     in the game's last finished search (None before one)."""
-    results = Match.objects.filter(game=game, status__in=[Match.Status.SUBMITTED, Match.Status.RATED]).count()
+    results = tuning_results_count(game=game)
     last = (
         TuningRun.objects.filter(game=game, status=TuningRun.Status.DONE, result__search__method="search")
         .values_list("result__search__seconds", "result__search__replays")

@@ -26,10 +26,11 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 
 from config.jsonbody import JSONFormField
+from games.entry import entry_decimal
 from leagues.admin import NameKeySearch
 from leagues.models import Game, League, Player, Season
 from leagues.services import player_federation_id_clean, player_name_clean
-from matches.models import Match, Seat
+from matches.models import Seat
 from matches.services import league_due_dates_refresh
 from ratings.engines import REGISTRY, parameter_ranges
 from ratings.evaluation import PARTS
@@ -42,6 +43,7 @@ from ratings.tuning_runs import (
     TuningRefused,
     tuning_candidate_label,
     tuning_estimate,
+    tuning_results_count,
     tuning_run_candidate,
     tuning_run_changes,
     tuning_run_create,
@@ -294,16 +296,16 @@ class GameAdmin(admin.ModelAdmin):
             "changes": changes,
             "candidate": candidate,
             "current": current,
-            "results": Match.objects.filter(game=game, status__in=[Match.Status.SUBMITTED, Match.Status.RATED]).count(),
+            "results": tuning_results_count(game=game),
             "title": _("Apply %(candidate)s to %(game)s?") % {"candidate": label, "game": game.name},
         }
         return TemplateResponse(request, "admin/leagues/game/tuning_apply.html", context)
 
 
 def _posted_number(request, name: str, default: float) -> float | None:
-    """A number the tuning form posted (the reader's decimal mark accepted), its default if left out, None if it
-    is not a finite number."""
-    text = request.POST.get(name, "").strip().replace(",", ".")
+    """A number the tuning form posted (a decimal comma read as the entry pages read it, ``entry_decimal``), its
+    default if left out, None if it is not a finite number."""
+    text = entry_decimal(request.POST.get(name, "")).strip()
     if not text:
         return default
     try:
