@@ -88,6 +88,8 @@ PAGES = [
     (ADMIN, "/results/bridge/?correct={bridge_match}", 200),
     (ADMIN, "/admin/leagues/game/{slaps_game}/change/", 200),
     (ADMIN, "/admin/leagues/game/{slaps_game}/tuning/", 200),
+    # The confirmation of the run's chosen candidate: its button names every parameter the search moved.
+    (ADMIN, "/admin/leagues/game/{slaps_game}/tuning/{tuning_run}/apply/?candidate={tuning_chosen}", 200),
     (ADMIN, "/admin/leagues/player/", 200),
     (ADMIN, "/admin/leagues/player/{player}/change/", 200),
     (ADMIN, "/admin/leagues/league/", 200),
@@ -265,7 +267,9 @@ def walk_data(settings):
     assert League.objects.filter(slug="slaps-amateur").exists()
     slaps_game = Match.objects.get(pk=matches["slaps_match"]).game_id
     # A finished tuning run, so the tuning page shows its candidates, calibration and chart.
-    tuning_run_execute(run_id=TuningRun.objects.create(game_id=slaps_game).pk)
+    tuning_run = TuningRun.objects.create(game_id=slaps_game)
+    tuning_run_execute(run_id=tuning_run.pk)
+    tuning_run.refresh_from_db()
     # The compare page's sides: the player's latest Slaps opponent, and the two pairs of a bridge table.
     slaps_opponent = (
         Seat.objects.filter(match__game__slug="slaps", match__seats__player=player).exclude(player=player).first()
@@ -288,6 +292,9 @@ def walk_data(settings):
         "slaps_league": League.objects.get(slug="slaps-amateur").pk,
         "player": player.pk,
         "slaps_game": slaps_game,
+        "tuning_run": tuning_run.pk,
+        # The chosen candidate, or the search's first move when the current parameters stayed best.
+        "tuning_chosen": tuning_run.result["chosen"] or 1,
         "slaps_opponent": slaps_opponent.player_id if slaps_opponent else player.pk + 1,
         "bridge_pair_a": f"{table.ns_1_id},{table.ns_2_id}",
         "bridge_pair_b": f"{table.ew_1_id},{table.ew_2_id}",
